@@ -1,0 +1,41 @@
+"""Pure-Python IR for MLIR affine code: values, ops, reader, printer, verifier.
+
+This package imports neither islpy nor networkx (the polyhedral layer is :mod:`poly`).
+"""
+
+from affine.affine_map import AffineMap as AffineMap
+from affine.diagnostics import DiagnosticError as DiagnosticError
+from affine.diagnostics import ParseError as ParseError
+from affine.diagnostics import VerifyError as VerifyError
+from affine.expr import AffineExpr as AffineExpr
+from affine.expr import AffineExprError as AffineExprError
+from affine.expr import constant as constant
+from affine.expr import dim as dim
+from affine.expr import dims as dims
+from affine.expr import symbol as symbol
+from affine.expr import symbols as symbols
+from affine.integer_set import IntegerSet as IntegerSet
+from affine.ir import Block as Block
+from affine.ir import Module as Module
+from affine.ir import Operation as Operation
+from affine.ir import Region as Region
+from affine.ir import Value as Value
+from affine.parser import parse_affine_expr as parse_affine_expr
+from affine.parser import parse_affine_map as parse_affine_map
+from affine.parser import parse_attribute as parse_attribute
+from affine.parser import parse_integer_set as parse_integer_set
+from affine.parser import parse_module as parse_module
+from affine.parser import parse_type as parse_type
+from affine.printer import print_module as print_module
+from affine.printer import print_operation as print_operation
+
+__version__ = "0.1.0"
+
+
+def parse(text: str, filename: str = "<input>") -> Module:
+    """Read MLIR text (modern or 2018-19 seed syntax) into a verified module."""
+    from affine.verifier import verify
+
+    module = parse_module(text, filename)
+    verify(module)
+    return module

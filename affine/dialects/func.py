@@ -1,0 +1,444 @@
+"""``builtin.module``, the ``func`` dialect and the ``cf`` branch ops."""
+
+from __future__ import annotations
+
+from affine.attributes import (
+    ArrayAttr,
+    Attribute,
+    DictionaryAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
+from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
+from affine.dialects.registry import (
+    AFFINE_SCOPE,
+    FUNCTION,
+    GRAPH_REGION,
+    ISOLATED,
+    NO_TERMINATOR,
+    PURE,
+    RETURN_LIKE,
+    SINGLE_BLOCK,
+    SYMBOL_TABLE,
+    TERMINATOR,
+    define,
+)
+from affine.ir import Operation
+from affine.parser import Parser
+from affine.printer import Printer
+from affine.types import I1, FunctionType, Type
+
+# -- builtin.module ------------------------------------------------------------------------------
+
+
+def _parse_module(p: Parser, offset: int) -> Operation:
+    props: dict[str, Attribute] = {}
+    if p.at("@"):
+        props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
+    attrs = p.parse_optional_attr_dict_with_keyword()
+    region = p.parse_region(isolated=True, default_dialect="builtin")
+    if not region.blocks:
+        region.add_block()
+    return create(p, "builtin.module", offset, properties=props, attributes=attrs, regions=[region])
+
+
+def _print_module(pr: Printer, op: Operation) -> None:
+    name = string_value(op, "sym_name")
+    if name is not None:
+        pr.write(" " + pr.attr(SymbolRefAttr(name)))
+    pr.write(pr.attr_dict(op.attributes, keyword=True))
+    pr.write(" ")
+    pr.region(op.regions[0], False, False, default_dialect="builtin")
+
+
+def _verify_module(op: Operation) -> None:
+    region = op.regions[0]
+    if len(region.blocks) != 1:
+        op_error(op, "expects region #0 to have 0 or 1 blocks")
+    if region.blocks[0].arguments:
+        op_error(op, "expects region to have no arguments")
+
+
+define(
+    "builtin.module",
+    parse=_parse_module,
+    print=_print_module,
+    verify=_verify_module,
+    properties=("sym_name", "sym_visibility"),
+    traits=(ISOLATED, NO_TERMINATOR, GRAPH_REGION, SINGLE_BLOCK, SYMBOL_TABLE, AFFINE_SCOPE),
+    default_dialect="builtin",
+)
+
+
+# -- function-like ops (func.func, ml_program.func, ml_program.subgraph) -----------------------
+
+
+def parse_function_like(p: Parser, offset: int, name: str, default_dialect: str | None) -> Operation:
+    props: dict[str, Attribute] = {}
+    if p.kind == "id" and p.tok in ("private", "public", "nested"):
+        props["sym_visibility"] = StringAttr(p.tok)
+        p.advance()
+    if not p.at("@"):
+        p.error("expected valid '@'-identifier for symbol name")
+    props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
+    p.expect("(", " in function signature")
+    args: list[tuple[str, int, Type]] = []
+    arg_types: list[Type] = []
+    arg_attrs: list[DictionaryAttr] = []
+    named = p.at("%")
+    if not p.accept(")"):
+        while True:
+            if named:
+                arg_name, arg_offset, arg_type, _ = p.parse_argument(with_type=True)
+                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]
+            else:
+                if p.at("%"):
+                    p.error("expected type instead of SSA identifier")
+                arg_type = p.parse_type()
+            arg_types.append(arg_type)  # type: ignore[arg-type]
+            arg_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
+            if named:
+                p.parse_optional_location()
+            if not p.accept(","):
+                break
+        p.expect(")", " in function signature")
+    result_types: list[Type] = []
+    res_attrs: list[DictionaryAttr] = []
+    if p.accept("->"):
+        if p.at("("):
+            state = p.save()
+            p.advance()
+            if p.accept(")"):
+                pass
+            else:
+                try:
+                    while True:
+                        result_types.append(p.parse_type())
+                        res_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
+                        if not p.accept(","):
+                            break
+                    p.expect(")")
+                except Exception:
+                    p.restore(state)
+                    result_types, res_attrs = [p.parse_type()], [DictionaryAttr({})]
+                else:
+                    if p.at("->"):  # a single function type result
+                        p.restore(state)
+                        result_types, res_attrs = [p.parse_type()], [DictionaryAttr({})]
+        else:
+            result_types.append(p.parse_type())
+            res_attrs.append(DictionaryAttr({}))
+    props["function_type"] = TypeAttr(FunctionType(arg_types, result_types))
+    if any(len(a) for a in arg_attrs):
+        props["arg_attrs"] = ArrayAttr(arg_attrs)
+    if any(len(a) for a in res_attrs):
+        props["res_attrs"] = ArrayAttr(res_attrs)
+    attrs = p.parse_optional_attr_dict_with_keyword()
+    regions = []
+    if p.at("{"):
+        body_offset = p.start
+        body = p.parse_region(args, isolated=True, default_dialect=default_dialect)
+        if not named and arg_types:
+            # 2018-19 syntax: unnamed signature, arguments named by a labelled entry block.
+            entry_types = [a.type for a in body.blocks[0].arguments] if body.blocks else []
+            if entry_types != arg_types:
+                p.error("entry block arguments must match the function signature", body_offset)
+        regions.append(body)
+    else:
+        from affine.ir import Region
+
+        regions.append(Region())
+    return create(p, name, offset, properties=props, attributes=attrs, regions=regions)
+
+
+def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -> None:
+    visibility = string_value(op, "sym_visibility")
+    pr.write(" ")
+    if visibility:
+        pr.write(visibility + " ")
+    pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
+    ftype: FunctionType = op.properties["function_type"].value  # type: ignore[attr-defined]
+    body = op.regions[0]
+    arg_attrs = op.properties.get("arg_attrs")
+    res_attrs = op.properties.get("res_attrs")
+    parts = []
+    for i, t in enumerate(ftype.inputs):
+        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}  # type: ignore[attr-defined]
+        if body.blocks:
+            parts.append(f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}")
+        else:
+            parts.append(pr.type(t) + pr.attr_dict(attrs))
+    pr.write("(" + ", ".join(parts) + ")")
+    results = ftype.results
+    if results:
+        res_dicts = (
+            [dict(d.entries) for d in res_attrs.elements] if isinstance(res_attrs, ArrayAttr) else [{}] * len(results)  # type: ignore[attr-defined]
+        )
+        parens = len(results) > 1 or isinstance(results[0], FunctionType) or bool(res_dicts[0])
+        text = ", ".join(pr.type(t) + pr.attr_dict(a) for t, a in zip(results, res_dicts))
+        pr.write(" -> " + (f"({text})" if parens else text))
+    pr.write(pr.attr_dict(op.attributes, keyword=True))
+    if body.blocks:
+        pr.write(" ")
+        pr.region(body, False, True, default_dialect=default_dialect)
+
+
+def verify_function_like(op: Operation) -> None:
+    ftype = op.properties.get("function_type")
+    if not isinstance(ftype, TypeAttr) or not isinstance(ftype.value, FunctionType):
+        op_error(op, "requires attribute 'function_type'")
+    if "sym_name" not in op.properties:
+        op_error(op, "requires attribute 'sym_name'")
+    body = op.regions[0]
+    if not body.blocks:
+        if string_value(op, "sym_visibility") in (None, "public"):
+            op_error(op, "symbol declaration cannot have public visibility")
+        return
+    entry = body.blocks[0]
+    inputs = ftype.value.inputs
+    if len(entry.arguments) != len(inputs):
+        op_error(
+            op,
+            f"entry block must have {len(inputs)} arguments to match function signature",
+        )
+    for i, (arg, t) in enumerate(zip(entry.arguments, inputs)):
+        if arg.type != t:
+            op_error(
+                op,
+                f"type of entry block argument #{i}({arg.type}) must match the type of the "
+                f"corresponding argument in function signature({t})",
+            )
+
+
+def function_type_of(op: Operation) -> FunctionType:
+    return op.properties["function_type"].value  # type: ignore[attr-defined,return-value]
+
+
+def _parse_func(p: Parser, offset: int) -> Operation:
+    return parse_function_like(p, offset, "func.func", "func")
+
+
+define(
+    "func.func",
+    parse=_parse_func,
+    print=lambda pr, op: print_function_like(pr, op, "func"),
+    verify=verify_function_like,
+    properties=("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline"),
+    traits=(ISOLATED, AFFINE_SCOPE, FUNCTION),
+    default_dialect="func",
+)
+
+
+# -- func.return / func.call / func.call_indirect / func.constant ------------------------------
+
+
+def parse_return_like(p: Parser, offset: int, name: str) -> Operation:
+    attrs = p.parse_optional_attr_dict()
+    operands = p.parse_operand_list()
+    values = []
+    if operands:
+        types = p.parse_colon_type_list()
+        if len(types) != len(operands):
+            p.error(f"{len(operands)} operands present, but expected {len(types)}")
+        values = p.resolve_all(operands, types)
+    return create(p, name, offset, values, attributes=attrs)
+
+
+def print_return_like(pr: Printer, op: Operation) -> None:
+    pr.write(pr.attr_dict(op.attributes))
+    if op.operands:
+        pr.write(" " + pr.operands(op.operands) + " : " + pr.type_list(v.type for v in op.operands))
+
+
+def _verify_return(op: Operation) -> None:
+    func = op.parent_op
+    if func is None or func.name != "func.func":
+        op_error(op, "expects parent op 'func.func'")
+    results = function_type_of(func).results
+    if len(op.operands) != len(results):
+        op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{string_value(func, 'sym_name')}) returns {len(results)}")
+    for i, (v, t) in enumerate(zip(op.operands, results)):
+        if v.type != t:
+            op_error(
+                op,
+                f"type of return operand {i} ({v.type}) doesn't match function result type "
+                f"({t}) in function @{string_value(func, 'sym_name')}",
+            )
+
+
+define(
+    "func.return",
+    parse=lambda p, o: parse_return_like(p, o, "func.return"),
+    print=print_return_like,
+    verify=_verify_return,
+    traits=(TERMINATOR, PURE, RETURN_LIKE),
+)
+
+
+def _parse_call(p: Parser, offset: int) -> Operation:
+    if not p.at("@"):
+        p.error("expected valid '@'-identifier for symbol name")
+    callee = p._parse_symbol_ref()
+    operands = p.parse_operand_list("(")
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    ftype = p.parse_function_type()
+    if len(ftype.inputs) != len(operands):
+        p.error(f"expected {len(ftype.inputs)} operands but got {len(operands)}", offset)
+    values = p.resolve_all(operands, ftype.inputs)
+    return create(p, "func.call", offset, values, ftype.results, {"callee": callee}, attrs)
+
+
+def _print_call(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.attr(op.properties["callee"]) + "(" + pr.operands(op.operands) + ")")
+    pr.write(pr.attr_dict(op.attributes))
+    pr.write(" : " + pr.functional_type(op))
+
+
+def _verify_call(op: Operation) -> None:
+    callee = op.properties.get("callee")
+    if not isinstance(callee, SymbolRefAttr):
+        op_error(op, "requires a 'callee' symbol reference attribute")
+    module = op
+    while module.parent_op is not None:
+        module = module.parent_op
+    target = None
+    for candidate in module.walk():
+        if candidate.name == "func.func" and string_value(candidate, "sym_name") == callee.leaf:
+            target = candidate
+            break
+    if target is None:
+        op_error(op, f"'{callee.leaf}' does not reference a valid function")
+    ftype = function_type_of(target)
+    if len(ftype.inputs) != len(op.operands):
+        op_error(op, "incorrect number of operands for callee")
+    for i, (v, t) in enumerate(zip(op.operands, ftype.inputs)):
+        if v.type != t:
+            op_error(op, f"operand type mismatch: expected operand type {t}, but provided {v.type} for operand number {i}")
+    if len(ftype.results) != len(op.results):
+        op_error(op, "incorrect number of results for callee")
+    for i, (r, t) in enumerate(zip(op.results, ftype.results)):
+        if r.type != t:
+            op_error(op, f"result type mismatch at index {i}")
+
+
+define(
+    "func.call",
+    parse=_parse_call,
+    print=_print_call,
+    verify=_verify_call,
+    properties=("callee", "arg_attrs", "res_attrs", "no_inline"),
+)
+
+
+def _parse_call_indirect(p: Parser, offset: int) -> Operation:
+    callee = p.parse_operand()
+    operands = p.parse_operand_list("(")
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    ftype = p.parse_function_type()
+    values = [p.resolve(callee, ftype)] + p.resolve_all(operands, ftype.inputs)
+    return create(p, "func.call_indirect", offset, values, ftype.results, attributes=attrs)
+
+
+def _print_call_indirect(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.operand(op.operands[0]) + "(" + pr.operands(op.operands[1:]) + ")")
+    pr.write(pr.attr_dict(op.attributes) + " : " + pr.type(op.operands[0].type))
+
+
+define("func.call_indirect", parse=_parse_call_indirect, print=_print_call_indirect)
+
+
+def _parse_func_constant(p: Parser, offset: int) -> Operation:
+    value = p._parse_symbol_ref()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type()
+    return create(p, "func.constant", offset, (), [t], {"value": value}, attrs)
+
+
+def _print_func_constant(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.attr(op.properties["value"]) + pr.attr_dict(op.attributes) + " : " + pr.type(op.results[0].type))
+
+
+define(
+    "func.constant",
+    parse=_parse_func_constant,
+    print=_print_func_constant,
+    properties=("value",),
+    traits=(PURE,),
+)
+
+
+# -- cf.br / cf.cond_br ----------------------------------------------------------------------------
+
+
+def _parse_successor_operands(p: Parser):
+    block = p.parse_successor()
+    values = []
+    if p.accept("("):
+        operands = p.parse_operand_list()
+        types = p.parse_colon_type_list()
+        p.expect(")")
+        values = p.resolve_all(operands, types)
+    return block, values
+
+
+def _parse_br(p: Parser, offset: int) -> Operation:
+    block, values = _parse_successor_operands(p)
+    attrs = p.parse_optional_attr_dict()
+    return create(p, "cf.br", offset, values, attributes=attrs, successors=[block])
+
+
+def _print_br(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.successor(op.successors[0], op.operands) + pr.attr_dict(op.attributes))
+
+
+def _parse_cond_br(p: Parser, offset: int) -> Operation:
+    cond = p.resolve(p.parse_operand(), I1)
+    p.expect(",")
+    true_block, true_args = _parse_successor_operands(p)
+    p.expect(",")
+    false_block, false_args = _parse_successor_operands(p)
+    attrs = p.parse_optional_attr_dict()
+    return create(
+        p,
+        "cf.cond_br",
+        offset,
+        [cond, *true_args, *false_args],
+        properties={"operandSegmentSizes": segment_sizes(1, len(true_args), len(false_args))},
+        attributes=attrs,
+        successors=[true_block, false_block],
+    )
+
+
+def _print_cond_br(pr: Printer, op: Operation) -> None:
+    pr.write(
+        f" {pr.operand(op.operands[0])}, {pr.successor(op.successors[0], segments(op, 1))}, "
+        f"{pr.successor(op.successors[1], segments(op, 2))}"
+    )
+    pr.write(pr.attr_dict(op.attributes))
+
+
+def _verify_branch(op: Operation) -> None:
+    if op.name == "cf.br":
+        groups = [(op.successors[0], op.operands)]
+    else:
+        groups = [(op.successors[0], segments(op, 1)), (op.successors[1], segments(op, 2))]
+    for block, args in groups:
+        if len(block.arguments) != len(args):
+            op_error(op, f"branch has {len(args)} operands for successor #{groups.index((block, args))}, but target block has {len(block.arguments)}")
+        for a, v in zip(block.arguments, args):
+            if a.type != v.type:
+                op_error(op, f"type mismatch for bb argument #{a.index} of successor")
+
+
+define("cf.br", parse=_parse_br, print=_print_br, verify=_verify_branch, traits=(TERMINATOR, PURE))
+define(
+    "cf.cond_br",
+    parse=_parse_cond_br,
+    print=_print_cond_br,
+    verify=_verify_branch,
+    properties=("operandSegmentSizes",),
+    traits=(TERMINATOR, PURE),
+)

@@ -1,0 +1,109 @@
+"""The table of operations the toolkit knows: custom syntax, verifier, traits, properties.
+
+Each dialect module registers an :class:`OpDef` per operation.  An op whose name is not
+registered is still parsed, printed (in generic form) and walked; it is simply opaque.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from affine.ir import Operation
+    from affine.parser import Parser
+    from affine.printer import Printer
+
+# Traits understood by the parser, printer and verifier.
+TERMINATOR = "terminator"
+ISOLATED = "isolated_from_above"
+NO_TERMINATOR = "no_terminator"
+GRAPH_REGION = "graph_region"
+SINGLE_BLOCK = "single_block"
+SYMBOL_TABLE = "symbol_table"
+AFFINE_SCOPE = "affine_scope"
+PURE = "pure"  # no memory effects, speculatable
+FUNCTION = "function"  # FunctionOpInterface: sym_name, function_type, one body region
+CONSTANT = "constant_like"
+RETURN_LIKE = "return_like"
+
+ParseFn = Callable[["Parser", int], "Operation"]  # (parser, op name offset) -> op
+PrintFn = Callable[["Printer", "Operation"], None]
+VerifyFn = Callable[["Operation"], None]
+NamesFn = Callable[["Operation"], "list[str | None]"]
+
+
+@dataclass
+class OpDef:
+    name: str
+    parse: ParseFn | None = None
+    print: PrintFn | None = None
+    verify: VerifyFn | None = None
+    properties: tuple[str, ...] = ()
+    traits: frozenset[str] = field(default_factory=frozenset)
+    result_names: NamesFn | None = None
+    block_arg_names: Callable[[Operation], list[str | None]] | None = None
+    implicit_terminator: str | None = None  # op created when a region is left without one
+    default_dialect: str | None = None  # dialect of unprefixed op names in the regions
+
+    def has(self, trait: str) -> bool:
+        return trait in self.traits
+
+
+_REGISTRY: dict[str, OpDef] = {}
+
+
+def register(op_def: OpDef) -> OpDef:
+    _REGISTRY[op_def.name] = op_def
+    return op_def
+
+
+def define(
+    name: str,
+    *,
+    parse: ParseFn | None = None,
+    print: PrintFn | None = None,
+    verify: VerifyFn | None = None,
+    properties: tuple[str, ...] = (),
+    traits: tuple[str, ...] = (),
+    result_names: NamesFn | None = None,
+    implicit_terminator: str | None = None,
+    default_dialect: str | None = None,
+) -> OpDef:
+    return register(
+        OpDef(
+            name,
+            parse,
+            print,
+            verify,
+            properties,
+            frozenset(traits),
+            result_names,
+            None,
+            implicit_terminator,
+            default_dialect,
+        )
+    )
+
+
+def lookup(name: str) -> OpDef | None:
+    _ensure_loaded()
+    return _REGISTRY.get(name)
+
+
+def all_ops() -> dict[str, OpDef]:
+    _ensure_loaded()
+    return dict(_REGISTRY)
+
+
+_loaded = False
+
+
+def _ensure_loaded() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from affine.dialects import load_all
+
+        load_all()

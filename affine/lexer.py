@@ -1,0 +1,168 @@
+"""Tokenizer for MLIR text (modern and 2018-19 seed syntax).
+
+The lexer is position based: :meth:`Lexer.lex` returns the token that starts at or after
+a byte offset.  The parser keeps one current token and may re-lex from any offset, which
+is how context-sensitive pieces (``16x?xf32`` shapes, opaque ``<...>`` dialect bodies)
+are read without a separate token stream.
+
+Token kinds (the first element of a token tuple):
+
+``id``     bare identifier or keyword (``affine.for``, ``f32``, ``d0``, ``floordiv``)
+``int``    decimal or hexadecimal integer literal
+``float``  floating point literal
+``str``    string literal (text includes the quotes)
+``%``      SSA value name (``%arg0``, ``%x#1``; the ``#N`` suffix is part of the token)
+``^``      block name
+``@``      symbol reference (``@foo`` or ``@"quoted"``)
+``#``      attribute alias or dialect attribute name
+``!``      type alias or dialect type name
+punctuation: ``( ) [ ] { } < > , : = + - * ? ->  :: ... {-# #-}``
+``eof``    end of input
+``bad``    a character that starts no token (reported when the parser reaches it)
+"""
+
+from __future__ import annotations
+
+import re
+
+_SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)*")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+_NUMBER = re.compile(r"0x[0-9A-Fa-f]+|[0-9]+(\.[0-9]*([eE][+-]?[0-9]+)?)?")
+_VALUE = re.compile(r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?:#[0-9]+)?")
+_CARET = re.compile(r"\^(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)")
+_SYMBOL = re.compile(r'@(?:[A-Za-z_$.][A-Za-z0-9_$.-]*|[0-9]+|"(?:[^"\\\n]|\\.)*")')
+_PREFIXED = re.compile(r"[#!](?:[A-Za-z_$.-][A-Za-z0-9_$.-]*|[0-9]+)")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+Token = tuple[str, int, int]  # (kind, start, end)
+
+
+def lex(text: str, pos: int) -> Token:
+    """Return the first token at or after ``pos`` (skipping whitespace and comments)."""
+    pos = _SKIP.match(text, pos).end()
+    if pos >= len(text):
+        return ("eof", pos, pos)
+    c = text[pos]
+    if c.isalpha() or c == "_":
+        m = _IDENT.match(text, pos)
+        return ("id", pos, m.end())
+    if c.isdigit():
+        m = _NUMBER.match(text, pos)
+        return ("float" if m.group(1) else "int", pos, m.end())
+    if c == "%":
+        m = _VALUE.match(text, pos)
+        if m:
+            return ("%", pos, m.end())
+    elif c == '"':
+        m = _STRING.match(text, pos)
+        if m:
+            return ("str", pos, m.end())
+    elif c == "-":
+        if text.startswith("->", pos):
+            return ("->", pos, pos + 2)
+        return ("-", pos, pos + 1)
+    elif c == "#":
+        if text.startswith("#-}", pos):
+            return ("#-}", pos, pos + 3)
+        m = _PREFIXED.match(text, pos)
+        if m:
+            return ("#", pos, m.end())
+    elif c == "!":
+        m = _PREFIXED.match(text, pos)
+        if m:
+            return ("!", pos, m.end())
+    elif c == "^":
+        m = _CARET.match(text, pos)
+        if m:
+            return ("^", pos, m.end())
+    elif c == "@":
+        m = _SYMBOL.match(text, pos)
+        if m:
+            return ("@", pos, m.end())
+    elif c == ":":
+        if text.startswith("::", pos):
+            return ("::", pos, pos + 2)
+        return (":", pos, pos + 1)
+    elif c == "{":
+        if text.startswith("{-#", pos):
+            return ("{-#", pos, pos + 3)
+        return ("{", pos, pos + 1)
+    elif c == ".":
+        if text.startswith("...", pos):
+            return ("...", pos, pos + 3)
+    elif c in "()[]}<>,=+*?|":
+        return (c, pos, pos + 1)
+    return ("bad", pos, pos + 1)
+
+
+_ESCAPES = {"n": 0x0A, "t": 0x09, '"': 0x22, "\\": 0x5C}
+
+
+def unescape_string(literal: str) -> str:
+    """Decode a quoted MLIR string literal (``\\n``, ``\\t``, ``\\"``, ``\\\\``, ``\\XX`` hex)."""
+    body = literal[1:-1]
+    if "\\" not in body:
+        return body
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out += ch.encode("utf-8")
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(int(body[i + 1 : i + 3], 16))
+            i += 3
+    return out.decode("utf-8", errors="surrogateescape")
+
+
+def escape_string(value: str) -> str:
+    """Quote ``value`` the way mlir-opt prints strings (``\\XX`` for quotes and non-printables)."""
+    out = ['"']
+    for byte in value.encode("utf-8", errors="surrogateescape"):
+        if byte == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= byte < 0x7F and byte != 0x22:
+            out.append(chr(byte))
+        else:
+            out.append("\\%02X" % byte)
+    out.append('"')
+    return "".join(out)
+
+
+def find_balanced_end(text: str, pos: int) -> int:
+    """Given ``text[pos] == '<'``, return the offset just past the matching ``>``.
+
+    Nested ``<>``, ``()``, ``[]``, ``{}`` and string literals are skipped; ``->`` does not
+    close a bracket.  Returns -1 when the brackets are not balanced.
+    """
+    closers = {"<": ">", "(": ")", "[": "]", "{": "}"}
+    stack: list[str] = []
+    i = pos
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            m = _STRING.match(text, i)
+            if not m:
+                return -1
+            i = m.end()
+            continue
+        if ch == "-" and i + 1 < n and text[i + 1] == ">":
+            i += 2
+            continue
+        if ch in closers:
+            stack.append(closers[ch])
+        elif ch in ">)]}":
+            if not stack or stack[-1] != ch:
+                return -1
+            stack.pop()
+            if not stack:
+                return i + 1
+        i += 1
+    return -1

@@ -1,0 +1,1752 @@
+"""Reader for MLIR text: modern MLIR (pretty and generic form, as mlir-opt 22 prints it) and
+the 2018-19 syntax of the seed specification, recognised construct by construct.
+
+Entry points: :func:`parse_module` (text to a :class:`~affine.ir.Module`) and
+:func:`parse_type`, :func:`parse_attribute`, :func:`parse_affine_map`,
+:func:`parse_integer_set` for single values.  Errors raise
+:class:`~affine.diagnostics.ParseError` with the location of the offending token.
+
+Custom op syntax lives with each op in :mod:`affine.dialects`; the methods of
+:class:`Parser` under "custom syntax helpers" are the vocabulary those parsers use
+(operands, types, attribute dictionaries, affine maps of SSA ids, regions).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from affine.affine_map import AffineMap
+from affine.attributes import (
+    UNIT,
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerSetAttr,
+    LocationAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    bits_to_float,
+)
+from affine.diagnostics import Location, ParseError, SourceFile
+from affine.dialects.registry import ISOLATED, OpDef, lookup
+from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
+from affine.integer_set import IntegerSet
+from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
+from affine.lexer import find_balanced_end, lex, unescape_string
+from affine.types import (
+    DYNAMIC,
+    F64,
+    FLOAT_WIDTHS,
+    I1,
+    I64,
+    INDEX,
+    NONE,
+    ComplexType,
+    FloatType,
+    FunctionType,
+    IntegerType,
+    MemRefType,
+    OpaqueType,
+    ShapedType,
+    StridedLayout,
+    TensorType,
+    TupleType,
+    Type,
+    UnrankedMemRefType,
+    VectorType,
+)
+
+_INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
+_DIMS = re.compile(r"\s*((?:(?:[0-9]+|\?|\[[0-9]+\])\s*x\s*)*)")
+_DIM_ITEM = re.compile(r"([0-9]+|\?|\[[0-9]+\])\s*x")
+_SIMPLE_SHAPED = re.compile(
+    r"(memref|tensor|vector)<((?:(?:[0-9]+|\?)x)*)(index|[su]?i[0-9]+|f16|bf16|f32|f64)>"
+)
+_MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
+
+
+class ForwardRef(Value):
+    """A use of an SSA name before its definition; replaced when the name is defined."""
+
+    __slots__ = ("name", "offset", "ops")
+
+    def __init__(self, name: str, offset: int) -> None:
+        self.type = None  # type: ignore[assignment]
+        self.name = name
+        self.offset = offset
+        self.ops: list[Operation] = []
+
+    @property
+    def parent_block(self) -> None:
+        return None
+
+
+class _Isolated:
+    """Name scope of one isolated-from-above region tree."""
+
+    __slots__ = ("layers", "forward")
+
+    def __init__(self) -> None:
+        self.layers: list[dict[str, list[Value]]] = [{}]
+        self.forward: dict[tuple[str, int], ForwardRef] = {}
+
+
+class _RegionBlocks:
+    """Block names of one region being parsed."""
+
+    __slots__ = ("defined", "forward")
+
+    def __init__(self) -> None:
+        self.defined: dict[str, Block] = {}
+        self.forward: dict[str, tuple[Block, int]] = {}
+
+
+class Parser:
+    """Recursive-descent reader over one source buffer."""
+
+    def __init__(self, text: str, name: str = "<input>", line_offset: int = 0) -> None:
+        self.text = text
+        self.source = SourceFile(name, text, line_offset)
+        self.kind, self.start, self.end = lex(text, 0)
+        self.attr_aliases: dict[str, Attribute] = {}
+        self.type_aliases: dict[str, Type] = {}
+        self.deferred_aliases: dict[str, int] = {}  # '#loc' aliases used before definition
+        self.type_cache: dict[str, Type] = {}
+        self.scopes: list[_Isolated] = []
+        self.region_blocks: list[_RegionBlocks] = []
+        self.default_dialects: list[str] = ["builtin"]
+        self.depth = 0
+        self.pending_forward = 0
+        self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
+        self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
+
+    # -- tokens -------------------------------------------------------------------------
+
+    @property
+    def tok(self) -> str:
+        return self.text[self.start : self.end]
+
+    def advance(self) -> None:
+        self.kind, self.start, self.end = lex(self.text, self.end)
+
+    def reset(self, pos: int) -> None:
+        """Continue lexing at offset ``pos``."""
+        self.kind, self.start, self.end = lex(self.text, pos)
+
+    def save(self) -> tuple[str, int, int]:
+        return (self.kind, self.start, self.end)
+
+    def restore(self, state: tuple[str, int, int]) -> None:
+        self.kind, self.start, self.end = state
+
+    def loc(self, offset: int | None = None) -> Location:
+        return Location(self.source, self.start if offset is None else offset)
+
+    def error(self, message: str, offset: int | None = None) -> NoReturn:
+        raise ParseError(message, self.loc(offset))
+
+    def at(self, kind: str) -> bool:
+        return self.kind == kind
+
+    def accept(self, kind: str) -> bool:
+        if self.kind == kind:
+            self.advance()
+            return True
+        return False
+
+    def expect(self, kind: str, context: str = "") -> None:
+        if self.kind != kind:
+            self.error(f"expected '{kind}'{context}")
+        self.advance()
+
+    def at_keyword(self, word: str) -> bool:
+        return self.kind == "id" and self.text[self.start : self.end] == word
+
+    def accept_keyword(self, word: str) -> bool:
+        if self.kind == "id" and self.text[self.start : self.end] == word:
+            self.advance()
+            return True
+        return False
+
+    def expect_keyword(self, word: str, context: str = "") -> None:
+        if not self.accept_keyword(word):
+            self.error(f"expected '{word}'{context}")
+
+    def parse_keyword(self) -> str:
+        if self.kind != "id":
+            self.error("expected keyword")
+        word = self.tok
+        self.advance()
+        return word
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            self.error(f"nesting deeper than {_MAX_DEPTH} levels is not supported")
+
+    def _leave(self) -> None:
+        self.depth -= 1
+
+    # -- integers -------------------------------------------------------------------------
+
+    def parse_integer(self, what: str = "integer value") -> int:
+        negative = self.accept("-")
+        if self.kind != "int":
+            self.error(f"expected {what}")
+        value = int(self.tok, 0)
+        self.advance()
+        return -value if negative else value
+
+    def parse_optional_integer(self) -> int | None:
+        if self.kind == "int" or (self.kind == "-" and lex(self.text, self.end)[0] == "int"):
+            return self.parse_integer()
+        return None
+
+    # -- types ----------------------------------------------------------------------------
+
+    def parse_type(self) -> Type:
+        kind = self.kind
+        if kind == "id":
+            word = self.text[self.start : self.end]
+            simple = _SIMPLE_TYPES.get(word)
+            if simple is not None:
+                self.advance()
+                return simple
+            if word in ("memref", "tensor", "vector"):
+                m = _SIMPLE_SHAPED.match(self.text, self.start)
+                if m:
+                    key = m.group(0)
+                    cached = self.type_cache.get(key)
+                    if cached is None:
+                        cached = self._parse_shaped(word)
+                        self.type_cache[key] = cached
+                        return cached
+                    self.reset(m.end())
+                    return cached
+                return self._parse_shaped(word)
+            m = _INT_TYPE.match(word)
+            if m:
+                self.advance()
+                return IntegerType(int(m.group(2)), m.group(1) or "")
+            if word in FLOAT_WIDTHS:
+                self.advance()
+                return FloatType(word)
+            if word == "tuple":
+                self.advance()
+                self.expect("<")
+                types: list[Type] = []
+                if not self.accept(">"):
+                    types = self.parse_type_list_no_parens()
+                    self.expect(">")
+                return TupleType(types)
+            if word == "complex":
+                self.advance()
+                self.expect("<")
+                element = self.parse_type()
+                self.expect(">")
+                return ComplexType(element)
+            if word == "type" and self.text.startswith("type", self.start):
+                self.error("expected type")
+            self.error("expected non-function type")
+        if kind == "(":
+            return self.parse_function_type()
+        if kind == "!":
+            return self._parse_bang_type()
+        self.error("expected type")
+
+    def parse_function_type(self) -> FunctionType:
+        self.expect("(")
+        inputs: list[Type] = []
+        if not self.accept(")"):
+            inputs = self.parse_type_list_no_parens()
+            self.expect(")", " in function type")
+        self.expect("->", " in function type")
+        return FunctionType(inputs, self.parse_function_result_types())
+
+    def parse_function_result_types(self) -> list[Type]:
+        if self.kind == "(":
+            state = self.save()
+            self.advance()
+            if self.accept(")"):
+                return []
+            types = self.parse_type_list_no_parens()
+            if self.accept(")"):
+                if self.kind == "->":  # the result is itself a function type
+                    self.restore(state)
+                    return [self.parse_type()]
+                return types
+            self.restore(state)
+        return [self.parse_type()]
+
+    def parse_type_list_no_parens(self) -> list[Type]:
+        types = [self.parse_type()]
+        while self.accept(","):
+            types.append(self.parse_type())
+        return types
+
+    def _parse_bang_type(self) -> Type:
+        name = self.tok
+        start = self.start
+        if self.text.startswith("<", self.end):
+            end = find_balanced_end(self.text, self.end)
+            if end < 0:
+                self.error("unbalanced '<' in dialect type")
+            text = self._expand_aliases_in(self.text[start:end])
+            self.reset(end)
+            return OpaqueType(text)
+        self.advance()
+        alias = self.type_aliases.get(name[1:])
+        if alias is not None:
+            return alias
+        if "." not in name:
+            self.error(f"undefined symbol alias id '{name[1:]}'", start)
+        return OpaqueType(name)
+
+    def _parse_dims(self, allow_unranked: bool) -> tuple[list[int] | None, list[bool]]:
+        """Dimension list after ``<`` of a shaped type; ``None`` for ``*x`` (unranked)."""
+        pos = self.end
+        text = self.text
+        m = re.compile(r"\s*\*\s*x").match(text, pos)
+        if m:
+            if not allow_unranked:
+                self.error("expected static shape")
+            self.reset(m.end())
+            return None, []
+        m = _DIMS.match(text, pos)
+        shape: list[int] = []
+        scalable: list[bool] = []
+        for item in _DIM_ITEM.finditer(m.group(1)):
+            token = item.group(1)
+            if token == "?":
+                shape.append(DYNAMIC)
+                scalable.append(False)
+            elif token.startswith("["):
+                shape.append(int(token[1:-1]))
+                scalable.append(True)
+            else:
+                shape.append(int(token))
+                scalable.append(False)
+        self.reset(m.end())
+        return shape, scalable
+
+    def _parse_shaped(self, word: str) -> Type:
+        self._enter()
+        self.advance()
+        if self.kind != "<":
+            self.error(f"expected '<' in {word} type")
+        shape, scalable = self._parse_dims(allow_unranked=word != "vector")
+        element = self.parse_type()
+        if word == "vector":
+            self.expect(">", " in vector type")
+            if shape is None or any(s == DYNAMIC for s in shape):
+                self.error("vector types must have a static shape")
+            self._leave()
+            return VectorType(shape, element, scalable if any(scalable) else None)
+        if word == "tensor":
+            encoding = None
+            if self.accept(","):
+                encoding = self.parse_attribute()
+            self.expect(">", " in tensor type")
+            self._leave()
+            return TensorType(shape, element, encoding)
+        # memref
+        layout: list[AffineMap] = []
+        strided: StridedLayout | None = None
+        memory_space: Attribute | None = None
+        while self.accept(","):
+            if memory_space is not None:
+                self.error("memory space must be the last item of a memref type")
+            item_start = self.start
+            if self.kind == "(":  # seed syntax: inline (semi-)affine map
+                layout.append(self._parse_seed_map_or_set(want="map"))  # type: ignore[arg-type]
+                continue
+            if self.at_keyword("strided"):
+                strided = self._parse_strided()
+                continue
+            if self.kind == "id" and self.tok not in ("affine_map", "true", "false", "unit"):
+                # seed syntax: a named memory space such as `hbm`
+                memory_space = StringAttr(self.tok)
+                self.advance()
+                continue
+            attr = self.parse_attribute()
+            if isinstance(attr, AffineMapAttr):
+                if strided is not None:
+                    self.error("a memref cannot have both a strided layout and a map", item_start)
+                layout.append(attr.value)
+            else:
+                memory_space = attr
+        self.expect(">", " in memref type")
+        self._leave()
+        if shape is None:
+            return UnrankedMemRefType(element, memory_space)
+        if layout and len(layout[0].results) >= 0 and layout[0].num_dims != len(shape):
+            self.error(
+                f"memref layout mismatch between rank and affine map: {len(shape)} != "
+                f"{layout[0].num_dims}"
+            )
+        if isinstance(memory_space, IntegerAttr) and memory_space.type == I64:
+            if memory_space.value == 0:
+                memory_space = None
+        return MemRefType(shape, element, strided if strided is not None else tuple(layout), memory_space)
+
+    def _parse_strided(self) -> StridedLayout:
+        self.advance()
+        self.expect("<")
+        self.expect("[")
+        strides: list[int] = []
+        if not self.accept("]"):
+            while True:
+                if self.accept("?"):
+                    strides.append(DYNAMIC)
+                else:
+                    strides.append(self.parse_integer("stride"))
+                if not self.accept(","):
+                    break
+            self.expect("]")
+        offset = 0
+        if self.accept(","):
+            self.expect_keyword("offset")
+            self.expect(":")
+            offset = DYNAMIC if self.accept("?") else self.parse_integer("offset")
+        self.expect(">")
+        return StridedLayout(strides, offset)
+
+    # -- attributes -----------------------------------------------------------------------
+
+    def parse_attribute(self, type_hint: Type | None = None) -> Attribute:
+        kind = self.kind
+        if kind == "id":
+            word = self.tok
+            if word == "affine_map" or word == "affine_set":
+                self.advance()
+                self.expect("<")
+                result = self._parse_map_or_set_body(want="map" if word == "affine_map" else "set")
+                self.expect(">")
+                if isinstance(result, AffineMap):
+                    return AffineMapAttr(result)
+                return IntegerSetAttr(result)
+            if word == "true" or word == "false":
+                self.advance()
+                return IntegerAttr(1 if word == "true" else 0, I1)
+            if word == "unit":
+                self.advance()
+                return UNIT
+            if word == "dense":
+                return self._parse_dense()
+            if word == "array":
+                return self._parse_dense_array()
+            if word == "loc":
+                return self._parse_location()
+            if word in ("dense_resource", "sparse", "opaque", "distinct"):
+                return self._parse_opaque_keyword_attr()
+            if word == "strided":
+                return OpaqueAttr(self._raw_balanced_after_keyword())
+            return TypeAttr(self.parse_type())
+        if kind == "int" or kind == "float" or kind == "-":
+            return self._parse_number_attr(type_hint)
+        if kind == "str":
+            value = unescape_string(self.tok)
+            self.advance()
+            if self.accept(":"):
+                return StringAttr(value, self.parse_type())
+            return StringAttr(value)
+        if kind == "[":
+            self._enter()
+            self.advance()
+            elements: list[Attribute] = []
+            if not self.accept("]"):
+                while True:
+                    elements.append(self.parse_attribute())
+                    if not self.accept(","):
+                        break
+                self.expect("]", " in array attribute")
+            self._leave()
+            return ArrayAttr(elements)
+        if kind == "{":
+            return self.parse_attr_dict()
+        if kind == "@":
+            return self._parse_symbol_ref()
+        if kind == "#":
+            return self._parse_hash_attr()
+        if kind == "(" or kind == "!":
+            if kind == "(":
+                state = self.save()
+                try:
+                    return TypeAttr(self.parse_type())
+                except ParseError:
+                    self.restore(state)
+                    result = self._parse_seed_map_or_set()
+                    if isinstance(result, AffineMap):
+                        return AffineMapAttr(result)
+                    return IntegerSetAttr(result)
+            return TypeAttr(self.parse_type())
+        self.error("expected attribute value")
+
+    def _parse_number_attr(self, type_hint: Type | None) -> Attribute:
+        negative = self.accept("-")
+        if self.kind == "int":
+            text = self.tok
+            self.advance()
+            value = int(text, 0)
+            if negative:
+                value = -value
+            attr_type: Type = type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
+            if self.accept(":"):
+                attr_type = self.parse_type()
+            if isinstance(attr_type, FloatType):
+                if text.startswith("0x"):
+                    return FloatAttr(0.0, attr_type, bits=value)
+                return FloatAttr(float(value), attr_type)
+            return IntegerAttr(value, attr_type)
+        if self.kind == "float":
+            value_f = float(self.tok)
+            self.advance()
+            if negative:
+                value_f = -value_f
+            float_type: Type = F64
+            if self.accept(":"):
+                float_type = self.parse_type()
+                if not isinstance(float_type, FloatType):
+                    self.error("floating point value not valid for specified type")
+            return FloatAttr(value_f, float_type)  # type: ignore[arg-type]
+        self.error("expected integer or floating point literal")
+
+    def _parse_symbol_ref(self) -> SymbolRefAttr:
+        root = _symbol_name(self.tok)
+        self.advance()
+        nested: list[str] = []
+        while self.kind == "::":
+            self.advance()
+            if self.kind != "@":
+                self.error("expected nested symbol reference identifier")
+            nested.append(_symbol_name(self.tok))
+            self.advance()
+        return SymbolRefAttr(root, nested)
+
+    def _parse_hash_attr(self) -> Attribute:
+        name = self.tok
+        start = self.start
+        if self.text.startswith("<", self.end):
+            end = find_balanced_end(self.text, self.end)
+            if end < 0:
+                self.error("unbalanced '<' in dialect attribute")
+            text = self._expand_aliases_in(self.text[start:end])
+            self.reset(end)
+            attr_type = self.parse_type() if self.accept(":") else None
+            return OpaqueAttr(text, attr_type)
+        self.advance()
+        alias = self.attr_aliases.get(name[1:])
+        if alias is not None:
+            return alias
+        if "." not in name:
+            self.error(f"undefined symbol alias id '{name[1:]}'", start)
+        attr_type = self.parse_type() if self.accept(":") else None
+        return OpaqueAttr(name, attr_type)
+
+    def _raw_balanced_after_keyword(self) -> str:
+        start = self.start
+        if not self.text.startswith("<", self.end):
+            self.error("expected '<'", self.end)
+        end = find_balanced_end(self.text, self.end)
+        if end < 0:
+            self.error("unbalanced '<'")
+        self.reset(end)
+        return self._expand_aliases_in(self.text[start:end])
+
+    def _parse_opaque_keyword_attr(self) -> Attribute:
+        text = self._raw_balanced_after_keyword()
+        if self.accept(":"):
+            return OpaqueAttr(text, self.parse_type())
+        return OpaqueAttr(text)
+
+    def _expand_aliases_in(self, text: str) -> str:
+        """Replace ``#alias``/``!alias`` references inside raw dialect text by their value,
+        so that the text stays meaningful without the alias definitions."""
+        if "#" not in text[1:] and "!" not in text[1:]:
+            return text
+        from affine.printer import attr_to_str, type_to_str
+
+        def substitute(m: re.Match) -> str:
+            sigil, name = m.group(1), m.group(2)
+            if sigil == "#" and name in self.attr_aliases:
+                return attr_to_str(self.attr_aliases[name])
+            if sigil == "!" and name in self.type_aliases:
+                return type_to_str(self.type_aliases[name])
+            return m.group(0)
+
+        head, rest = text[0], text[1:]
+        return head + re.sub(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?![A-Za-z0-9_$.<])", substitute, rest)
+
+    def _parse_location(self) -> LocationAttr:
+        start = self.start
+        self.advance()
+        if self.kind != "(":
+            self.error("expected '(' in location")
+        depth = 0
+        while True:
+            if self.kind == "(":
+                depth += 1
+            elif self.kind == ")":
+                depth -= 1
+                if depth == 0:
+                    end = self.end
+                    self.advance()
+                    return LocationAttr(self.text[start:end])
+            elif self.kind == "eof":
+                self.error("unbalanced '(' in location", start)
+            elif self.kind == "#" and self.tok[1:] not in self.attr_aliases:
+                self.deferred_aliases.setdefault(self.tok[1:], self.start)
+            self.advance()
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        if self.kind == "id" and self.tok == "loc":
+            return self._parse_location()
+        return None
+
+    def parse_attr_dict(self) -> DictionaryAttr:
+        self._enter()
+        self.expect("{")
+        entries: list[tuple[str, Attribute]] = []
+        seen: set[str] = set()
+        if not self.accept("}"):
+            while True:
+                name_start = self.start
+                if self.kind == "id":
+                    name = self.tok
+                elif self.kind == "str":
+                    name = unescape_string(self.tok)
+                else:
+                    self.error("expected attribute name")
+                self.advance()
+                if name in seen:
+                    self.error(f"duplicate key '{name}' in dictionary attribute", name_start)
+                seen.add(name)
+                if self.accept("="):
+                    entries.append((name, self.parse_attribute()))
+                elif self.kind == ":" :  # seed syntax: `{name: value}`
+                    self.advance()
+                    entries.append((name, self.parse_attribute()))
+                else:
+                    entries.append((name, UNIT))
+                if not self.accept(","):
+                    break
+            self.expect("}", " in attribute dictionary")
+        self._leave()
+        return DictionaryAttr(entries)
+
+    def _parse_dense(self) -> Attribute:
+        start = self.start
+        self.advance()
+        if self.kind != "<":
+            self.error("expected '<' after 'dense'")
+        self.advance()
+        values: list | None = None
+        hex_payload: str | None = None
+        if self.kind == "str":
+            hex_payload = unescape_string(self.tok)
+            self.advance()
+        elif self.kind != ">":
+            values = self._parse_dense_literal()
+        self.expect(">", " in dense attribute")
+        if not self.accept(":"):
+            self.error("expected ':' after dense attribute", start)
+        shaped = self.parse_type()
+        if not isinstance(shaped, (TensorType, VectorType)) or not shaped.has_rank:
+            self.error("dense attribute requires a ranked tensor or vector type", start)
+        element = shaped.element_type
+        if hex_payload is not None:
+            decoded = _decode_hex_dense(hex_payload, element)
+            if decoded is None:
+                return DenseElementsAttr(shaped, (), hex=hex_payload)
+            if len(decoded) == 1 or not shaped.has_static_shape or len(decoded) == shaped.num_elements:
+                return DenseElementsAttr(shaped, decoded)
+            self.error("elements hex data size is invalid for provided type", start)
+        flat: list = []
+        shape: list[int] = []
+        if values is None:
+            flat_values: list = []
+        else:
+            _flatten_dense(values, flat, shape, 0)
+            flat_values = [_convert_dense_element(v, element, self, start) for v in flat]
+        if shaped.has_static_shape and len(flat_values) not in (1, shaped.num_elements):
+            if values is None and shaped.num_elements == 0:
+                pass
+            else:
+                self.error(
+                    f"inferred shape of elements literal ([{', '.join(map(str, shape))}]) does "
+                    f"not match type ([{', '.join(map(str, shaped.shape))}])",
+                    start,
+                )
+        if len(flat_values) == 1 and isinstance(values, list):
+            # `[5]` for a one-element tensor is not a splat in the source, but equal to it.
+            pass
+        return DenseElementsAttr(shaped, flat_values)
+
+    def _parse_dense_literal(self):
+        if self.kind == "[":
+            self._enter()
+            self.advance()
+            items: list = []
+            if not self.accept("]"):
+                while True:
+                    items.append(self._parse_dense_literal())
+                    if not self.accept(","):
+                        break
+                self.expect("]")
+            self._leave()
+            return items
+        if self.kind == "(":  # complex value
+            self.advance()
+            re_part = self._parse_dense_scalar()
+            self.expect(",")
+            im_part = self._parse_dense_scalar()
+            self.expect(")")
+            return ("complex", re_part, im_part)
+        return self._parse_dense_scalar()
+
+    def _parse_dense_scalar(self):
+        if self.kind == "id" and self.tok in ("true", "false"):
+            value = self.tok == "true"
+            self.advance()
+            return value
+        negative = self.accept("-")
+        if self.kind == "int":
+            value_i = int(self.tok, 0)
+            hexed = self.tok.startswith("0x")
+            self.advance()
+            return ("hexint", -value_i if negative else value_i) if hexed else (-value_i if negative else value_i)
+        if self.kind == "float":
+            value_f = float(self.tok)
+            self.advance()
+            return -value_f if negative else value_f
+        self.error("expected element literal of primitive type")
+
+    def _parse_dense_array(self) -> DenseArrayAttr:
+        self.advance()
+        self.expect("<")
+        element = self.parse_type()
+        values: list = []
+        if self.accept(":"):
+            while True:
+                if isinstance(element, FloatType):
+                    attr = self._parse_number_attr(element)
+                    values.append(attr.value if isinstance(attr, FloatAttr) else float(attr.value))
+                elif element == I1 and self.kind == "id":
+                    values.append(self.parse_keyword() == "true")
+                else:
+                    values.append(self.parse_integer())
+                if not self.accept(","):
+                    break
+        self.expect(">", " in dense array")
+        return DenseArrayAttr(element, values)
+
+    # -- affine maps and integer sets ------------------------------------------------------
+
+    def _parse_map_or_set_body(
+        self, want: str | None = None
+    ) -> AffineMap | IntegerSet:
+        """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
+        names: dict[str, AffineExpr] = {}
+        self.expect("(", " at start of dimensional identifiers list")
+        num_dims = 0
+        if not self.accept(")"):
+            while True:
+                if self.kind != "id":
+                    self.error("expected bare identifier")
+                name = self.tok
+                if name in names:
+                    self.error(f"redefinition of identifier '{name}'")
+                names[name] = dim(num_dims)
+                num_dims += 1
+                self.advance()
+                if not self.accept(","):
+                    break
+            self.expect(")", " at end of dimensional identifiers list")
+        num_symbols = 0
+        if self.accept("["):
+            if not self.accept("]"):
+                while True:
+                    if self.kind != "id":
+                        self.error("expected bare identifier")
+                    name = self.tok
+                    if name in names:
+                        self.error(f"redefinition of identifier '{name}'")
+                    names[name] = symbol(num_symbols)
+                    num_symbols += 1
+                    self.advance()
+                    if not self.accept(","):
+                        break
+                self.expect("]", " at end of symbol identifiers list")
+        lookup_id = _name_resolver(names)
+        if self.kind == "->":
+            if want == "set":
+                self.error("expected ':' in integer set")
+            self.advance()
+            self.expect("(", " at start of affine map range")
+            results: list[AffineExpr] = []
+            if not self.accept(")"):
+                while True:
+                    results.append(self.parse_affine_expr(lookup_id))
+                    if not self.accept(","):
+                        break
+                self.expect(")", " at end of affine map range")
+            size = None
+            if self.at_keyword("size"):
+                size = self._parse_seed_size(lookup_id, num_dims)
+            return AffineMap.get(num_dims, num_symbols, results, size)
+        if self.kind == ":":
+            if want == "map":
+                self.error("expected '->' or ':'")
+            self.advance()
+            if self.kind != "(":
+                self.error("expected '(' at start of integer set constraint list")
+            self.advance()
+            constraints: list[AffineExpr] = []
+            flags: list[bool] = []
+            if not self.accept(")"):
+                while True:
+                    expr, is_eq = self._parse_constraint(lookup_id)
+                    constraints.append(expr)
+                    flags.append(is_eq)
+                    if not self.accept(","):
+                        break
+                self.expect(")", " at end of integer set constraint list")
+            if not constraints:
+                return IntegerSet.get(num_dims, num_symbols, [constant(0)], [True])
+            return IntegerSet.get(num_dims, num_symbols, constraints, flags)
+        self.error("expected '->' or ':'")
+
+    def _parse_seed_size(self, lookup_id, num_dims: int):
+        self.advance()  # 'size'
+        self.expect("(", " after 'size'")
+        entries: list[tuple[AffineExpr, ...]] = []
+        while True:
+            if self.at_keyword("min") and lex(self.text, self.end)[0] == "(":
+                self.advance()
+                self.advance()
+                options = [self.parse_affine_expr(lookup_id)]
+                while self.accept(","):
+                    options.append(self.parse_affine_expr(lookup_id))
+                self.expect(")")
+                entries.append(tuple(options))
+            else:
+                entries.append((self.parse_affine_expr(lookup_id),))
+            if not self.accept(","):
+                break
+        self.expect(")", " at end of size list")
+        for entry in entries:
+            for e in entry:
+                if not e.is_symbolic_or_constant():
+                    self.error("only symbols and constants may appear in a map's size")
+        return entries
+
+    def _parse_seed_map_or_set(self, want: str | None = None) -> AffineMap | IntegerSet:
+        """A seed-syntax map or set written without ``affine_map<...>``."""
+        return self._parse_map_or_set_body(want)
+
+    def _parse_constraint(self, lookup_id) -> tuple[AffineExpr, bool]:
+        lhs = self.parse_affine_expr(lookup_id)
+        if self.kind == ">" and self.text.startswith("=", self.end):
+            self.advance()
+            self.advance()
+            return self._sub(lhs, self.parse_affine_expr(lookup_id)), False
+        if self.kind == "<" and self.text.startswith("=", self.end):
+            self.advance()
+            self.advance()
+            return self._sub(self.parse_affine_expr(lookup_id), lhs), False
+        if self.kind == "=" and self.text.startswith("=", self.end):
+            self.advance()
+            self.advance()
+            return self._sub(lhs, self.parse_affine_expr(lookup_id)), True
+        self.error("expected '== affine-expr' or '>= affine-expr' at end of affine constraint")
+
+    @staticmethod
+    def _sub(a: AffineExpr, b: AffineExpr) -> AffineExpr:
+        return a - b
+
+    def parse_affine_expr(self, lookup_id: Callable[[Parser], AffineExpr]) -> AffineExpr:
+        """An affine expression; ``lookup_id`` resolves identifiers (and ``%ssa`` names)."""
+        self._enter()
+        result = self._affine_low(None, None, lookup_id)
+        self._leave()
+        return result
+
+    def _affine_binary(self, op: str, lhs: AffineExpr, rhs: AffineExpr, offset: int) -> AffineExpr:
+        try:
+            if op == "+":
+                return lhs + rhs
+            if op == "-":
+                return lhs - rhs
+            if op == "*":
+                if not lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant():
+                    self.error(
+                        "non-affine expression: at least one of the multiply operands has to "
+                        "be either a constant or symbolic",
+                        offset,
+                    )
+                return lhs * rhs
+            if not rhs.is_symbolic_or_constant():
+                self.error(
+                    f"non-affine expression: right operand of {op} has to be either a "
+                    "constant or symbolic",
+                    offset,
+                )
+            return lhs.binary(op, rhs)
+        except AffineExprError as e:
+            self.error(str(e), offset)
+
+    def _high_op(self) -> str | None:
+        if self.kind == "*":
+            return "*"
+        if self.kind == "id":
+            word = self.tok
+            if word in ("floordiv", "ceildiv", "mod"):
+                return word
+        return None
+
+    def _affine_low(self, llhs, llhs_op, lookup_id) -> AffineExpr:
+        while True:
+            lhs = self._affine_operand(lookup_id)
+            op_offset = self.start
+            high = self._high_op()
+            if high is not None:
+                self.advance()
+                lhs = self._affine_high(lhs, high, op_offset, lookup_id)
+            if llhs is not None:
+                lhs = self._affine_binary(llhs_op, llhs, lhs, self.start)
+            if self.kind == "+" or self.kind == "-":
+                llhs, llhs_op = lhs, self.kind
+                self.advance()
+                continue
+            return lhs
+
+    def _affine_high(self, lhs, op, op_offset, lookup_id) -> AffineExpr:
+        while True:
+            rhs = self._affine_operand(lookup_id)
+            lhs = self._affine_binary(op, lhs, rhs, op_offset)
+            high = self._high_op()
+            if high is None:
+                return lhs
+            op, op_offset = high, self.start
+            self.advance()
+
+    def _affine_operand(self, lookup_id) -> AffineExpr:
+        kind = self.kind
+        if kind == "int":
+            value = int(self.tok, 0)
+            self.advance()
+            return constant(value)
+        if kind == "(":
+            self._enter()
+            self.advance()
+            if self.kind == ")":
+                self.error("no expression inside parentheses")
+            expr = self._affine_low(None, None, lookup_id)
+            self.expect(")", " in affine expression")
+            self._leave()
+            return expr
+        if kind == "-":
+            self.advance()
+            if self.kind == "int":
+                value = int(self.tok, 0)
+                self.advance()
+                return constant(-value)
+            operand = self._affine_operand(lookup_id)
+            return operand * -1
+        if kind == "id":
+            word = self.tok
+            if word in ("floordiv", "ceildiv", "mod") and lex(self.text, self.end)[0] == "(":
+                # seed syntax: floordiv(expr, divisor)
+                call_offset = self.start
+                self.advance()
+                self.advance()
+                lhs = self.parse_affine_expr(lookup_id)
+                self.expect(",", f" in {word}(...)")
+                rhs = self.parse_affine_expr(lookup_id)
+                self.expect(")", f" in {word}(...)")
+                return self._affine_binary(word, lhs, rhs, call_offset)
+            return lookup_id(self)
+        if kind == "%":
+            return lookup_id(self)
+        if kind in ("+", "*") or self._high_op():
+            self.error("missing left operand of binary operator")
+        self.error("expected affine expression")
+
+    # -- SSA values ---------------------------------------------------------------------------
+
+    def _push_isolated(self) -> None:
+        self.scopes.append(_Isolated())
+
+    def _pop_isolated(self) -> None:
+        scope = self.scopes.pop()
+        if scope.forward:
+            ref = min(scope.forward.values(), key=lambda r: r.offset)
+            self.error("use of undeclared SSA value name", ref.offset)
+
+    def _push_layer(self) -> None:
+        self.scopes[-1].layers.append({})
+
+    def _pop_layer(self) -> None:
+        self.scopes[-1].layers.pop()
+
+    def _lookup_value(self, name: str, index: int, offset: int) -> Value:
+        scope = self.scopes[-1]
+        for layer in reversed(scope.layers):
+            group = layer.get(name)
+            if group is not None:
+                if index >= len(group):
+                    self.error(f"reference to invalid result number", offset)
+                return group[index]
+        key = (name, index)
+        ref = scope.forward.get(key)
+        if ref is None:
+            ref = ForwardRef(name if index == 0 else f"{name}#{index}", offset)
+            scope.forward[key] = ref
+            self.pending_forward += 1
+        return ref
+
+    def define_values(self, name: str, values: Sequence[Value], offset: int) -> None:
+        scope = self.scopes[-1]
+        for layer in scope.layers:
+            if name in layer:
+                self.error(f"redefinition of SSA value '%{name}'", offset)
+        scope.layers[-1][name] = list(values)
+        if scope.forward:
+            for index, value in enumerate(values):
+                ref = scope.forward.pop((name, index), None)
+                if ref is not None:
+                    self._resolve_forward(ref, value)
+
+    def _resolve_forward(self, ref: ForwardRef, value: Value) -> None:
+        if ref.type is not None and ref.type != value.type:
+            self.error(
+                f"use of value '%{ref.name}' expects different type than prior uses: "
+                f"'{ref.type}' vs '{value.type}'",
+                ref.offset,
+            )
+        for op in ref.ops:
+            operands = op.operands
+            for i, v in enumerate(operands):
+                if v is ref:
+                    operands[i] = value
+        self.pending_forward -= 1
+
+    def note_op_created(self, op: Operation) -> None:
+        if self.pending_forward:
+            for v in op.operands:
+                if isinstance(v, ForwardRef):
+                    v.ops.append(op)
+
+    # -- custom syntax helpers ------------------------------------------------------------------
+
+    def parse_operand(self) -> tuple[Value, int]:
+        """``%name`` or ``%name#N``; returns the value (maybe a forward ref) and its offset."""
+        if self.kind != "%":
+            self.error("expected SSA operand")
+        token = self.tok
+        offset = self.start
+        self.advance()
+        name, _, number = token[1:].partition("#")
+        return self._lookup_value(name, int(number) if number else 0, offset), offset
+
+    def parse_optional_operand(self) -> tuple[Value, int] | None:
+        return self.parse_operand() if self.kind == "%" else None
+
+    def parse_operand_list(self, delimiter: str | None = None) -> list[tuple[Value, int]]:
+        """A comma list of operands, optionally in ``(`` ``)`` or ``[`` ``]``.
+
+        ``delimiter`` is ``None`` (bare list, possibly empty), ``'('``, ``'['`` or
+        ``'[?'`` (optional square brackets).
+        """
+        close = None
+        if delimiter == "(":
+            self.expect("(")
+            close = ")"
+        elif delimiter == "[":
+            self.expect("[")
+            close = "]"
+        elif delimiter == "[?":
+            if not self.accept("["):
+                return []
+            close = "]"
+        operands: list[tuple[Value, int]] = []
+        if close is not None and self.accept(close):
+            return operands
+        if close is None and self.kind != "%":
+            return operands
+        while True:
+            operands.append(self.parse_operand())
+            if not self.accept(","):
+                break
+        if close is not None:
+            self.expect(close)
+        return operands
+
+    def resolve(self, operand: tuple[Value, int], type: Type) -> Value:
+        """Check that ``operand`` has ``type`` (or give a forward reference that type)."""
+        value, offset = operand
+        if isinstance(value, ForwardRef):
+            if value.type is None:
+                value.type = type
+                return value
+            actual = value.type
+        else:
+            actual = value.type
+        if actual != type:
+            name = self.text[offset:].split(None, 1)[0].rstrip(",)]:")
+            self.error(
+                f"use of value '{name}' expects different type than prior uses: "
+                f"'{type}' vs '{actual}'",
+                offset,
+            )
+        return value
+
+    def resolve_all(self, operands: Sequence[tuple[Value, int]], types: Sequence[Type] | Type) -> list[Value]:
+        if isinstance(types, Type):
+            return [self.resolve(o, types) for o in operands]
+        return [self.resolve(o, t) for o, t in zip(operands, types)]
+
+    def parse_colon_type(self) -> Type:
+        self.expect(":")
+        return self.parse_type()
+
+    def parse_colon_type_list(self) -> list[Type]:
+        self.expect(":")
+        return self.parse_type_list_no_parens()
+
+    def parse_type_list_parens(self) -> list[Type]:
+        self.expect("(")
+        if self.accept(")"):
+            return []
+        types = self.parse_type_list_no_parens()
+        self.expect(")")
+        return types
+
+    def parse_arrow_type_list(self) -> list[Type]:
+        self.expect("->")
+        return self.parse_function_result_types()
+
+    def parse_optional_arrow_type_list(self) -> list[Type]:
+        if self.kind == "->":
+            return self.parse_arrow_type_list()
+        return []
+
+    def parse_optional_attr_dict(self) -> dict[str, Attribute]:
+        if self.kind == "{":
+            return dict(self.parse_attr_dict().entries)
+        return {}
+
+    def parse_optional_attr_dict_with_keyword(self) -> dict[str, Attribute]:
+        if self.accept_keyword("attributes"):
+            return dict(self.parse_attr_dict().entries)
+        return {}
+
+    def parse_argument(self, with_type: bool = False) -> tuple[str, int, Type | None, int]:
+        """A region argument ``%name`` (``: type`` if asked) with an optional ``loc(...)``.
+
+        Returns ``(name, offset, type, location offset)``."""
+        if self.kind != "%":
+            self.error("expected SSA identifier")
+        token = self.tok
+        if "#" in token:
+            self.error("expected SSA identifier")
+        offset = self.start
+        self.advance()
+        arg_type = None
+        if with_type:
+            arg_type = self.parse_colon_type()
+        self.parse_optional_location()
+        return token[1:], offset, arg_type, offset
+
+    def ssa_lookup(self, names: dict[Value, AffineExpr], operands: list[tuple[Value, int]], counts: list[int]):
+        """Identifier resolver for affine expressions over SSA ids (``%x``, ``symbol(%x)``)."""
+
+        def lookup_id(p: Parser) -> AffineExpr:
+            if p.kind == "%":
+                operand = p.parse_operand()
+                return _ssa_expr(operand, False)
+            if p.kind == "id" and p.tok == "symbol":
+                p.advance()
+                p.expect("(")
+                operand = p.parse_operand()
+                p.expect(")")
+                return _ssa_expr(operand, True)
+            p.error("expected bare identifier")
+
+        dims: list[tuple[Value, int]] = []
+        syms: list[tuple[Value, int]] = []
+        seen: dict[int, AffineExpr] = {}
+
+        def _ssa_expr(operand: tuple[Value, int], is_symbol: bool) -> AffineExpr:
+            value = operand[0]
+            hit = seen.get(id(value))
+            if hit is not None:
+                return hit
+            if is_symbol:
+                expr = symbol(len(syms))
+                syms.append(operand)
+            else:
+                expr = dim(len(dims))
+                dims.append(operand)
+            seen[id(value)] = expr
+            return expr
+
+        return lookup_id, dims, syms
+
+    def parse_affine_map_of_ssa_ids(self, delimiter: str = "[") -> tuple[AffineMap, list[tuple[Value, int]]]:
+        """``[%i - 1, %j + symbol(%n)]`` as a map and its operands (dims then symbols)."""
+        close = "]" if delimiter == "[" else ")"
+        self.expect(delimiter)
+        lookup_id, dims, syms = self.ssa_lookup({}, [], [])
+        exprs: list[AffineExpr] = []
+        if not self.accept(close):
+            while True:
+                exprs.append(self.parse_affine_expr(lookup_id))
+                if not self.accept(","):
+                    break
+            self.expect(close)
+        return _ssa_map(exprs, len(dims), len(syms)), dims + syms
+
+    def parse_affine_expr_of_ssa_ids(self) -> tuple[AffineExpr, list[tuple[Value, int]], list[tuple[Value, int]]]:
+        lookup_id, dims, syms = self.ssa_lookup({}, [], [])
+        expr = self.parse_affine_expr(lookup_id)
+        return _ssa_map([expr], len(dims), len(syms)).results[0], dims, syms
+
+    def parse_affine_map_attr(self) -> AffineMap:
+        """``affine_map<...>``, a ``#alias`` of one, or a seed inline map."""
+        if self.kind == "(":
+            return self._expect_map(self._parse_seed_map_or_set(want="map"))
+        offset = self.start
+        attr = self.parse_attribute()
+        if not isinstance(attr, AffineMapAttr):
+            self.error("expected affine map", offset)
+        return attr.value
+
+    def parse_integer_set_attr(self) -> IntegerSet:
+        offset = self.start
+        if self.kind == "(":
+            result = self._parse_seed_map_or_set(want="set")
+        else:
+            attr = self.parse_attribute()
+            if not isinstance(attr, IntegerSetAttr):
+                self.error("expected integer set", offset)
+            result = attr.value
+        if not isinstance(result, IntegerSet):
+            self.error("expected integer set", offset)
+        return result
+
+    def _expect_map(self, value) -> AffineMap:
+        if not isinstance(value, AffineMap):
+            self.error("expected affine map")
+        return value
+
+    def parse_dim_and_symbol_list(self) -> tuple[list[tuple[Value, int]], int]:
+        dims = self.parse_operand_list("(")
+        syms = self.parse_operand_list("[?")
+        return dims + syms, len(dims)
+
+    def parse_region(
+        self,
+        entry_args: Sequence[tuple[str, int, Type]] = (),
+        isolated: bool = False,
+        default_dialect: str | None = None,
+    ) -> Region:
+        """``{ blocks }``; ``entry_args`` are (name, offset, type) defined in the entry block."""
+        self._enter()
+        region_start = self.start
+        self.expect("{")
+        if isolated:
+            self._push_isolated()
+        else:
+            self._push_layer()
+        if default_dialect is not None:
+            self.default_dialects.append(default_dialect)
+        blocks_state = _RegionBlocks()
+        self.region_blocks.append(blocks_state)
+        region = Region()
+        if self.kind != "}" or entry_args:
+            entry = Block()
+            for name, offset, arg_type in entry_args:
+                arg = entry.add_argument(arg_type, self.loc(offset))
+                self.define_values(name, [arg], offset)
+            if self.kind == "^":
+                if entry_args:
+                    self.error("invalid block name in region with named arguments")
+                entry = None  # the region starts with a labelled block
+            if entry is not None:
+                region.add_block(entry)
+                self._parse_block_body(entry)
+            while self.kind == "^":
+                self._parse_labelled_block(region, blocks_state)
+        self.expect("}", " in region")
+        if blocks_state.forward:
+            name, (block, offset) = next(iter(blocks_state.forward.items()))
+            self.error(f"reference to an undefined block", offset)
+        self.region_blocks.pop()
+        if default_dialect is not None:
+            self.default_dialects.pop()
+        if isolated:
+            self._pop_isolated()
+        else:
+            self._pop_layer()
+        self._leave()
+        del region_start
+        return region
+
+    def _parse_labelled_block(self, region: Region, state: _RegionBlocks) -> None:
+        name = self.tok[1:]
+        offset = self.start
+        self.advance()
+        if name in state.defined:
+            self.error(f"redefinition of block '^{name}'", offset)
+        pending = state.forward.pop(name, None)
+        block = pending[0] if pending is not None else Block()
+        state.defined[name] = block
+        region.add_block(block)
+        if self.accept("("):
+            if not self.accept(")"):
+                while True:
+                    arg_name, arg_offset, arg_type, _ = self.parse_argument(with_type=True)
+                    arg = block.add_argument(arg_type, self.loc(arg_offset))  # type: ignore[arg-type]
+                    self.define_values(arg_name, [arg], arg_offset)
+                    if not self.accept(","):
+                        break
+                self.expect(")", " in block argument list")
+        self.expect(":", " after block name")
+        self._parse_block_body(block)
+
+    def _parse_block_body(self, block: Block) -> None:
+        ops = block.operations
+        while self.kind not in ("}", "^", "eof"):
+            op = self.parse_operation()
+            if self.pre_ops:
+                for extra in self.pre_ops:
+                    extra.parent = block
+                    ops.append(extra)
+                self.pre_ops.clear()
+            op.parent = block
+            ops.append(op)
+
+    def parse_successor(self) -> Block:
+        if self.kind != "^":
+            self.error("expected block name")
+        name = self.tok[1:]
+        offset = self.start
+        self.advance()
+        state = self.region_blocks[-1]
+        block = state.defined.get(name)
+        if block is None:
+            pending = state.forward.get(name)
+            if pending is None:
+                block = Block()
+                state.forward[name] = (block, offset)
+            else:
+                block = pending[0]
+        return block
+
+    # -- operations -------------------------------------------------------------------------------
+
+    def parse_operation(self) -> Operation:
+        results: list[tuple[str, int, int]] = []  # (name, count, offset)
+        if self.kind == "%":
+            while True:
+                if self.kind != "%":
+                    self.error("expected valid ssa identifier")
+                token = self.tok
+                offset = self.start
+                if "#" in token:
+                    self.error("expected valid ssa identifier")
+                self.advance()
+                count = 1
+                if self.accept(":"):
+                    count = self.parse_integer("integer number of results")
+                    if count < 1:
+                        self.error("expected named operation to have at least 1 result")
+                results.append((token[1:], count, offset))
+                if not self.accept(","):
+                    break
+            self.expect("=", " after SSA name")
+        name_offset = self.start
+        if self.kind == "str":
+            op = self._parse_generic_operation()
+        elif self.kind == "id":
+            op = self._parse_custom_operation(name_offset)
+        else:
+            self.error("expected operation name in quotes")
+        if op.loc is None:
+            op.loc = self.loc(name_offset)
+        self.note_op_created(op)
+        if results:
+            expected = sum(c for _, c, _ in results)
+            if expected != len(op.results):
+                self.error(
+                    f"operation defines {len(op.results)} results but was provided "
+                    f"{expected} to bind",
+                    results[0][2],
+                )
+            index = 0
+            for name, count, offset in results:
+                self.define_values(name, op.results[index : index + count], offset)
+                index += count
+        self.parse_optional_location()
+        return op
+
+    def _parse_generic_operation(self) -> Operation:
+        name_offset = self.start
+        name = unescape_string(self.tok)
+        if not name:
+            self.error("empty operation name is invalid")
+        self.advance()
+        self.expect("(", " to start operand list")
+        operands = self.parse_operand_list() if self.kind != ")" else []
+        self.expect(")", " to end operand list")
+        successors: list[Block] = []
+        old_style_args: list[tuple[Value, int]] = []
+        old_style_types: list[Type] = []
+        if self.accept("["):
+            while True:
+                successors.append(self.parse_successor())
+                if self.accept("("):  # seed syntax: successor operands inline
+                    args = self.parse_operand_list()
+                    self.expect(":")
+                    types = self.parse_type_list_no_parens()
+                    self.expect(")")
+                    old_style_args.extend(args)
+                    old_style_types.extend(types)
+                if not self.accept(","):
+                    break
+            self.expect("]", " to end successor list")
+        properties: dict[str, Attribute] = {}
+        if self.kind == "<" and self.text.startswith("{", self.end):
+            self.advance()
+            properties = dict(self.parse_attr_dict().entries)
+            self.expect(">", " to close properties")
+        regions: list[Region] = []
+        op_def = lookup(name)
+        isolated = op_def is not None and op_def.has(ISOLATED)
+        if self.kind == "(" and lex(self.text, self.end)[0] == "{":
+            self.advance()
+            while True:
+                regions.append(
+                    self.parse_region(
+                        isolated=isolated, default_dialect=op_def.default_dialect if op_def else None
+                    )
+                )
+                if not self.accept(","):
+                    break
+            self.expect(")", " to end region list")
+        attributes: dict[str, Attribute] = {}
+        if self.kind == "{":
+            attributes = dict(self.parse_attr_dict().entries)
+        type_offset = self.start
+        self.expect(":", " followed by operation type")
+        op_type = self.parse_type()
+        if isinstance(op_type, FunctionType):
+            input_types, result_types = op_type.inputs, op_type.results
+        elif not operands:  # seed syntax: `"std.constant"(){value: 42} : i32`
+            input_types, result_types = (), (op_type,)
+        else:
+            self.error("expected function type", type_offset)
+        if len(input_types) != len(operands):
+            self.error(
+                f"expected {len(operands)} operand type{'s' if len(operands) != 1 else ''} "
+                f"but had {len(input_types)}",
+                type_offset,
+            )
+        values = [self.resolve(o, t) for o, t in zip(operands, input_types)]
+        if old_style_args:
+            values += [self.resolve(o, t) for o, t in zip(old_style_args, old_style_types)]
+        if op_def is not None and op_def.properties:
+            for key in list(attributes):
+                if key in op_def.properties and key not in properties:
+                    properties[key] = attributes.pop(key)
+        op = Operation.create(
+            name,
+            values,
+            result_types,
+            properties,
+            attributes,
+            regions,
+            successors,
+            self.loc(name_offset),
+        )
+        from affine.seed import is_seed_generic_name
+
+        if is_seed_generic_name(name):
+            self.seed_ops.append(op)
+        return op
+
+    def resolve_op_name(self, word: str) -> str:
+        """The full name of a custom op written ``word`` (default dialect applied)."""
+        if "." in word:
+            return word
+        if self.default_dialects:
+            candidate = f"{self.default_dialects[-1]}.{word}"
+            if lookup(candidate) is not None:
+                return candidate
+        if lookup(f"builtin.{word}") is not None:
+            return f"builtin.{word}"
+        return word
+
+    def _parse_custom_operation(self, name_offset: int) -> Operation:
+        word = self.tok
+        from affine.seed import SEED_PARSERS
+
+        full = self.resolve_op_name(word)
+        op_def: OpDef | None = lookup(full)
+        seed_parser = SEED_PARSERS.get(word) if "." not in word else None
+        if seed_parser is not None and (op_def is None or word in ("constant",)):
+            self.advance()
+            op = seed_parser(self, name_offset)
+            self.seed_ops.append(op)
+            return op
+        if op_def is None or op_def.parse is None:
+            if "." not in word and self.default_dialects and self.default_dialects[-1]:
+                self.error(
+                    f"custom op '{word}' is unknown (tried '{self.default_dialects[-1]}.{word}' as well)",
+                    name_offset,
+                )
+            self.error(f"custom op '{word}' is unknown", name_offset)
+        self.advance()
+        op = op_def.parse(self, name_offset)
+        return op
+
+    # -- top level ----------------------------------------------------------------------------------
+
+    def parse_top_level(self) -> Module:
+        """The whole buffer: alias definitions, then ops (wrapped in a module if needed)."""
+        self._push_isolated()
+        top = Block()
+        metadata: str | None = None
+        while self.kind != "eof":
+            if self.kind == "#" or self.kind == "!":
+                state = self.save()
+                self.advance()
+                if self.kind == "=":
+                    self.restore(state)
+                    self._parse_alias_definition()
+                    continue
+                self.restore(state)
+            if self.kind == "{-#":
+                metadata = self._parse_file_metadata()
+                continue
+            if self.at_keyword("func") and lex(self.text, self.end)[0] == "@":
+                from affine.seed import parse_seed_function
+
+                op = parse_seed_function(self)
+                top.append(op)
+                continue
+            op = self.parse_operation()
+            for extra in self.pre_ops:
+                top.append(extra)
+            self.pre_ops.clear()
+            top.append(op)
+        self._pop_isolated()
+        for name, offset in self.deferred_aliases.items():
+            if name not in self.attr_aliases:
+                self.error(f"undefined symbol alias id '{name}'", offset)
+        if (
+            len(top.operations) == 1
+            and top.operations[0].name == "builtin.module"
+        ):
+            module_op = top.operations[0]
+            module_op.parent = None
+        else:
+            module_op = Operation.create("builtin.module", regions=1, loc=self.loc(0))
+            module_op.regions[0].add_block(top)
+        if self.seed_ops:
+            from affine.seed import modernize
+
+            modernize(module_op, self.seed_ops)
+        return Module(module_op, self.source, metadata)
+
+    def _parse_alias_definition(self) -> None:
+        sigil = self.kind
+        name = self.tok[1:]
+        offset = self.start
+        self.advance()
+        self.expect("=")
+        if sigil == "!":
+            if name in self.type_aliases:
+                self.error(f"redefinition of type alias id '{name}'", offset)
+            self.accept_keyword("type")  # seed syntax: `!name = type <type>`
+            self.type_aliases[name] = self.parse_type()
+            return
+        if name in self.attr_aliases:
+            self.error(f"redefinition of attribute alias id '{name}'", offset)
+        if self.kind == "(":
+            value = self._parse_seed_map_or_set()
+            attr: Attribute = AffineMapAttr(value) if isinstance(value, AffineMap) else IntegerSetAttr(value)
+        else:
+            attr = self.parse_attribute()
+        self.attr_aliases[name] = attr
+
+    def _parse_file_metadata(self) -> str:
+        start = self.start
+        end = self.text.find("#-}", self.end)
+        if end < 0:
+            self.error("expected '#-}' to end file metadata")
+        self.reset(end + 3)
+        return self.text[start : end + 3]
+
+
+_SIMPLE_TYPES: dict[str, Type] = {
+    "index": INDEX,
+    "none": NONE,
+    "i1": I1,
+    "i8": IntegerType(8),
+    "i16": IntegerType(16),
+    "i32": IntegerType(32),
+    "i64": I64,
+    "f16": FloatType("f16"),
+    "bf16": FloatType("bf16"),
+    "f32": FloatType("f32"),
+    "f64": F64,
+}
+
+
+def _symbol_name(token: str) -> str:
+    body = token[1:]
+    return unescape_string(body) if body.startswith('"') else body
+
+
+def _name_resolver(names: dict[str, AffineExpr]) -> Callable[[Parser], AffineExpr]:
+    def lookup_id(p: Parser) -> AffineExpr:
+        if p.kind != "id":
+            p.error("expected bare identifier")
+        expr = names.get(p.tok)
+        if expr is None:
+            p.error(f"use of undeclared identifier '{p.tok}'")
+        p.advance()
+        return expr
+
+    return lookup_id
+
+
+def _ssa_map(exprs: list[AffineExpr], num_dims: int, num_symbols: int) -> AffineMap:
+    return AffineMap.get(num_dims, num_symbols, exprs)
+
+
+def _flatten_dense(value, out: list, shape: list[int], depth: int) -> None:
+    if isinstance(value, list):
+        if len(shape) <= depth:
+            shape.append(len(value))
+        for item in value:
+            _flatten_dense(item, out, shape, depth + 1)
+    else:
+        out.append(value)
+
+
+def _convert_dense_element(value, element: Type, parser: Parser, offset: int):
+    if isinstance(value, tuple) and value and value[0] == "complex":
+        return (value[1], value[2])
+    if isinstance(element, FloatType):
+        if isinstance(value, tuple):  # hexadecimal bit pattern
+            return bits_to_float(value[1], element)
+        if isinstance(value, bool):
+            parser.error("expected floating point literal", offset)
+        return FloatAttr(float(value), element).value
+    if element == I1:
+        if isinstance(value, bool):
+            return value
+        if value in (0, 1):
+            return bool(value)
+        parser.error("integer constant out of range for i1", offset)
+    if isinstance(value, tuple):
+        return value[1]
+    if isinstance(value, float):
+        parser.error("expected integer elements, but parsed floating-point", offset)
+    return int(value)
+
+
+def _decode_hex_dense(payload: str, element: Type) -> list | None:
+    import struct
+
+    if not payload.startswith("0x"):
+        return None
+    data = bytes.fromhex(payload[2:])
+    fmt = {"f32": "<f", "f64": "<d", "f16": "<e"}.get(getattr(element, "name", ""))
+    if fmt is None and isinstance(element, IntegerType) and element.width in (8, 16, 32, 64):
+        fmt = "<" + {8: "b", 16: "h", 32: "i", 64: "q"}[element.width]
+        if element.signedness == "u":
+            fmt = fmt.upper()
+    if fmt is None:
+        return None
+    size = struct.calcsize(fmt)
+    if len(data) % size:
+        return None
+    return [v[0] for v in struct.iter_unpack(fmt, data)]
+
+
+# -- public entry points -----------------------------------------------------------------------
+
+
+def parse_module(text: str, filename: str = "<input>", line_offset: int = 0) -> Module:
+    """Read MLIR text (modern or seed syntax) into a module."""
+    return Parser(text, filename, line_offset).parse_top_level()
+
+
+def _parse_single(text: str, fn: Callable[[Parser], object], what: str):
+    p = Parser(text, f"<{what}>")
+    value = fn(p)
+    if p.kind != "eof":
+        p.error(f"unexpected text after {what}")
+    return value
+
+
+def parse_type(text: str) -> Type:
+    return _parse_single(text, Parser.parse_type, "type")
+
+
+def parse_attribute(text: str) -> Attribute:
+    return _parse_single(text, Parser.parse_attribute, "attribute")
+
+
+def parse_affine_map(text: str) -> AffineMap:
+    """``affine_map<...>``, or just the ``(d0)[s0] -> (...)`` body (seed ``size`` allowed)."""
+    stripped = text.strip()
+    if stripped.startswith("affine_map"):
+        attr = parse_attribute(stripped)
+        if not isinstance(attr, AffineMapAttr):
+            raise ParseError("expected affine map")
+        return attr.value
+    return _parse_single(stripped, lambda p: p._parse_map_or_set_body("map"), "affine map")
+
+
+def parse_integer_set(text: str) -> IntegerSet:
+    stripped = text.strip()
+    if stripped.startswith("affine_set"):
+        attr = parse_attribute(stripped)
+        if not isinstance(attr, IntegerSetAttr):
+            raise ParseError("expected integer set")
+        return attr.value
+    return _parse_single(stripped, lambda p: p._parse_map_or_set_body("set"), "integer set")
+
+
+def parse_affine_expr(text: str, num_dims: int = 0, num_symbols: int = 0) -> AffineExpr:
+    """An expression over ``d0..``, ``s0..`` (e.g. ``"d0 floordiv 4 + s0"``)."""
+    names = {f"d{i}": dim(i) for i in range(num_dims)}
+    names.update({f"s{i}": symbol(i) for i in range(num_symbols)})
+    return _parse_single(text, lambda p: p.parse_affine_expr(_name_resolver(names)), "affine expression")
+
+
+__all__ = [
+    "BlockArgument",
+    "ForwardRef",
+    "Parser",
+    "parse_affine_expr",
+    "parse_affine_map",
+    "parse_attribute",
+    "parse_integer_set",
+    "parse_module",
+    "parse_type",
+]

@@ -1,0 +1,443 @@
+"""MLIR types as immutable, hashable values.
+
+Builtin types (``index``, ``iN``/``siN``/``uiN``, float types, ``vector``, ``tensor``,
+``memref``, ``tuple``, ``complex``, function types, ``none``) are modelled structurally;
+types of other dialects are kept as :class:`OpaqueType` text.
+
+A :class:`MemRefType` layout is either empty (identity), a *composition* of affine maps
+(the seed specification's index maps followed by a layout map; modern MLIR has exactly
+one), or a :class:`StridedLayout`.  :meth:`MemRefType.layout_map` composes it into the one
+map from indices to the linear (or multi-dimensional) physical position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from affine.affine_map import AffineMap
+from affine.expr import AffineExpr, constant, dim, symbol
+
+if TYPE_CHECKING:
+    from affine.attributes import Attribute
+
+DYNAMIC = -1  # a ``?`` dimension size, stride or offset
+
+
+class Type:
+    """Base class: structural equality and hashing over :meth:`_key`."""
+
+    __slots__ = ("_hash",)
+
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is type(self) and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((type(self).__name__, self._key()))
+            object.__setattr__(self, "_hash", h)
+            return h
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __str__(self) -> str:
+        from affine.printer import type_to_str
+
+        return type_to_str(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self})"
+
+    def __copy__(self) -> Type:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Type:
+        return self
+
+
+def _init(obj: Type, **fields: Any) -> None:
+    for name, value in fields.items():
+        object.__setattr__(obj, name, value)
+
+
+class IndexType(Type):
+    __slots__ = ()
+
+    def _key(self) -> tuple:
+        return ()
+
+
+class NoneType(Type):
+    __slots__ = ()
+
+    def _key(self) -> tuple:
+        return ()
+
+
+class IntegerType(Type):
+    """``iN`` (signless), ``siN`` or ``uiN``."""
+
+    __slots__ = ("width", "signedness")
+
+    width: int
+    signedness: str  # "", "s" or "u"
+
+    def __init__(self, width: int, signedness: str = "") -> None:
+        _init(self, width=width, signedness=signedness)
+
+    def _key(self) -> tuple:
+        return (self.width, self.signedness)
+
+
+class FloatType(Type):
+    """A floating point type named as in MLIR: ``f16``, ``bf16``, ``f32``, ``f8E4M3FN``..."""
+
+    __slots__ = ("name",)
+
+    name: str
+
+    def __init__(self, name: str) -> None:
+        _init(self, name=name)
+
+    def _key(self) -> tuple:
+        return (self.name,)
+
+    @property
+    def width(self) -> int:
+        return FLOAT_WIDTHS[self.name]
+
+
+FLOAT_WIDTHS = {
+    "f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128, "tf32": 19,
+    "f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8,
+    "f8E4M3B11FNUZ": 8, "f8E3M4": 8, "f8E8M0FNU": 8, "f4E2M1FN": 4, "f6E2M3FN": 6,
+    "f6E3M2FN": 6,
+}  # fmt: skip
+
+
+class ComplexType(Type):
+    __slots__ = ("element_type",)
+
+    element_type: Type
+
+    def __init__(self, element_type: Type) -> None:
+        _init(self, element_type=element_type)
+
+    def _key(self) -> tuple:
+        return (self.element_type,)
+
+
+class TupleType(Type):
+    __slots__ = ("types",)
+
+    types: tuple[Type, ...]
+
+    def __init__(self, types: Sequence[Type]) -> None:
+        _init(self, types=tuple(types))
+
+    def _key(self) -> tuple:
+        return self.types
+
+
+class FunctionType(Type):
+    __slots__ = ("inputs", "results")
+
+    inputs: tuple[Type, ...]
+    results: tuple[Type, ...]
+
+    def __init__(self, inputs: Sequence[Type], results: Sequence[Type]) -> None:
+        _init(self, inputs=tuple(inputs), results=tuple(results))
+
+    def _key(self) -> tuple:
+        return (self.inputs, self.results)
+
+
+class ShapedType(Type):
+    """Common part of vector, tensor and memref types."""
+
+    __slots__ = ()
+
+    shape: tuple[int, ...] | None
+    element_type: Type
+
+    @property
+    def rank(self) -> int:
+        if self.shape is None:
+            raise ValueError(f"{self} is unranked")
+        return len(self.shape)
+
+    @property
+    def has_rank(self) -> bool:
+        return self.shape is not None
+
+    @property
+    def has_static_shape(self) -> bool:
+        return self.shape is not None and DYNAMIC not in self.shape
+
+    @property
+    def num_dynamic_dims(self) -> int:
+        return 0 if self.shape is None else self.shape.count(DYNAMIC)
+
+    def is_dynamic_dim(self, index: int) -> bool:
+        return self.shape is not None and self.shape[index] == DYNAMIC
+
+    @property
+    def num_elements(self) -> int:
+        if not self.has_static_shape:
+            raise ValueError(f"{self} does not have a static shape")
+        n = 1
+        for s in self.shape:  # type: ignore[union-attr]
+            n *= s
+        return n
+
+
+class VectorType(ShapedType):
+    __slots__ = ("shape", "element_type", "scalable")
+
+    def __init__(
+        self, shape: Sequence[int], element_type: Type, scalable: Sequence[bool] | None = None
+    ) -> None:
+        shape = tuple(shape)
+        _init(
+            self,
+            shape=shape,
+            element_type=element_type,
+            scalable=tuple(scalable) if scalable else (False,) * len(shape),
+        )
+
+    def _key(self) -> tuple:
+        return (self.shape, self.element_type, self.scalable)
+
+
+class TensorType(ShapedType):
+    """Ranked (``shape`` a tuple) or unranked (``shape`` None) tensor."""
+
+    __slots__ = ("shape", "element_type", "encoding")
+
+    def __init__(
+        self, shape: Sequence[int] | None, element_type: Type, encoding: Attribute | None = None
+    ) -> None:
+        _init(
+            self,
+            shape=None if shape is None else tuple(shape),
+            element_type=element_type,
+            encoding=encoding,
+        )
+
+    def _key(self) -> tuple:
+        return (self.shape, self.element_type, self.encoding)
+
+
+class StridedLayout:
+    """``strided<[s0, s1, ...], offset: o>``; ``DYNAMIC`` entries are ``?``."""
+
+    __slots__ = ("strides", "offset")
+
+    strides: tuple[int, ...]
+    offset: int
+
+    def __init__(self, strides: Sequence[int], offset: int = 0) -> None:
+        object.__setattr__(self, "strides", tuple(strides))
+        object.__setattr__(self, "offset", offset)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("StridedLayout is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, StridedLayout)
+            and self.strides == other.strides
+            and self.offset == other.offset
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.strides, self.offset))
+
+    def __repr__(self) -> str:
+        from affine.printer import strided_to_str
+
+        return strided_to_str(self)
+
+    def to_affine_map(self) -> AffineMap:
+        """The equivalent map ``offset + sum(d_i * stride_i)`` built as MLIR builds it
+        (``makeStridedLinearLayoutMap``): each ``?`` becomes a new symbol, offset first."""
+        n_symbols = 0
+        if self.offset == DYNAMIC:
+            expr: AffineExpr = symbol(0)
+            n_symbols = 1
+        else:
+            expr = constant(self.offset)
+        for i, stride in enumerate(self.strides):
+            if stride == DYNAMIC:
+                expr = expr + dim(i) * symbol(n_symbols)
+                n_symbols += 1
+            else:
+                expr = expr + dim(i) * stride
+        return AffineMap.get(len(self.strides), n_symbols, [expr])
+
+
+Layout = tuple[AffineMap, ...] | StridedLayout  # () is the identity layout
+
+
+class MemRefType(ShapedType):
+    """``memref<shape x element, layout, memory-space>``.
+
+    ``layout`` is ``()`` for the identity layout, a tuple of affine maps (a composition,
+    applied first to last) or a :class:`StridedLayout`.  ``memory_space`` is None (the
+    default space 0) or an attribute (an integer attribute for numbered spaces).
+    """
+
+    __slots__ = ("shape", "element_type", "layout", "memory_space")
+
+    layout: Layout
+    memory_space: Attribute | None
+
+    def __init__(
+        self,
+        shape: Sequence[int],
+        element_type: Type,
+        layout: Layout | AffineMap | None = None,
+        memory_space: Attribute | int | None = None,
+    ) -> None:
+        if layout is None:
+            layout = ()
+        elif isinstance(layout, AffineMap):
+            layout = (layout,)
+        if isinstance(layout, tuple) and all(
+            m.is_identity() and m.size is None for m in layout
+        ):
+            layout = ()
+        if isinstance(memory_space, int):
+            from affine.attributes import IntegerAttr
+
+            memory_space = IntegerAttr(memory_space, I64) if memory_space else None
+        _init(
+            self,
+            shape=tuple(shape),
+            element_type=element_type,
+            layout=layout,
+            memory_space=memory_space,
+        )
+
+    def _key(self) -> tuple:
+        return (self.shape, self.element_type, self.layout, self.memory_space)
+
+    @property
+    def memory_space_number(self) -> int | None:
+        """The memory space as an integer (0 by default), or None if it is not numeric."""
+        from affine.attributes import IntegerAttr
+
+        if self.memory_space is None:
+            return 0
+        if isinstance(self.memory_space, IntegerAttr):
+            return self.memory_space.value
+        return None
+
+    @property
+    def has_identity_layout(self) -> bool:
+        return self.layout == ()
+
+    @property
+    def layout_maps(self) -> tuple[AffineMap, ...]:
+        """The composition as maps (a strided layout becomes one map)."""
+        if isinstance(self.layout, StridedLayout):
+            return (self.layout.to_affine_map(),)
+        return self.layout
+
+    def layout_map(self) -> AffineMap:
+        """The whole composition as one map (identity when there is no layout).
+
+        Maps are applied first to last; the composed map's symbols are those of the
+        first map, then the second, and so on.
+        """
+        maps = self.layout_maps
+        if not maps:
+            return AffineMap.identity(len(self.shape))
+        result = maps[0]
+        for m in maps[1:]:
+            result = _compose_symbols_in_order(m, result)
+        return result
+
+    def with_layout(self, layout: Layout | AffineMap | None) -> MemRefType:
+        return MemRefType(self.shape, self.element_type, layout, self.memory_space)
+
+    def with_shape(self, shape: Sequence[int]) -> MemRefType:
+        return MemRefType(shape, self.element_type, self.layout, self.memory_space)
+
+    def with_memory_space(self, memory_space: Attribute | int | None) -> MemRefType:
+        return MemRefType(self.shape, self.element_type, self.layout, memory_space)
+
+
+def _compose_symbols_in_order(outer: AffineMap, inner: AffineMap) -> AffineMap:
+    """``outer ∘ inner`` with ``inner``'s symbols first, then ``outer``'s."""
+    composed = outer.compose(inner)  # symbols: outer's, then inner's
+    n_outer = outer.num_symbols
+    n_inner = inner.num_symbols
+    reorder = [symbol(n_inner + i) for i in range(n_outer)] + [symbol(i) for i in range(n_inner)]
+    return composed.replace(None, reorder, composed.num_dims, composed.num_symbols)
+
+
+class UnrankedMemRefType(ShapedType):
+    __slots__ = ("element_type", "memory_space")
+
+    shape = None
+
+    def __init__(self, element_type: Type, memory_space: Attribute | None = None) -> None:
+        _init(self, element_type=element_type, memory_space=memory_space)
+
+    def _key(self) -> tuple:
+        return (self.element_type, self.memory_space)
+
+
+class OpaqueType(Type):
+    """A type of another dialect, kept as its text (``!llvm.ptr``, ``!mydialect.t<...>``)."""
+
+    __slots__ = ("text",)
+
+    text: str
+
+    def __init__(self, text: str) -> None:
+        _init(self, text=text)
+
+    def _key(self) -> tuple:
+        return (self.text,)
+
+    @property
+    def dialect(self) -> str:
+        return self.text[1:].split(".", 1)[0].split("<", 1)[0]
+
+
+INDEX = IndexType()
+NONE = NoneType()
+I1 = IntegerType(1)
+I8 = IntegerType(8)
+I16 = IntegerType(16)
+I32 = IntegerType(32)
+I64 = IntegerType(64)
+F16 = FloatType("f16")
+BF16 = FloatType("bf16")
+F32 = FloatType("f32")
+F64 = FloatType("f64")
+
+
+def is_integer_like(t: Type) -> bool:
+    """Integer or index, or a vector/tensor of them."""
+    if isinstance(t, (VectorType, TensorType)):
+        t = t.element_type
+    return isinstance(t, (IntegerType, IndexType))
+
+
+def is_float_like(t: Type) -> bool:
+    if isinstance(t, (VectorType, TensorType)):
+        t = t.element_type
+    return isinstance(t, FloatType)
+
+
+def element_type_of(t: Type) -> Type:
+    return t.element_type if isinstance(t, ShapedType) else t

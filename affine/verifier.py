@@ -1,0 +1,162 @@
+"""Verifier: structural rules (terminators, SSA dominance, isolation) and per-op rules.
+
+``verify(module)`` raises :class:`~affine.diagnostics.VerifyError` located at the first
+offending op, with a message in mlir-opt's words (``'affine.load' op affine map num
+results must equal memref rank``).
+"""
+
+from __future__ import annotations
+
+from affine.diagnostics import VerifyError
+from affine.dialects.registry import GRAPH_REGION, ISOLATED, NO_TERMINATOR, TERMINATOR, lookup
+from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
+
+
+def verify(root: Module | Operation) -> None:
+    """Check ``root`` and everything nested in it; raise on the first problem."""
+    op = root.operation if isinstance(root, Module) else root
+    _verify_structure(op)
+    _verify_dominance(op)
+
+
+def _error(op: Operation, message: str) -> VerifyError:
+    return VerifyError(f"'{op.name}' op {message}", op.loc)
+
+
+def _verify_structure(root: Operation) -> None:
+    stack = [root]
+    while stack:
+        op = stack.pop()
+        op_def = lookup(op.name)
+        for index, v in enumerate(op.operands):
+            if v is None or getattr(v, "type", None) is None:
+                raise _error(op, f"operand #{index} is null or unresolved")
+        if op_def is not None:
+            needs_terminator = not op_def.has(NO_TERMINATOR)
+            for region in op.regions:
+                for block in region.blocks:
+                    _verify_block_terminator(op, block, needs_terminator)
+            if op_def.verify is not None:
+                op_def.verify(op)
+        for region in op.regions:
+            for block in region.blocks:
+                for nested in block.operations:
+                    if nested.parent is not block:
+                        raise _error(nested, "is not linked to its parent block")
+                    stack.append(nested)
+        if op_def is not None and op_def.has(TERMINATOR):
+            block = op.parent
+            if block is not None and block.operations[-1] is not op:
+                raise _error(op, "must be the last operation in the parent block")
+
+
+def _verify_block_terminator(parent: Operation, block: Block, needs_terminator: bool) -> None:
+    if not needs_terminator:
+        return
+    if not block.operations:
+        raise VerifyError("empty block: expect at least a terminator", parent.loc)
+    last = block.operations[-1]
+    last_def = lookup(last.name)
+    if last_def is not None and not last_def.has(TERMINATOR):
+        raise VerifyError(
+            f"block with no terminator, has {_describe(last)}", last.loc or parent.loc
+        )
+
+
+def _describe(op: Operation) -> str:
+    return f"'{op.name}'"
+
+
+# -- dominance --------------------------------------------------------------------------------------
+
+
+def _is_graph_region(region: Region) -> bool:
+    parent = region.parent
+    if parent is None:
+        return True
+    d = lookup(parent.name)
+    return d is not None and d.has(GRAPH_REGION)
+
+
+def _block_dominators(region: Region) -> dict[Block, set[Block]]:
+    """Dominator sets of the blocks of a multi-block region (iterative dataflow)."""
+    blocks = region.blocks
+    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
+    for b in blocks:
+        term = b.terminator
+        if term is not None:
+            for s in term.successors:
+                if s in preds:
+                    preds[s].append(b)
+    all_blocks = set(blocks)
+    dom = {b: set(all_blocks) for b in blocks}
+    entry = blocks[0]
+    dom[entry] = {entry}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks[1:]:
+            ps = [dom[p] for p in preds[b]]
+            new = set.intersection(*ps) if ps else set()
+            new = new | {b}
+            if new != dom[b]:
+                dom[b] = new
+                changed = True
+    return dom
+
+
+def _verify_dominance(root: Operation) -> None:
+    dominators: dict[Region, dict[Block, set[Block]]] = {}
+    position: dict[Operation, int] = {}
+
+    def def_block(v: Value) -> Block | None:
+        return v.owner if isinstance(v, BlockArgument) else v.owner.parent  # type: ignore[attr-defined]
+
+    def dominates(v: Value, user: Operation) -> bool:
+        block = def_block(v)
+        if block is None:
+            return False
+        region = block.parent
+        # Find the ancestor of `user` that lives in `region`; leaving an isolated op fails.
+        ancestor = user
+        while ancestor.parent is None or ancestor.parent.parent is not region:
+            parent_op = ancestor.parent_op
+            if parent_op is None:
+                return False
+            d = lookup(parent_op.name)
+            if d is not None and d.has(ISOLATED):
+                return False
+            ancestor = parent_op
+        if _is_graph_region(region):  # type: ignore[arg-type]
+            return True
+        use_block = ancestor.parent
+        if isinstance(v, BlockArgument):
+            if use_block is block:
+                return True
+        elif use_block is block:
+            definer = v.owner  # type: ignore[attr-defined]
+            if definer is ancestor:
+                return False
+            return _index(definer) < _index(ancestor)
+        if len(region.blocks) == 1:  # type: ignore[union-attr]
+            return use_block is block
+        dom = dominators.get(region)  # type: ignore[arg-type]
+        if dom is None:
+            dom = _block_dominators(region)  # type: ignore[arg-type]
+            dominators[region] = dom  # type: ignore[index]
+        return block in dom.get(use_block, set())  # type: ignore[arg-type]
+
+    def _index(op: Operation) -> int:
+        index = position.get(op)
+        if index is None:
+            block = op.parent
+            assert block is not None
+            for i, o in enumerate(block.operations):
+                position[o] = i
+            index = position[op]
+        return index
+
+    for op in root.walk():
+        for i, v in enumerate(op.operands):
+            if not dominates(v, op):
+                raise _error(op, f"operand #{i} does not dominate this use")

@@ -1,0 +1,1 @@
+"""The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy)."""
