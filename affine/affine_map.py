@@ -26,7 +26,7 @@ SizeEntry = tuple[AffineExpr, ...]  # the minimum of the listed expressions
 class AffineMap:
     """An interned affine map.  Construct with :meth:`AffineMap.get` and friends."""
 
-    __slots__ = ("num_dims", "num_symbols", "results", "size", "__weakref__")
+    __slots__ = ("__weakref__", "num_dims", "num_symbols", "results", "size")
 
     num_dims: int
     num_symbols: int
@@ -35,7 +35,7 @@ class AffineMap:
 
     _table: dict[tuple, AffineMap] = {}
 
-    def __new__(cls, *args, **kwargs):  # noqa: D102 - use AffineMap.get
+    def __new__(cls, *args, **kwargs):
         raise TypeError("use AffineMap.get(...) to build affine maps")
 
     @classmethod

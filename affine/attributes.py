@@ -63,7 +63,7 @@ def _init(obj: Attribute, **fields: Any) -> None:
 class IntegerAttr(Attribute):
     """An integer of a given integer or index type; ``i1`` integers print as booleans."""
 
-    __slots__ = ("value", "type")
+    __slots__ = ("type", "value")
 
     value: int
     type: Type
@@ -75,18 +75,18 @@ class IntegerAttr(Attribute):
         return (self.value, self.type)
 
 
-def BoolAttr(value: bool) -> IntegerAttr:  # noqa: N802 - mirrors MLIR's BoolAttr
+def BoolAttr(value: bool) -> IntegerAttr:
     return IntegerAttr(1 if value else 0, I1)
 
 
-def IndexAttr(value: int) -> IntegerAttr:  # noqa: N802
+def IndexAttr(value: int) -> IntegerAttr:
     return IntegerAttr(value, INDEX)
 
 
 class FloatAttr(Attribute):
     """A floating point value; ``value`` is the nearest double, ``bits`` the exact encoding."""
 
-    __slots__ = ("value", "type", "bits")
+    __slots__ = ("bits", "type", "value")
 
     value: float
     type: FloatType
@@ -149,7 +149,7 @@ def round_to_type(value: float, t: FloatType) -> float:
 
 
 class StringAttr(Attribute):
-    __slots__ = ("value", "type")
+    __slots__ = ("type", "value")
 
     value: str
     type: Type | None
@@ -242,7 +242,7 @@ class DenseElementsAttr(Attribute):
     hexadecimal payload whose element type is not decoded.
     """
 
-    __slots__ = ("type", "values", "hex")
+    __slots__ = ("hex", "type", "values")
 
     type: ShapedType
     values: tuple
@@ -306,7 +306,7 @@ class TypeAttr(Attribute):
 class SymbolRefAttr(Attribute):
     """``@root`` or ``@root::@nested::@leaf``."""
 
-    __slots__ = ("root", "nested")
+    __slots__ = ("nested", "root")
 
     root: str
     nested: tuple[str, ...]

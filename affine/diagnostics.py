@@ -14,7 +14,7 @@ from dataclasses import dataclass
 class SourceFile:
     """The text of one input buffer and the offsets of its line starts (computed lazily)."""
 
-    __slots__ = ("name", "text", "_line_starts", "line_offset")
+    __slots__ = ("_line_starts", "line_offset", "name", "text")
 
     def __init__(self, name: str, text: str, line_offset: int = 0) -> None:
         self.name = name

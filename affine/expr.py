@@ -62,7 +62,7 @@ class AffineExpr:
     """An interned affine expression node.  Build with :func:`dim`, :func:`symbol`,
     :func:`constant` and the arithmetic operators; never call the constructor."""
 
-    __slots__ = ("kind", "lhs", "rhs", "value", "_symbolic", "__weakref__")
+    __slots__ = ("__weakref__", "_symbolic", "kind", "lhs", "rhs", "value")
 
     kind: str
     lhs: AffineExpr
@@ -459,8 +459,10 @@ def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     lk, rk = lhs.kind, rhs.kind
     if lk == CONST and rk == CONST:
         return constant(lhs.value * rhs.value)
-    # The constant or symbolic operand goes right.
+    # The constant or symbolic operand goes right; two symbols are ordered by position.
     if not rhs._symbolic or lk == CONST:
+        return rhs * lhs
+    if lk == rk == SYMBOL and lhs.value > rhs.value:
         return rhs * lhs
     if rk == CONST:
         if rhs.value == 1:

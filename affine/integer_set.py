@@ -16,7 +16,7 @@ from affine.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
 class IntegerSet:
     """An interned conjunction of affine constraints over dimensions and symbols."""
 
-    __slots__ = ("num_dims", "num_symbols", "constraints", "eq_flags", "__weakref__")
+    __slots__ = ("__weakref__", "constraints", "eq_flags", "num_dims", "num_symbols")
 
     num_dims: int
     num_symbols: int
@@ -25,7 +25,7 @@ class IntegerSet:
 
     _table: dict[tuple, IntegerSet] = {}
 
-    def __new__(cls, *args, **kwargs):  # noqa: D102 - use IntegerSet.get
+    def __new__(cls, *args, **kwargs):
         raise TypeError("use IntegerSet.get(...) to build integer sets")
 
     @classmethod

@@ -41,7 +41,7 @@ class Value:
 
 
 class OpResult(Value):
-    __slots__ = ("owner", "index")
+    __slots__ = ("index", "owner")
 
     def __init__(self, type: Type, owner: Operation, index: int) -> None:
         self.type = type
@@ -61,7 +61,7 @@ class OpResult(Value):
 
 
 class BlockArgument(Value):
-    __slots__ = ("owner", "index", "loc")
+    __slots__ = ("index", "loc", "owner")
 
     def __init__(self, type: Type, owner: Block, index: int, loc: Location | None = None) -> None:
         self.type = type
@@ -81,15 +81,15 @@ class Operation:
     """A generic operation.  Build with :meth:`Operation.create`."""
 
     __slots__ = (
+        "attributes",
+        "loc",
         "name",
         "operands",
-        "results",
-        "properties",
-        "attributes",
-        "regions",
-        "successors",
-        "loc",
         "parent",
+        "properties",
+        "regions",
+        "results",
+        "successors",
     )
 
     name: str
@@ -391,7 +391,7 @@ def block_of(value: Value) -> Block | None:
 class Module:
     """A parsed or built module: the ``builtin.module`` operation and its source."""
 
-    __slots__ = ("operation", "source", "file_metadata")
+    __slots__ = ("file_metadata", "operation", "source")
 
     def __init__(self, operation: Operation, source=None, file_metadata: str | None = None) -> None:
         self.operation = operation

@@ -56,7 +56,6 @@ from affine.types import (
     IntegerType,
     MemRefType,
     OpaqueType,
-    ShapedType,
     StridedLayout,
     TensorType,
     TupleType,
@@ -93,7 +92,7 @@ class ForwardRef(Value):
 class _Isolated:
     """Name scope of one isolated-from-above region tree."""
 
-    __slots__ = ("layers", "forward")
+    __slots__ = ("forward", "layers")
 
     def __init__(self) -> None:
         self.layers: list[dict[str, list[Value]]] = [{}]
@@ -1004,7 +1003,7 @@ class Parser:
             group = layer.get(name)
             if group is not None:
                 if index >= len(group):
-                    self.error(f"reference to invalid result number", offset)
+                    self.error("reference to invalid result number", offset)
                 return group[index]
         key = (name, index)
         ref = scope.forward.get(key)
@@ -1262,7 +1261,6 @@ class Parser:
     ) -> Region:
         """``{ blocks }``; ``entry_args`` are (name, offset, type) defined in the entry block."""
         self._enter()
-        region_start = self.start
         self.expect("{")
         if isolated:
             self._push_isolated()
@@ -1289,8 +1287,8 @@ class Parser:
                 self._parse_labelled_block(region, blocks_state)
         self.expect("}", " in region")
         if blocks_state.forward:
-            name, (block, offset) = next(iter(blocks_state.forward.items()))
-            self.error(f"reference to an undefined block", offset)
+            _, offset = next(iter(blocks_state.forward.values()))
+            self.error("reference to an undefined block", offset)
         self.region_blocks.pop()
         if default_dialect is not None:
             self.default_dialects.pop()
@@ -1299,7 +1297,6 @@ class Parser:
         else:
             self._pop_layer()
         self._leave()
-        del region_start
         return region
 
     def _parse_labelled_block(self, region: Region, state: _RegionBlocks) -> None:

@@ -13,6 +13,7 @@ final substitution, so one pass produces the text.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import struct
@@ -38,10 +39,10 @@ from affine.attributes import (
     UnitAttr,
     float_to_bits,
 )
-from affine.dialects.registry import ISOLATED, TERMINATOR, lookup
+from affine.dialects.registry import TERMINATOR, lookup
 from affine.expr import AffineExpr, print_expr
-from affine.integer_set import IntegerSet, print_set
-from affine.ir import Block, BlockArgument, Module, Operation, OpResult, Region, Value
+from affine.integer_set import print_set
+from affine.ir import Block, Module, Operation, OpResult, Region, Value
 from affine.lexer import escape_string
 from affine.types import (
     DYNAMIC,
@@ -647,7 +648,7 @@ class Printer:
             else:
                 parts = []
                 bounds = groups + [len(results)]
-                for start, end in zip(bounds, bounds[1:]):
+                for start, end in itertools.pairwise(bounds):
                     name = self.names.value(results[start], False)
                     parts.append(name + (f":{end - start}" if end - start > 1 else ""))
                 self.write(", ".join(parts) + " = ")

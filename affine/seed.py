@@ -29,17 +29,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from affine.attributes import (
+    UNIT,
     AffineMapAttr,
     IntegerAttr,
     OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
-    UNIT,
 )
 from affine.dialects.registry import lookup
 from affine.ir import Operation, Region, Value
 from affine.parser import Parser
-from affine.types import INDEX, I64, MemRefType, TensorType, Type
+from affine.types import I64, INDEX, MemRefType, TensorType, Type
 
 SeedParser = Callable[[Parser, int], Operation]
 
@@ -82,8 +82,8 @@ def _parse_for(p: Parser, offset: int) -> Operation:
 
 def _parse_if(p: Parser, offset: int) -> Operation:
     """``if #set(...)[...] { } (else if ... | else { })?``."""
-    from affine.dialects.affine_dialect import _resolve_index, ensure_terminator
     from affine.attributes import IntegerSetAttr
+    from affine.dialects.affine_dialect import _resolve_index, ensure_terminator
     from affine.dialects.common import create
 
     s = p.parse_integer_set_attr()
@@ -434,4 +434,4 @@ def _modernize_std_generic(op: Operation) -> None:
         op.name = "tensor.cast"
 
 
-__all__ = ["OpaqueAttr", "SEED_PARSERS", "Type", "is_seed_generic_name", "modernize", "parse_seed_function"]
+__all__ = ["SEED_PARSERS", "OpaqueAttr", "Type", "is_seed_generic_name", "modernize", "parse_seed_function"]

@@ -83,7 +83,7 @@ class NoneType(Type):
 class IntegerType(Type):
     """``iN`` (signless), ``siN`` or ``uiN``."""
 
-    __slots__ = ("width", "signedness")
+    __slots__ = ("signedness", "width")
 
     width: int
     signedness: str  # "", "s" or "u"
@@ -198,7 +198,7 @@ class ShapedType(Type):
 
 
 class VectorType(ShapedType):
-    __slots__ = ("shape", "element_type", "scalable")
+    __slots__ = ("element_type", "scalable", "shape")
 
     def __init__(
         self, shape: Sequence[int], element_type: Type, scalable: Sequence[bool] | None = None
@@ -218,7 +218,7 @@ class VectorType(ShapedType):
 class TensorType(ShapedType):
     """Ranked (``shape`` a tuple) or unranked (``shape`` None) tensor."""
 
-    __slots__ = ("shape", "element_type", "encoding")
+    __slots__ = ("element_type", "encoding", "shape")
 
     def __init__(
         self, shape: Sequence[int] | None, element_type: Type, encoding: Attribute | None = None
@@ -237,7 +237,7 @@ class TensorType(ShapedType):
 class StridedLayout:
     """``strided<[s0, s1, ...], offset: o>``; ``DYNAMIC`` entries are ``?``."""
 
-    __slots__ = ("strides", "offset")
+    __slots__ = ("offset", "strides")
 
     strides: tuple[int, ...]
     offset: int
@@ -293,7 +293,7 @@ class MemRefType(ShapedType):
     default space 0) or an attribute (an integer attribute for numbered spaces).
     """
 
-    __slots__ = ("shape", "element_type", "layout", "memory_space")
+    __slots__ = ("element_type", "layout", "memory_space", "shape")
 
     layout: Layout
     memory_space: Attribute | None

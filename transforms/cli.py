@@ -39,6 +39,7 @@ class Options:
     generic: bool = False
     verify_each: bool = True
     passes: list[tuple[str, str]] = field(default_factory=list)  # (name, option text)
+    actions: list[tuple[str, str]] = field(default_factory=list)  # (name, value)
 
 
 class UsageError(Exception):
@@ -98,6 +99,9 @@ def parse_args(argv: list[str]) -> Options:
         if registry.lookup(name) is not None:
             opts.passes.append((name, value))
             continue
+        if registry.lookup_action(name) is not None:
+            opts.actions.append((name, value))
+            continue
         raise UsageError(f"unknown command line argument '{arg}'; see 'poly-opt --help'")
     if len(positional) > 1:
         raise UsageError(f"too many positional arguments: {' '.join(positional)}")
@@ -147,12 +151,13 @@ def _print_help() -> int:
     from transforms import registry
 
     print(USAGE)
-    entries = registry.all_passes()
-    if entries:
-        print("Passes:")
-        width = max(len(e.name) for e in entries) + 4
-        for e in entries:
-            print(f"  --{e.name.ljust(width)}{e.summary}")
+    for title, entries in (("Passes", registry.all_passes()), ("Reports and execution", registry.all_actions())):
+        if entries:
+            print(f"{title}:")
+            width = max(len(e.name) for e in entries) + 4
+            for e in entries:
+                print(f"  --{e.name.ljust(width)}{e.summary}")
+            print()
     return 0
 
 
@@ -191,6 +196,17 @@ def process(text: str, filename: str, opts: Options, line_offset: int = 0) -> tu
         diagnostics.extend(context.diagnostics)
         if opts.verify_each:
             verify(module)
+    replacement: str | None = None
+    for name, value in opts.actions:
+        entry = registry.lookup_action(name)
+        assert entry is not None
+        context = registry.PassContext(filename=filename)
+        text = entry.load()(module, value, context)
+        diagnostics.extend(context.diagnostics)
+        if text is not None:
+            replacement = (replacement or "") + text
+    if replacement is not None:
+        return replacement, diagnostics
     return print_module(module, generic=opts.generic), diagnostics
 
 
@@ -275,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as e:
         return int(e.code or 0)
-    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+    except Exception as e:
         print(f"poly-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 3
 

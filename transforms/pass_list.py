@@ -1,5 +1,4 @@
 """Every pass poly-opt knows, by flag name (imported lazily by :mod:`transforms.registry`)."""
 
-from transforms.registry import register
 
 # register("affine-loop-tile", "Tile affine loop nests", "transforms.tiling", "LoopTilingPass")

@@ -32,10 +32,29 @@ class PassEntry:
 
 
 _PASSES: dict[str, PassEntry] = {}
+_ACTIONS: dict[str, PassEntry] = {}
 
 
 def register(name: str, summary: str, module: str, attr: str) -> None:
+    """Register a pass class (``run(module, context) -> Module``)."""
     _PASSES[name] = PassEntry(name, summary, module, attr)
+
+
+def register_action(name: str, summary: str, module: str, attr: str) -> None:
+    """Register a command-line action: a function ``(module, value, context) -> str | None``
+    run after the passes.  It may add diagnostics to the context; a returned string is
+    printed instead of the module (``--emit=c``), None prints the module as usual."""
+    _ACTIONS[name] = PassEntry(name, summary, module, attr)
+
+
+def lookup_action(name: str) -> PassEntry | None:
+    _ensure_registered()
+    return _ACTIONS.get(name)
+
+
+def all_actions() -> list[PassEntry]:
+    _ensure_registered()
+    return sorted(_ACTIONS.values(), key=lambda e: e.name)
 
 
 def lookup(name: str) -> PassEntry | None:

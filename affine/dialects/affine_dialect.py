@@ -18,11 +18,17 @@ from affine.attributes import (
     DenseElementsAttr,
     IntegerAttr,
     IntegerSetAttr,
-    StringAttr,
 )
 from affine.dialects.common import create, op_error, segment_sizes, segments
-from affine.dialects.registry import AFFINE_SCOPE, CONSTANT, ISOLATED, PURE, TERMINATOR, define, lookup
-from affine.expr import constant
+from affine.dialects.registry import (
+    AFFINE_SCOPE,
+    CONSTANT,
+    ISOLATED,
+    PURE,
+    TERMINATOR,
+    define,
+    lookup,
+)
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Operation, Region, Value
 from affine.parser import Parser
@@ -1329,6 +1335,4 @@ __all__ = [
     "affine_scope",
     "is_valid_dim",
     "is_valid_symbol",
-    "constant",
-    "StringAttr",
 ]

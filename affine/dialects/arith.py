@@ -24,8 +24,6 @@ from affine.printer import Printer
 from affine.types import (
     I1,
     I64,
-    FloatType,
-    IndexType,
     IntegerType,
     TensorType,
     Type,
@@ -349,4 +347,4 @@ for _op in (
     _define_cast(f"arith.{_op}")
 _define_cast("arith.trunci", _OVERFLOW)
 
-__all__ = ["CMPF_PREDICATES", "CMPI_PREDICATES", "FloatType"]
+__all__ = ["CMPF_PREDICATES", "CMPI_PREDICATES"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affine.attributes import DenseArrayAttr, IntegerAttr
+from affine.attributes import DenseArrayAttr
 from affine.dialects.common import create, op_error, segment_sizes, segments
 from affine.dialects.registry import PURE, define
 from affine.ir import Operation, Value
@@ -69,7 +69,7 @@ for _name in ("memref.alloc", "memref.alloca"):
         print=_print_alloc,
         verify=_verify_alloc,
         properties=("operandSegmentSizes", "alignment"),
-        result_names=lambda op, n=_name.split(".")[1]: [n],
+        result_names=lambda op: [op.name.split(".")[1]],
     )
 
 
@@ -478,4 +478,4 @@ for _name, _props in (
 ):
     define(_name, properties=_props)
 
-__all__ = ["IntegerAttr", "MemRefDmaStart"]
+__all__ = ["MemRefDmaStart"]

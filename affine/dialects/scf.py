@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affine.attributes import StringAttr, SymbolRefAttr, TypeAttr, UNIT, Attribute
+from affine.attributes import UNIT, Attribute, StringAttr, SymbolRefAttr, TypeAttr
 from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
 from affine.dialects.common import create, op_error, string_value
 from affine.dialects.func import (
@@ -12,7 +12,15 @@ from affine.dialects.func import (
     print_return_like,
     verify_function_like,
 )
-from affine.dialects.registry import FUNCTION, GRAPH_REGION, ISOLATED, PURE, SINGLE_BLOCK, TERMINATOR, define
+from affine.dialects.registry import (
+    FUNCTION,
+    GRAPH_REGION,
+    ISOLATED,
+    PURE,
+    SINGLE_BLOCK,
+    TERMINATOR,
+    define,
+)
 from affine.ir import Operation, Region
 from affine.parser import Parser
 from affine.printer import Printer
