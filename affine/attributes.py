@@ -204,7 +204,7 @@ class DenseArrayAttr(Attribute):
         _init(self, element_type=element_type, values=tuple(values))
 
     def _key(self) -> tuple:
-        return (self.element_type, self.values)
+        return (self.element_type, tuple(_bitwise(v) for v in self.values))
 
 
 class DictionaryAttr(Attribute):
@@ -252,7 +252,7 @@ class DenseElementsAttr(Attribute):
         _init(self, type=type, values=tuple(values), hex=hex)
 
     def _key(self) -> tuple:
-        return (self.type, self.values, self.hex)
+        return (self.type, tuple(_bitwise(v) for v in self.values), self.hex)
 
     @property
     def is_splat(self) -> bool:
@@ -265,6 +265,15 @@ class DenseElementsAttr(Attribute):
             n = self.type.num_elements if self.type.has_static_shape else 1
             return list(self.values) * n
         return list(self.values)
+
+
+def _bitwise(value):
+    """A key equal for equal values and for identical NaNs (NaN != NaN as floats)."""
+    if isinstance(value, float):
+        return struct.pack("<d", value)
+    if isinstance(value, tuple):
+        return tuple(_bitwise(v) for v in value)
+    return value
 
 
 class AffineMapAttr(Attribute):

@@ -202,7 +202,9 @@ class _TypeAttrPrinter:
         if isinstance(t.layout, StridedLayout):
             text += ", " + strided_to_str(t.layout)
         elif t.layout:
-            text += ", " + self.attr(AffineMapAttr(t.layout_map()))
+            layout = t.layout_map()
+            if not layout.is_identity():
+                text += ", " + self.attr(AffineMapAttr(layout))
         if t.memory_space is not None:
             text += ", " + self.attr(t.memory_space, True)
         return text + ">"
@@ -296,7 +298,8 @@ def _symbol_text(name: str) -> str:
 
 def _dense_element(value, element: Type) -> str:
     if isinstance(value, tuple):
-        return f"({_dense_element(value[0], element.element_type)}, {_dense_element(value[1], element.element_type)})"  # type: ignore[attr-defined]
+        inner = element.element_type  # type: ignore[attr-defined]
+        return f"({_dense_element(value[0], inner)},{_dense_element(value[1], inner)})"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(element, FloatType):
@@ -625,7 +628,7 @@ class Printer:
                 preds.extend(other for s in term.successors if s is block)
         if not preds:
             return "" if region.blocks[0] is block else "  // no predecessors"
-        if all(p is preds[0] for p in preds):
+        if len(preds) == 1:
             return f"  // pred: {self.block_name(preds[0])}"
         preds.sort(key=lambda b: self.names.block_ids.get(b, 0))
         return f"  // {len(preds)} preds: " + ", ".join(self.block_name(p) for p in preds)

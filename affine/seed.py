@@ -64,6 +64,11 @@ _ARITH_RENAMES = {
     "select": "arith.select",
     "memref_cast": "memref.cast",
     "negf": "arith.negf",
+    "index_cast": "arith.index_cast",
+    "sitofp": "arith.sitofp",
+    "fptosi": "arith.fptosi",
+    "extf": "arith.extf",
+    "truncf": "arith.truncf",
 }
 
 
@@ -224,8 +229,11 @@ def _parse_extract_element(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
     indices = p.parse_operand_list("[")
     t = p.parse_colon_type()
-    if not isinstance(t, TensorType):
-        p.error("only tensor operands of 'extract_element' are supported (vectors need static positions)")
+    if not isinstance(t, TensorType) or t.shape is None:
+        p.error(
+            "'extract_element' is read for ranked tensors only (its modern form tensor.extract "
+            "needs a rank; vectors need static positions)"
+        )
     values = [p.resolve(source, t)] + p.resolve_all(indices, INDEX)
     return create(p, "tensor.extract", offset, values, [t.element_type])
 

@@ -21,7 +21,7 @@ from affine.expr import AffineExpr, constant, dim, symbol
 if TYPE_CHECKING:
     from affine.attributes import Attribute
 
-DYNAMIC = -1  # a ``?`` dimension size, stride or offset
+DYNAMIC = -(2**63)  # a ``?`` dimension size, stride or offset (MLIR's ShapedType::kDynamic)
 
 
 class Type:
@@ -362,6 +362,8 @@ class MemRefType(ShapedType):
         result = maps[0]
         for m in maps[1:]:
             result = _compose_symbols_in_order(m, result)
+        if result.size is not None:
+            result = AffineMap.get(result.num_dims, result.num_symbols, result.results)
         return result
 
     def with_layout(self, layout: Layout | AffineMap | None) -> MemRefType:

@@ -58,6 +58,9 @@ def _verify_module(op: Operation) -> None:
         op_error(op, "expects region #0 to have 0 or 1 blocks")
     if region.blocks[0].arguments:
         op_error(op, "expects region to have no arguments")
+    for name in op.attributes:
+        if "." not in name:
+            op_error(op, f"can only contain attributes with dialect-prefixed names, found: '{name}'")
 
 
 define(
@@ -367,6 +370,7 @@ define(
     print=_print_func_constant,
     properties=("value",),
     traits=(PURE,),
+    result_names=lambda op: ["f"],
 )
 
 

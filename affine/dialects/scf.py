@@ -199,9 +199,10 @@ define(
 
 def _parse_global(p: Parser, offset: int) -> Operation:
     props: dict[str, Attribute] = {}
-    if p.kind == "id" and p.tok in ("private", "public", "nested"):
-        props["sym_visibility"] = StringAttr(p.tok)
-        p.advance()
+    if not (p.kind == "id" and p.tok in ("private", "public", "nested")):
+        p.error("custom op 'ml_program.global' expected 'public', 'private', or 'nested'")
+    props["sym_visibility"] = StringAttr(p.tok)
+    p.advance()
     if p.accept_keyword("mutable"):
         props["is_mutable"] = UNIT
     if not p.at("@"):
@@ -216,10 +217,7 @@ def _parse_global(p: Parser, offset: int) -> Operation:
 
 
 def _print_global(pr: Printer, op: Operation) -> None:
-    visibility = string_value(op, "sym_visibility")
-    pr.write(" ")
-    if visibility:
-        pr.write(visibility + " ")
+    pr.write(" " + (string_value(op, "sym_visibility") or "public") + " ")
     if "is_mutable" in op.properties:
         pr.write("mutable ")
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
@@ -229,10 +227,16 @@ def _print_global(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr_dict(op.attributes))
 
 
+def _verify_global(op: Operation) -> None:
+    if "is_mutable" not in op.properties and "value" not in op.properties:
+        op_error(op, "immutable global must have an initial value")
+
+
 define(
     "ml_program.global",
     parse=_parse_global,
     print=_print_global,
+    verify=_verify_global,
     properties=("sym_name", "sym_visibility", "type", "is_mutable", "value"),
 )
 

@@ -1,0 +1,55 @@
+// arith: constants of every kind, integer and float ops with flags, comparisons, select, casts.
+func.func @arith(%a: i32, %b: i32, %x: f32, %y: f64, %i: index, %v: vector<4xf32>, %m: vector<4xi1>) -> i1 {
+  %c0 = arith.constant 0 : index
+  %c-7 = arith.constant -7 : i64
+  %t = arith.constant true
+  %f = arith.constant 0 : i1
+  %cst = arith.constant 1.5 : f32
+  %h = arith.constant 0x7FC00000 : f32
+  %d = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : vector<4xf32>
+  %s = arith.constant dense<0> : tensor<2x2xi32>
+  %n = arith.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi64>
+  %0 = arith.addi %a, %b : i32
+  %1 = arith.subi %a, %b overflow<nsw> : i32
+  %2 = arith.muli %a, %b overflow<nsw, nuw> : i32
+  %3 = arith.divsi %a, %b : i32
+  %4 = arith.divui %a, %b : i32
+  %5 = arith.ceildivsi %a, %b : i32
+  %6 = arith.floordivsi %a, %b : i32
+  %7 = arith.remsi %a, %b : i32
+  %8 = arith.remui %a, %b : i32
+  %9 = arith.andi %a, %b : i32
+  %10 = arith.ori %a, %b : i32
+  %11 = arith.xori %a, %b : i32
+  %12 = arith.shli %a, %b : i32
+  %13 = arith.shrsi %a, %b : i32
+  %14 = arith.shrui %a, %b : i32
+  %15 = arith.maxsi %a, %b : i32
+  %16 = arith.minui %a, %b : i32
+  %17 = arith.addf %x, %x fastmath<fast> : f32
+  %18 = arith.subf %x, %x : f32
+  %19 = arith.mulf %v, %v fastmath<nnan,ninf> : vector<4xf32>
+  %20 = arith.divf %y, %y : f64
+  %21 = arith.remf %x, %x : f32
+  %22 = arith.maximumf %x, %x : f32
+  %23 = arith.minnumf %x, %x : f32
+  %24 = arith.negf %x : f32
+  %25 = arith.cmpi sge, %a, %b : i32
+  %26 = arith.cmpf ult, %x, %x fastmath<fast> : f32
+  %27 = arith.select %25, %a, %b : i32
+  %28 = arith.select %m, %v, %v : vector<4xi1>, vector<4xf32>
+  %29 = arith.index_cast %i : index to i64
+  %30 = arith.index_castui %a : i32 to index
+  %31 = arith.sitofp %a : i32 to f32
+  %32 = arith.uitofp %a : i32 to f64
+  %33 = arith.fptosi %x : f32 to i32
+  %34 = arith.fptoui %y : f64 to i16
+  %35 = arith.extf %x : f32 to f64
+  %36 = arith.truncf %y : f64 to f32
+  %37 = arith.extsi %a : i32 to i64
+  %38 = arith.extui %a : i32 to i64
+  %39 = arith.trunci %a : i32 to i8
+  %40 = arith.bitcast %x : f32 to i32
+  %41 = arith.cmpi eq, %i, %c0 : index
+  return %41 : i1
+}

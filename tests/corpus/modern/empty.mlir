@@ -1,0 +1,1 @@
+// An empty buffer is an empty module.
