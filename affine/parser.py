@@ -151,6 +151,14 @@ class Parser:
         return Location(self.source, self.start if offset is None else offset)
 
     def error(self, message: str, offset: int | None = None) -> NoReturn:
+        if offset is None and self.kind == "bad":
+            # The real problem is the character that starts no token.
+            char = self.text[self.start]
+            message = (
+                "unterminated string literal"
+                if char == '"'
+                else f"unexpected character {char!r}"
+            )
         raise ParseError(message, self.loc(offset))
 
     def at(self, kind: str) -> bool:
@@ -240,18 +248,22 @@ class Parser:
                 self.advance()
                 return FloatType(word)
             if word == "tuple":
+                self._enter()
                 self.advance()
                 self.expect("<")
                 types: list[Type] = []
                 if not self.accept(">"):
                     types = self.parse_type_list_no_parens()
                     self.expect(">")
+                self._leave()
                 return TupleType(types)
             if word == "complex":
+                self._enter()
                 self.advance()
                 self.expect("<")
                 element = self.parse_type()
                 self.expect(">")
+                self._leave()
                 return ComplexType(element)
             if word == "type" and self.text.startswith("type", self.start):
                 self.error("expected type")
@@ -263,13 +275,16 @@ class Parser:
         self.error("expected type")
 
     def parse_function_type(self) -> FunctionType:
+        self._enter()
         self.expect("(")
         inputs: list[Type] = []
         if not self.accept(")"):
             inputs = self.parse_type_list_no_parens()
             self.expect(")", " in function type")
         self.expect("->", " in function type")
-        return FunctionType(inputs, self.parse_function_result_types())
+        result = FunctionType(inputs, self.parse_function_result_types())
+        self._leave()
+        return result
 
     def parse_function_result_types(self) -> list[Type]:
         if self.kind == "(":

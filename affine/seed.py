@@ -277,6 +277,13 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
     return lookup("affine.dma_wait").parse(p, offset)  # type: ignore[union-attr]
 
 
+def _no_modern_form(name: str) -> SeedParser:
+    def parse(p: Parser, offset: int) -> Operation:
+        p.error(f"the seed operation '{name}' has no modern equivalent that this reader produces", offset)
+
+    return parse
+
+
 def _parse_br_cond(p: Parser, offset: int) -> Operation:
     p.error("unknown operation 'br_cond' (the seed specification defines it as 'cond_br')", offset)
 
@@ -301,6 +308,8 @@ SEED_PARSERS: dict[str, SeedParser] = {
     "br": _delegate("cf.br"),
     "cond_br": _delegate("cf.cond_br"),
     "br_cond": _parse_br_cond,
+    "reshape": _no_modern_form("reshape"),
+    "view": _no_modern_form("view"),
     **{old: _delegate(new) for old, new in _ARITH_RENAMES.items()},
 }
 

@@ -259,6 +259,8 @@ def run(argv: list[str]) -> int:
         if output is not None:
             outputs.append(output)
     result = "// -----\n".join(outputs)
+    if failed and opts.output not in (None, "-"):
+        return 1  # keep whatever the user had in the output file
     if opts.output is None or opts.output == "-":
         sys.stdout.write(result)
     else:

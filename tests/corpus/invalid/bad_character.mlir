@@ -1,0 +1,5 @@
+// ERROR: 3:3: unexpected character '`'
+func.func @f() {
+  ` 
+  return
+}

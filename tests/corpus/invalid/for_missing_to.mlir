@@ -1,0 +1,6 @@
+// ERROR: 3:21: expected 'to' between bounds
+func.func @f() {
+  affine.for %i = 0 until 10 {
+  }
+  return
+}

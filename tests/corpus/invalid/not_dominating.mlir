@@ -1,0 +1,6 @@
+// ERROR: 3:8: 'arith.addi' op operand #0 does not dominate this use
+func.func @f(%a: i32) {
+  %1 = arith.addi %0, %a : i32
+  %0 = arith.addi %a, %a : i32
+  return
+}
