@@ -445,7 +445,9 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
             return lhs.mod(lrhs.rhs)
     if lrhs.kind != FLOORDIV:
         return None
-    if lhs is lrhs.lhs and lrhs.rhs is -rrhs:
+    # expr + (expr floordiv c) * -c -> expr mod c, for a positive constant c only.
+    positive_divisor = lrhs.rhs.kind == CONST and lrhs.rhs.value > 0
+    if rk == MUL and positive_divisor and lhs is lrhs.lhs and lrhs.rhs is -rrhs:
         return lhs.mod(lrhs.rhs)
     # (a + b) + (x floordiv q) * k: try to combine b with the division term.
     if rk == MUL and lk == ADD:
