@@ -3,6 +3,7 @@
 This package imports neither islpy nor networkx (the polyhedral layer is :mod:`poly`).
 """
 
+from affine import ops as ops
 from affine.affine_map import AffineMap as AffineMap
 from affine.diagnostics import DiagnosticError as DiagnosticError
 from affine.diagnostics import ParseError as ParseError

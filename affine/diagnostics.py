@@ -8,7 +8,6 @@ offsets into a :class:`SourceFile` and turned into line/column pairs only when p
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
 
 
 class SourceFile:
@@ -46,12 +45,27 @@ class SourceFile:
         return self.text[starts[index] : end if end >= 0 else len(self.text)]
 
 
-@dataclass(frozen=True)
 class Location:
     """A point in a source file; ``str()`` gives ``FILE:LINE:COL``."""
 
-    source: SourceFile
-    offset: int
+    __slots__ = ("offset", "source")
+
+    def __init__(self, source: SourceFile, offset: int) -> None:
+        self.source = source
+        self.offset = offset
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Location)
+            and self.source is other.source
+            and self.offset == other.offset
+        )
+
+    def __hash__(self) -> int:
+        return hash((id(self.source), self.offset))
+
+    def __repr__(self) -> str:
+        return f"Location({self})"
 
     @property
     def line(self) -> int:

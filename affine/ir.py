@@ -117,16 +117,20 @@ class Operation:
         op = cls.__new__(cls)
         op.name = name
         op.operands = list(operands)
-        op.results = [OpResult(t, op, i) for i, t in enumerate(result_types)]
+        op.results = (
+            [OpResult(t, op, i) for i, t in enumerate(result_types)] if result_types else []
+        )
         op.properties = dict(properties) if properties else {}
         op.attributes = dict(attributes) if attributes else {}
         if isinstance(regions, int):
             op.regions = [Region() for _ in range(regions)]
+            for r in op.regions:
+                r.parent = op
         else:
             op.regions = list(regions)
-        for r in op.regions:
-            r.parent = op
-        op.successors = list(successors)
+            for r in op.regions:
+                r.parent = op
+        op.successors = list(successors) if successors else []
         op.loc = loc
         op.parent = None
         return op
@@ -414,9 +418,7 @@ class Module:
         from affine.dialects.registry import FUNCTION
 
         return [
-            op
-            for op in self.operation.walk()
-            if (d := op.op_def) is not None and d.has(FUNCTION)
+            op for op in self.operation.walk() if (d := op.op_def) is not None and d.has(FUNCTION)
         ]
 
     def function(self, name: str) -> Operation:

@@ -25,74 +25,53 @@ from __future__ import annotations
 
 import re
 
-_SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)*")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
-_NUMBER = re.compile(r"0x[0-9A-Fa-f]+|[0-9]+(\.[0-9]*([eE][+-]?[0-9]+)?)?")
-_VALUE = re.compile(r"%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?:#[0-9]+)?")
-_CARET = re.compile(r"\^(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)")
-_SYMBOL = re.compile(r'@(?:[A-Za-z_$.][A-Za-z0-9_$.-]*|[0-9]+|"(?:[^"\\\n]|\\.)*")')
-_PREFIXED = re.compile(r"[#!](?:[A-Za-z_$.-][A-Za-z0-9_$.-]*|[0-9]+)")
+_TOKEN = re.compile(
+    r"""(?:[ \t\r\n\f\v]+|//[^\n]*)*(?:
+      (?P<id>[A-Za-z_][A-Za-z0-9_$.]*)
+    | (?P<num>0x[0-9A-Fa-f]+|[0-9]+(?P<frac>\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)
+    | (?P<val>%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*)(?:\#[0-9]+)?)
+    | (?P<str>"(?:[^"\\\n]|\\.)*")
+    | (?P<hash>\#-\}|[\#!](?:[A-Za-z_$.-][A-Za-z0-9_$.-]*|[0-9]+))
+    | (?P<caret>\^(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))
+    | (?P<sym>@(?:[A-Za-z_$.][A-Za-z0-9_$.-]*|[0-9]+|"(?:[^"\\\n]|\\.)*"))
+    | (?P<punct>->|::|\.\.\.|\{-\#|[()\[\]{}<>,=+*?|:-])
+    | (?P<eof>\Z)
+    )""",
+    re.VERBOSE,
+)
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)*")
 
 Token = tuple[str, int, int]  # (kind, start, end)
 
 
 def lex(text: str, pos: int) -> Token:
     """Return the first token at or after ``pos`` (skipping whitespace and comments)."""
-    pos = _SKIP.match(text, pos).end()
-    if pos >= len(text):
-        return ("eof", pos, pos)
-    c = text[pos]
-    if c.isalpha() or c == "_":
-        m = _IDENT.match(text, pos)
-        return ("id", pos, m.end())
-    if c.isdigit():
-        m = _NUMBER.match(text, pos)
-        return ("float" if m.group(1) else "int", pos, m.end())
-    if c == "%":
-        m = _VALUE.match(text, pos)
-        if m:
-            return ("%", pos, m.end())
-    elif c == '"':
-        m = _STRING.match(text, pos)
-        if m:
-            return ("str", pos, m.end())
-    elif c == "-":
-        if text.startswith("->", pos):
-            return ("->", pos, pos + 2)
-        return ("-", pos, pos + 1)
-    elif c == "#":
-        if text.startswith("#-}", pos):
-            return ("#-}", pos, pos + 3)
-        m = _PREFIXED.match(text, pos)
-        if m:
-            return ("#", pos, m.end())
-    elif c == "!":
-        m = _PREFIXED.match(text, pos)
-        if m:
-            return ("!", pos, m.end())
-    elif c == "^":
-        m = _CARET.match(text, pos)
-        if m:
-            return ("^", pos, m.end())
-    elif c == "@":
-        m = _SYMBOL.match(text, pos)
-        if m:
-            return ("@", pos, m.end())
-    elif c == ":":
-        if text.startswith("::", pos):
-            return ("::", pos, pos + 2)
-        return (":", pos, pos + 1)
-    elif c == "{":
-        if text.startswith("{-#", pos):
-            return ("{-#", pos, pos + 3)
-        return ("{", pos, pos + 1)
-    elif c == ".":
-        if text.startswith("...", pos):
-            return ("...", pos, pos + 3)
-    elif c in "()[]}<>,=+*?|":
-        return (c, pos, pos + 1)
-    return ("bad", pos, pos + 1)
+    m = _TOKEN.match(text, pos)
+    if m is None:
+        start = _SKIP.match(text, pos).end()
+        return ("bad", start, start + 1)
+    group = m.lastgroup
+    start = m.start(group)
+    end = m.end()
+    if group == "id":
+        return ("id", start, end)
+    if group == "num":
+        return ("float" if m.start("frac") >= 0 else "int", start, end)
+    if group == "val":
+        return ("%", start, end)
+    if group == "punct":
+        return (text[start:end], start, end)
+    if group == "hash":
+        kind = text[start]
+        return ("#-}" if text.startswith("#-}", start) else kind, start, end)
+    if group == "str":
+        return ("str", start, end)
+    if group == "caret":
+        return ("^", start, end)
+    if group == "sym":
+        return ("@", start, end)
+    return ("eof", start, start)
 
 
 _ESCAPES = {"n": 0x0A, "t": 0x09, '"': 0x22, "\\": 0x5C}

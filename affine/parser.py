@@ -41,7 +41,7 @@ from affine.dialects.registry import ISOLATED, OpDef, lookup
 from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
-from affine.lexer import find_balanced_end, lex, unescape_string
+from affine.lexer import _TOKEN, find_balanced_end, lex, unescape_string
 from affine.types import (
     DYNAMIC,
     F64,
@@ -135,6 +135,21 @@ class Parser:
         return self.text[self.start : self.end]
 
     def advance(self) -> None:
+        # The common tokens are lexed inline (this is the hottest path of the reader).
+        m = _TOKEN.match(self.text, self.end)
+        if m is not None:
+            group = m.lastgroup
+            if group == "id" or group == "val":
+                self.kind = "id" if group == "id" else "%"
+                self.start = m.start(group)
+                self.end = m.end()
+                return
+            if group == "punct":
+                start = m.start(group)
+                self.start = start
+                self.end = end = m.end()
+                self.kind = self.text[start:end]
+                return
         self.kind, self.start, self.end = lex(self.text, self.end)
 
     def reset(self, pos: int) -> None:
@@ -155,9 +170,7 @@ class Parser:
             # The real problem is the character that starts no token.
             char = self.text[self.start]
             message = (
-                "unterminated string literal"
-                if char == '"'
-                else f"unexpected character {char!r}"
+                "unterminated string literal" if char == '"' else f"unexpected character {char!r}"
             )
         raise ParseError(message, self.loc(offset))
 
@@ -410,7 +423,9 @@ class Parser:
         if isinstance(memory_space, IntegerAttr) and memory_space.type == I64:
             if memory_space.value == 0:
                 memory_space = None
-        return MemRefType(shape, element, strided if strided is not None else tuple(layout), memory_space)
+        return MemRefType(
+            shape, element, strided if strided is not None else tuple(layout), memory_space
+        )
 
     def _parse_strided(self) -> StridedLayout:
         self.advance()
@@ -513,7 +528,9 @@ class Parser:
             value = int(text, 0)
             if negative:
                 value = -value
-            attr_type: Type = type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
+            attr_type: Type = (
+                type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
+            )
             if self.accept(":"):
                 attr_type = self.parse_type()
             if isinstance(attr_type, FloatType):
@@ -598,7 +615,9 @@ class Parser:
             return m.group(0)
 
         head, rest = text[0], text[1:]
-        return head + re.sub(r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?![A-Za-z0-9_$.<])", substitute, rest)
+        return head + re.sub(
+            r"([#!])([A-Za-z_][A-Za-z0-9_$]*)(?![A-Za-z0-9_$.<])", substitute, rest
+        )
 
     def _parse_location(self) -> LocationAttr:
         start = self.start
@@ -646,7 +665,7 @@ class Parser:
                 seen.add(name)
                 if self.accept("="):
                     entries.append((name, self.parse_attribute()))
-                elif self.kind == ":" :  # seed syntax: `{name: value}`
+                elif self.kind == ":":  # seed syntax: `{name: value}`
                     self.advance()
                     entries.append((name, self.parse_attribute()))
                 else:
@@ -681,7 +700,11 @@ class Parser:
             decoded = _decode_hex_dense(hex_payload, element)
             if decoded is None:
                 return DenseElementsAttr(shaped, (), hex=hex_payload)
-            if len(decoded) == 1 or not shaped.has_static_shape or len(decoded) == shaped.num_elements:
+            if (
+                len(decoded) == 1
+                or not shaped.has_static_shape
+                or len(decoded) == shaped.num_elements
+            ):
                 return DenseElementsAttr(shaped, decoded)
             self.error("elements hex data size is invalid for provided type", start)
         flat: list = []
@@ -737,7 +760,11 @@ class Parser:
             value_i = int(self.tok, 0)
             hexed = self.tok.startswith("0x")
             self.advance()
-            return ("hexint", -value_i if negative else value_i) if hexed else (-value_i if negative else value_i)
+            return (
+                ("hexint", -value_i if negative else value_i)
+                if hexed
+                else (-value_i if negative else value_i)
+            )
         if self.kind == "float":
             value_f = float(self.tok)
             self.advance()
@@ -765,9 +792,7 @@ class Parser:
 
     # -- affine maps and integer sets ------------------------------------------------------
 
-    def _parse_map_or_set_body(
-        self, want: str | None = None
-    ) -> AffineMap | IntegerSet:
+    def _parse_map_or_set_body(self, want: str | None = None) -> AffineMap | IntegerSet:
         """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
         names: dict[str, AffineExpr] = {}
         self.expect("(", " at start of dimensional identifiers list")
@@ -1124,7 +1149,9 @@ class Parser:
             )
         return value
 
-    def resolve_all(self, operands: Sequence[tuple[Value, int]], types: Sequence[Type] | Type) -> list[Value]:
+    def resolve_all(
+        self, operands: Sequence[tuple[Value, int]], types: Sequence[Type] | Type
+    ) -> list[Value]:
         if isinstance(types, Type):
             return [self.resolve(o, types) for o in operands]
         return [self.resolve(o, t) for o, t in zip(operands, types)]
@@ -1181,7 +1208,9 @@ class Parser:
         self.parse_optional_location()
         return token[1:], offset, arg_type, offset
 
-    def ssa_lookup(self, names: dict[Value, AffineExpr], operands: list[tuple[Value, int]], counts: list[int]):
+    def ssa_lookup(
+        self, names: dict[Value, AffineExpr], operands: list[tuple[Value, int]], counts: list[int]
+    ):
         """Identifier resolver for affine expressions over SSA ids (``%x``, ``symbol(%x)``)."""
 
         def lookup_id(p: Parser) -> AffineExpr:
@@ -1216,7 +1245,9 @@ class Parser:
 
         return lookup_id, dims, syms
 
-    def parse_affine_map_of_ssa_ids(self, delimiter: str = "[") -> tuple[AffineMap, list[tuple[Value, int]]]:
+    def parse_affine_map_of_ssa_ids(
+        self, delimiter: str = "["
+    ) -> tuple[AffineMap, list[tuple[Value, int]]]:
         """``[%i - 1, %j + symbol(%n)]`` as a map and its operands (dims then symbols)."""
         close = "]" if delimiter == "[" else ")"
         self.expect(delimiter)
@@ -1230,7 +1261,9 @@ class Parser:
             self.expect(close)
         return _ssa_map(exprs, len(dims), len(syms)), dims + syms
 
-    def parse_affine_expr_of_ssa_ids(self) -> tuple[AffineExpr, list[tuple[Value, int]], list[tuple[Value, int]]]:
+    def parse_affine_expr_of_ssa_ids(
+        self,
+    ) -> tuple[AffineExpr, list[tuple[Value, int]], list[tuple[Value, int]]]:
         lookup_id, dims, syms = self.ssa_lookup({}, [], [])
         expr = self.parse_affine_expr(lookup_id)
         return _ssa_map([expr], len(dims), len(syms)).results[0], dims, syms
@@ -1450,7 +1483,8 @@ class Parser:
             while True:
                 regions.append(
                     self.parse_region(
-                        isolated=isolated, default_dialect=op_def.default_dialect if op_def else None
+                        isolated=isolated,
+                        default_dialect=op_def.default_dialect if op_def else None,
                     )
                 )
                 if not self.accept(","):
@@ -1510,12 +1544,13 @@ class Parser:
         return word
 
     def _parse_custom_operation(self, name_offset: int) -> Operation:
-        word = self.tok
-        from affine.seed import SEED_PARSERS
-
-        full = self.resolve_op_name(word)
-        op_def: OpDef | None = lookup(full)
-        seed_parser = SEED_PARSERS.get(word) if "." not in word else None
+        word = self.text[self.start : self.end]
+        if "." in word:
+            op_def: OpDef | None = lookup(word)
+            seed_parser = None
+        else:
+            op_def = lookup(self.resolve_op_name(word))
+            seed_parser = _seed_parsers().get(word)
         if seed_parser is not None and (op_def is None or word in ("constant",)):
             self.advance()
             op = seed_parser(self, name_offset)
@@ -1566,10 +1601,7 @@ class Parser:
         for name, offset in self.deferred_aliases.items():
             if name not in self.attr_aliases:
                 self.error(f"undefined symbol alias id '{name}'", offset)
-        if (
-            len(top.operations) == 1
-            and top.operations[0].name == "builtin.module"
-        ):
+        if len(top.operations) == 1 and top.operations[0].name == "builtin.module":
             module_op = top.operations[0]
             module_op.parent = None
         else:
@@ -1597,7 +1629,9 @@ class Parser:
             self.error(f"redefinition of attribute alias id '{name}'", offset)
         if self.kind == "(":
             value = self._parse_seed_map_or_set()
-            attr: Attribute = AffineMapAttr(value) if isinstance(value, AffineMap) else IntegerSetAttr(value)
+            attr: Attribute = (
+                AffineMapAttr(value) if isinstance(value, AffineMap) else IntegerSetAttr(value)
+            )
         else:
             attr = self.parse_attribute()
         self.attr_aliases[name] = attr
@@ -1609,6 +1643,12 @@ class Parser:
             self.error("expected '#-}' to end file metadata")
         self.reset(end + 3)
         return self.text[start : end + 3]
+
+
+def _seed_parsers() -> dict:
+    from affine.seed import SEED_PARSERS
+
+    return SEED_PARSERS
 
 
 _SIMPLE_TYPES: dict[str, Type] = {
@@ -1748,7 +1788,9 @@ def parse_affine_expr(text: str, num_dims: int = 0, num_symbols: int = 0) -> Aff
     """An expression over ``d0..``, ``s0..`` (e.g. ``"d0 floordiv 4 + s0"``)."""
     names = {f"d{i}": dim(i) for i in range(num_dims)}
     names.update({f"s{i}": symbol(i) for i in range(num_symbols)})
-    return _parse_single(text, lambda p: p.parse_affine_expr(_name_resolver(names)), "affine expression")
+    return _parse_single(
+        text, lambda p: p.parse_affine_expr(_name_resolver(names)), "affine expression"
+    )
 
 
 __all__ = [

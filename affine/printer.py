@@ -70,24 +70,26 @@ _PLACEHOLDER = re.compile("\x00([0-9]+)\x00")
 
 
 def format_float(value: float, t: Type) -> str:
-    """Print a float as mlir-opt does (``1.000000e+00``; shortest safe form; else hex)."""
+    """Print a float as mlir-opt does: ``%e``-style with 6 digits when that reads back to
+    the same value, else the shortest natural form, else the bit pattern in hex."""
     name = t.name if isinstance(t, FloatType) else "f64"
     if math.isfinite(value):
-        mantissa, exponent = f"{value:.5e}".split("e")
-        text = f"{mantissa}0e{exponent}"
+        text = _apfloat_to_string(value, name, 6, 0, False)
         if _round_trips(text, value, name):
             return text
-        text = _natural_float(value, name)
+        text = _apfloat_to_string(value, name, 0, 3, True)
         if "." in text and _round_trips(text, value, name):
             return text
-    bits = float_to_bits(value, t) if isinstance(t, FloatType) else struct.unpack(
-        "<Q", struct.pack("<d", value)
-    )[0]
+    bits = (
+        float_to_bits(value, t)
+        if isinstance(t, FloatType)
+        else struct.unpack("<Q", struct.pack("<d", value))[0]
+    )
     width = {"f16": 4, "bf16": 4, "f32": 8}.get(name, 16)
     return "0x%0*X" % (width, bits)
 
 
-_NATURAL_DIGITS = {"f64": 17, "f32": 9, "f16": 5, "bf16": 4}
+_SIGNIFICAND_BITS = {"f64": 53, "f32": 24, "f16": 11, "bf16": 8}
 
 
 def _round_trips(text: str, value: float, name: str) -> bool:
@@ -101,24 +103,78 @@ def _round_trips(text: str, value: float, name: str) -> bool:
         return False
 
 
-def _natural_float(value: float, name: str) -> str:
-    """APFloat::toString with default arguments (natural precision, padding 3)."""
-    precision = _NATURAL_DIGITS.get(name, 17)
-    digits_text = f"{abs(value):.{precision - 1}e}"
-    mantissa, exp_text = digits_text.split("e")
-    digits = mantissa.replace(".", "").rstrip("0") or "0"
-    exp = int(exp_text) - (len(digits) - 1)  # value = digits * 10**exp
+def _apfloat_to_string(
+    value: float, name: str, precision: int, max_padding: int, truncate_zero: bool
+) -> str:
+    """LLVM's ``APFloat::toString`` (its digit-dropping and half-up rounding included, so
+    the text is the one mlir-opt prints)."""
     sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        if max_padding:
+            return sign + "0"
+        if truncate_zero:
+            return sign + "0.0E+0"
+        return sign + "0." + "0" * max(precision - 1, 0) + ("0" if precision >= 1 else "") + "e+00"
+    bits = _SIGNIFICAND_BITS.get(name, 53)
+    if not precision:
+        precision = 2 + bits * 59 // 196
+    mantissa, exponent2 = math.frexp(abs(value))
+    significand = int(mantissa * (1 << bits))
+    exp = exponent2 - bits
+    while significand and not significand & 1:
+        significand >>= 1
+        exp += 1
+    if exp > 0:
+        significand <<= exp
+        exp = 0
+    elif exp < 0:
+        significand *= 5 ** (-exp)
+    # Drop decimal digits the requested precision cannot show (a truncation).
+    active = significand.bit_length()
+    required = (precision * 196 + 58) // 59
+    if active > required:
+        removable = (active - required) * 59 // 196
+        if removable:
+            exp += removable
+            significand //= 10**removable
+    digits = str(significand).rstrip("0")
+    exp += len(str(significand)) - len(digits)
+    # Round half up to `precision` digits.
+    if len(digits) > precision:
+        first = len(digits) - precision
+        kept, dropped = digits[:precision], digits[precision]
+        exp += first
+        if dropped < "5":
+            stripped = kept.rstrip("0")
+            exp += len(kept) - len(stripped)
+            digits = stripped
+        else:
+            rounded = str(int(kept) + 1)
+            if len(rounded) > len(kept):
+                exp += 1
+                rounded = rounded[:-1]
+            stripped = rounded.rstrip("0")
+            exp += len(rounded) - len(stripped)
+            digits = stripped or "1"
     n = len(digits)
-    if exp >= 0:
-        scientific = exp > 3 or n + exp > precision
+    if not max_padding:
+        scientific = True
+    elif exp >= 0:
+        scientific = exp > max_padding or n + exp > precision
     else:
         msd = exp + n - 1
-        scientific = msd < 0 and -msd > 3
+        scientific = msd < 0 and -msd > max_padding
     if scientific:
         e = exp + n - 1
-        frac = digits[1:] or "0"
-        return f"{sign}{digits[0]}.{frac}E{'+' if e >= 0 else '-'}{abs(e)}"
+        frac = digits[1:]
+        if n == 1 and truncate_zero:
+            frac = "0"
+        if not truncate_zero and precision > n - 1:
+            frac += "0" * (precision - n + 1)
+        exp_text = str(abs(e))
+        if not truncate_zero and len(exp_text) < 2:
+            exp_text = "0" + exp_text
+        return f"{sign}{digits[0]}.{frac}{'E' if truncate_zero else 'e'}{'+' if e >= 0 else '-'}{exp_text}"
     if exp >= 0:
         return sign + digits + "0" * exp
     whole = exp + n
@@ -164,9 +220,7 @@ class _TypeAttrPrinter:
         if cls is MemRefType:
             return self._memref(t)
         if cls is VectorType:
-            dims = "".join(
-                (f"[{d}]" if s else str(d)) + "x" for d, s in zip(t.shape, t.scalable)
-            )
+            dims = "".join((f"[{d}]" if s else str(d)) + "x" for d, s in zip(t.shape, t.scalable))
             return f"vector<{dims}{self.type(t.element_type)}>"
         if cls is TensorType:
             if t.shape is None:
@@ -243,9 +297,7 @@ class _TypeAttrPrinter:
         if cls is TypeAttr:
             return self.type(a.value)
         if cls is SymbolRefAttr:
-            return "".join(
-                [_symbol_text(a.root)] + ["::" + _symbol_text(n) for n in a.nested]
-            )
+            return "".join([_symbol_text(a.root)] + ["::" + _symbol_text(n) for n in a.nested])
         if cls is DenseElementsAttr:
             return f"{self.dense_body(a)} : {self.type(a.type)}"
         if cls is DenseArrayAttr:
@@ -260,7 +312,11 @@ class _TypeAttrPrinter:
         parts = []
         for name, value in entries:
             key = name if _BARE_ID.match(name) else escape_string(name)
-            parts.append(key if value is UNIT or isinstance(value, UnitAttr) else f"{key} = {self.attr(value)}")
+            parts.append(
+                key
+                if value is UNIT or isinstance(value, UnitAttr)
+                else f"{key} = {self.attr(value)}"
+            )
         return ", ".join(parts)
 
     def dense_body(self, a: DenseElementsAttr) -> str:
@@ -313,7 +369,9 @@ def _nested(values: list, shape: list[int], fmt) -> str:
     step = len(values) // shape[0] if shape[0] else 0
     return (
         "["
-        + ", ".join(_nested(values[i * step : (i + 1) * step], shape[1:], fmt) for i in range(shape[0]))
+        + ", ".join(
+            _nested(values[i * step : (i + 1) * step], shape[1:], fmt) for i in range(shape[0])
+        )
         + "]"
     )
 
@@ -350,7 +408,9 @@ class _Names:
             for block in region.blocks:
                 for op in block.operations:
                     for nested in op.regions:
-                        pushes.append((nested, counters_in[:] if not unique else counters_in, region_used))
+                        pushes.append(
+                            (nested, counters_in[:] if not unique else counters_in, region_used)
+                        )
             stack.extend(pushes)
 
     def _number_region(self, region: Region, counters: list[int], used: set[str]) -> None:
@@ -538,7 +598,9 @@ class Printer:
             return ""
         return " -> " + self.types.result_types(types)
 
-    def attr_dict(self, attrs: dict[str, Attribute], elided: Iterable[str] = (), keyword: bool = False) -> str:
+    def attr_dict(
+        self, attrs: dict[str, Attribute], elided: Iterable[str] = (), keyword: bool = False
+    ) -> str:
         skip = set(elided)
         entries = sorted((k, v) for k, v in attrs.items() if k not in skip)
         if not entries:
@@ -555,7 +617,9 @@ class Printer:
 
         return ", ".join(print_expr(r, name) for r in m.results)
 
-    def affine_expr_of_ssa_ids(self, e: AffineExpr, dims: Sequence[Value], syms: Sequence[Value]) -> str:
+    def affine_expr_of_ssa_ids(
+        self, e: AffineExpr, dims: Sequence[Value], syms: Sequence[Value]
+    ) -> str:
         def name(pos: int, is_symbol: bool) -> str:
             if is_symbol:
                 return f"symbol({self.operand(syms[pos])})"
@@ -598,9 +662,11 @@ class Printer:
         if header:
             text = " " * self.indent + self.block_name(block)
             if block.arguments:
-                text += "(" + ", ".join(
-                    f"{self.operand(a)}: {self.type(a.type)}" for a in block.arguments
-                ) + ")"
+                text += (
+                    "("
+                    + ", ".join(f"{self.operand(a)}: {self.type(a.type)}" for a in block.arguments)
+                    + ")"
+                )
             text += ":"
             text += self._predecessor_comment(block)
             self.write(text + "\n")

@@ -88,8 +88,11 @@ def define(
 
 
 def lookup(name: str) -> OpDef | None:
-    _ensure_loaded()
-    return _REGISTRY.get(name)
+    op_def = _REGISTRY.get(name)
+    if op_def is None and not _loaded:
+        _ensure_loaded()
+        op_def = _REGISTRY.get(name)
+    return op_def
 
 
 def all_ops() -> dict[str, OpDef]:
