@@ -6,6 +6,7 @@ a caret, and the exit status is 1; no Python traceback reaches the user.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import tempfile
@@ -151,7 +152,10 @@ def _print_help() -> int:
     from transforms import registry
 
     print(USAGE)
-    for title, entries in (("Passes", registry.all_passes()), ("Reports and execution", registry.all_actions())):
+    for title, entries in (
+        ("Passes", registry.all_passes()),
+        ("Reports and execution", registry.all_actions()),
+    ):
         if entries:
             print(f"{title}:")
             width = max(len(e.name) for e in entries) + 4
@@ -177,7 +181,9 @@ def _split_chunks(text: str) -> list[tuple[str, int]]:
     return chunks
 
 
-def process(text: str, filename: str, opts: Options, line_offset: int = 0) -> tuple[str | None, list[str]]:
+def process(
+    text: str, filename: str, opts: Options, line_offset: int = 0
+) -> tuple[str | None, list[str]]:
     """Parse, verify, run passes and print one buffer; returns (output, diagnostics)."""
     from affine.parser import parse_module
     from affine.printer import print_module
@@ -185,6 +191,7 @@ def process(text: str, filename: str, opts: Options, line_offset: int = 0) -> tu
     from transforms import registry
 
     module = parse_module(text, filename, line_offset)
+    gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
     diagnostics: list[str] = []
     for name, option_text in opts.passes:
@@ -230,7 +237,10 @@ def run(argv: list[str]) -> int:
                 text = f.read()
             filename = opts.input
     except (OSError, UnicodeDecodeError) as e:
-        print(f"poly-opt: cannot read '{opts.input}': {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        print(
+            f"poly-opt: cannot read '{opts.input}': {getattr(e, 'strerror', None) or e}",
+            file=sys.stderr,
+        )
         return 1
 
     chunks = _split_chunks(text) if opts.split else [(text, 0)]
