@@ -485,7 +485,8 @@ def deterministic_inputs(
     for a, t in enumerate(signature(func)[0]):
         if not isinstance(t, MemRefType):
             raise ExecutionError(
-                f"argument #{a} of @{function_name(func)} has type '{t}'; only memref arguments get deterministic inputs"
+                f"argument #{a} of @{function_name(func)} has type '{t}'; only memref arguments get deterministic inputs",
+                func.loc,
             )
         shape = _array_shape(t, a, sizes)
         count = 1
@@ -711,7 +712,7 @@ def load_kernel(
             prepared = prepare_arguments(target, args, layout_symbols)
             results = interpreter.call(name, prepared.values)
             prepared.finish()
-            return _pack_results(results)
+            return _pack_results(target, results)
 
         call_interp.interpreter = interpreter  # type: ignore[attr-defined]
         return call_interp
@@ -724,19 +725,25 @@ def load_kernel(
             prepared = prepare_arguments(target, args, layout_symbols)
             results = compiled(prepared.values)
             prepared.finish()
-            return _pack_results(results)
+            return _pack_results(target, results)
 
         call_c.compiled = compiled  # type: ignore[attr-defined]
         return call_c
     raise ExecutionError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
 
 
-def _pack_results(results: Sequence[Any]) -> Any:
-    if not results:
+def _pack_results(func: Operation, results: Sequence[Any]) -> Any:
+    """None, one value or a tuple; ``i1`` results become bools."""
+    types = signature(func)[1]
+    values = [
+        bool(v) if isinstance(t, IntegerType) and t.width == 1 else v
+        for t, v in zip(types, results)
+    ]
+    if not values:
         return None
-    if len(results) == 1:
-        return results[0]
-    return tuple(results)
+    if len(values) == 1:
+        return values[0]
+    return tuple(values)
 
 
 @dataclass(frozen=True)

@@ -2,3 +2,18 @@
 
 
 # register("affine-loop-tile", "Tile affine loop nests", "transforms.tiling", "LoopTilingPass")
+
+from transforms.registry import register_action
+
+register_action(
+    "emit",
+    "Print C99 for the module's public functions instead of MLIR (--emit=c)",
+    "transforms.run_actions",
+    "emit",
+)
+register_action(
+    "run",
+    'Run a function on deterministic inputs; print checksums and kernel time (--run="entry=NAME backend=c|interp repeats=N")',
+    "transforms.run_actions",
+    "run",
+)
