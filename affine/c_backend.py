@@ -11,9 +11,10 @@ memref is a data pointer plus its dynamic sizes, layout symbols and physical str
 every access goes through the type's :func:`~affine.execute.offset_map`.  Loads and stores
 are not bounds-checked unless ``checks=True``; DMA and copies always are.
 
-``affine.parallel`` becomes ``#pragma omp parallel for collapse(n)`` with declared
-reductions when the compiler supports OpenMP (detected once).  Compiled libraries are
-cached by a hash of the source, compiler and flags in ``$POLYAFFINE_CACHE_DIR`` (default
+The outermost dimension of an ``affine.parallel`` (not nested in another) becomes
+``#pragma omp parallel for``, with declared reductions, when the compiler supports OpenMP
+(detected once); inner dimensions stay plain loops.  Compiled libraries are cached by a
+hash of the source, compiler and flags in ``$POLYAFFINE_CACHE_DIR`` (default
 ``$XDG_CACHE_HOME/polyaffine`` or ``~/.cache/polyaffine``).  ``$CC`` chooses the compiler.
 """
 
@@ -96,6 +97,8 @@ def signed_c(expr: str, info: ElementInfo) -> str:
 
 def unsigned_c(expr: str, info: ElementInfo) -> str:
     """The unsigned view as uint64_t."""
+    if info.kind == "int" and info.width in (8, 16, 32):
+        return f"(uint64_t)(uint{info.width}_t)({expr})"
     if info.kind == "int" and info.width < 64:
         return f"pa_zext((uint64_t)({expr}), {info.width})"
     return f"(uint64_t)({expr})"
@@ -368,10 +371,11 @@ def binary_c(name: str, a: str, b: str, info: ElementInfo, code: int) -> str:
     u = lambda x: unsigned_c(x, info)  # noqa: E731
     canon = lambda x: canon_c(x, info)  # noqa: E731
     w = info.width
+    wide = "uint32_t" if w <= 32 and info.kind != "index" else "uint64_t"  # no int promotion
     table = {
-        "addi": lambda: canon(f"(uint64_t){a} + (uint64_t){b}"),
-        "subi": lambda: canon(f"(uint64_t){a} - (uint64_t){b}"),
-        "muli": lambda: canon(f"(uint64_t){a} * (uint64_t){b}"),
+        "addi": lambda: canon(f"({wide}){a} + ({wide}){b}"),
+        "subi": lambda: canon(f"({wide}){a} - ({wide}){b}"),
+        "muli": lambda: canon(f"({wide}){a} * ({wide}){b}"),
         "andi": lambda: f"({value_ctype(info)})({a} & {b})",
         "ori": lambda: f"({value_ctype(info)})({a} | {b})",
         "xori": lambda: f"({value_ctype(info)})({a} ^ {b})",
@@ -1169,7 +1173,7 @@ def _c_affine_parallel(e: _FunctionEmitter, op: Operation) -> None:
     ]
     use_omp = e.program.openmp and e.parallel_depth == 0 and not e.multi_block and bounds
     if use_omp:
-        clauses = [f"collapse({len(bounds)})"] if len(bounds) > 1 else []
+        clauses = []
         for k, r, acc in zip(kinds, op.results, accs):
             clauses.append(f"reduction({e.program.reduction(k, r.type, op.loc)}:{acc})")
         e.lines.append(f"#pragma omp parallel for schedule(static) {' '.join(clauses)}".rstrip())

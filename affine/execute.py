@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -697,39 +697,56 @@ def run(
 
 def load_kernel(
     func: Operation | Module, backend: str = "c", entry: str | None = None, **options: Any
-) -> Callable[..., Any]:
-    """A callable ``kernel(*args, layout_symbols=None)`` for repeated runs (compiled once)."""
-    target = resolve_function(func, entry)
-    if backend == "interp":
-        from affine.interp import Interpreter
+) -> Kernel:
+    """A :class:`Kernel` for repeated runs (compiled once)."""
+    return Kernel(resolve_function(func, entry), backend, **options)
 
-        if options:
-            raise ExecutionError(f"the interpreter takes no options ({', '.join(options)} given)")
-        interpreter = Interpreter(module_of(target))
-        name = function_name(target)
 
-        def call_interp(*args: Any, layout_symbols: dict[int, Sequence[int]] | None = None) -> Any:
-            prepared = prepare_arguments(target, args, layout_symbols)
-            results = interpreter.call(name, prepared.values)
-            prepared.finish()
-            return _pack_results(target, results)
+class Kernel:
+    """A function ready to run on one backend: ``kernel(*args, layout_symbols=None)``.
 
-        call_interp.interpreter = interpreter  # type: ignore[attr-defined]
-        return call_interp
-    if backend == "c":
-        from affine.c_backend import compile_function
+    A call converts the arguments (:meth:`prepare`), runs the backend on the run-time
+    values (:meth:`invoke`) and writes packed arrays back.  ``interpreter`` (interp) or
+    ``compiled`` (c) is the backend object."""
 
-        compiled = compile_function(target, **options)
+    def __init__(self, func: Operation, backend: str = "c", **options: Any) -> None:
+        self.func = func
+        self.backend = backend
+        self.interpreter = None
+        self.compiled = None
+        if backend == "interp":
+            from affine.interp import Interpreter
 
-        def call_c(*args: Any, layout_symbols: dict[int, Sequence[int]] | None = None) -> Any:
-            prepared = prepare_arguments(target, args, layout_symbols)
-            results = compiled(prepared.values)
-            prepared.finish()
-            return _pack_results(target, results)
+            if options:
+                raise ExecutionError(
+                    f"the interpreter takes no options ({', '.join(options)} given)"
+                )
+            self.interpreter = Interpreter(module_of(func))
+            self.interpreter.function(function_name(func))
+        elif backend == "c":
+            from affine.c_backend import compile_function
 
-        call_c.compiled = compiled  # type: ignore[attr-defined]
-        return call_c
-    raise ExecutionError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
+            self.compiled = compile_function(func, **options)
+        else:
+            raise ExecutionError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
+
+    def prepare(
+        self, args: Sequence[Any], layout_symbols: dict[int, Sequence[int]] | None = None
+    ) -> Prepared:
+        return prepare_arguments(self.func, args, layout_symbols)
+
+    def invoke(self, values: Sequence[Any]) -> list[Any]:
+        """Run on run-time values (MemRef, int, numpy scalar); returns the raw results."""
+        if self.interpreter is not None:
+            return self.interpreter.call(function_name(self.func), values)
+        assert self.compiled is not None
+        return self.compiled(values)
+
+    def __call__(self, *args: Any, layout_symbols: dict[int, Sequence[int]] | None = None) -> Any:
+        prepared = self.prepare(args, layout_symbols)
+        results = self.invoke(prepared.values)
+        prepared.finish()
+        return _pack_results(self.func, results)
 
 
 def _pack_results(func: Operation, results: Sequence[Any]) -> Any:
@@ -782,25 +799,27 @@ def time_kernel(
     layout_symbols: dict[int, Sequence[int]] | None = None,
     **options: Any,
 ) -> Timing:
-    """Time ``repeats`` calls (after ``warmup`` untimed ones); each call starts from the
-    given inputs (arrays are restored between calls, outside the timed region).  The arrays
-    hold the result of one call afterwards."""
+    """Time ``repeats`` calls of the kernel itself (after ``warmup`` untimed ones), each on
+    the given inputs: arguments are converted once, and the buffers are restored before
+    each call outside the timed region.  The arrays hold the result of one call afterwards."""
     import numpy as np
 
     if repeats < 1:
         raise ExecutionError("time_kernel needs at least one repeat")
     kernel = load_kernel(func, backend, entry, **options)
-    originals = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    prepared = kernel.prepare(args, layout_symbols)
+    buffers = [v.data for v in prepared.values if isinstance(v, MemRef)]
+    originals = [b.copy() for b in buffers]
     times = []
     for i in range(warmup + repeats):
-        for a, original in zip(args, originals):
-            if isinstance(a, np.ndarray):
-                a[...] = original
+        for buffer, original in zip(buffers, originals):
+            np.copyto(buffer, original)
         start = time.perf_counter()
-        kernel(*args, layout_symbols=layout_symbols)
+        kernel.invoke(prepared.values)
         elapsed = time.perf_counter() - start
         if i >= warmup:
             times.append(elapsed)
+    prepared.finish()
     return Timing(tuple(times))
 
 

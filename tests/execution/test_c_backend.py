@@ -103,9 +103,9 @@ def test_parallel_kernel_uses_openmp_and_restrict() -> None:
     assert "float *restrict a0" in source
     # the outer loop of the matrix-vector product only: the nested reduction runs inside it
     assert pragmas[0] == "#pragma omp parallel for schedule(static)"
-    assert pragmas[1] == "#pragma omp parallel for schedule(static) collapse(2)"
+    assert pragmas[1] == "#pragma omp parallel for schedule(static)"
     assert pragmas[2].startswith(
-        "#pragma omp parallel for schedule(static) collapse(2) reduction(pa_maximumf_float:"
+        "#pragma omp parallel for schedule(static) reduction(pa_maximumf_float:"
     )
     assert len(pragmas) == 3
     assert "#pragma omp declare reduction(pa_maximumf_float" in source

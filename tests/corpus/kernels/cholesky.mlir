@@ -2,7 +2,9 @@
 // the diagonal is first raised by N so that the matrix is positive definite.
 // scale: 24=N
 func.func @cholesky(%A: memref<24x24xf64>) {
-  %shift = arith.constant 24.0 : f64
+  %n = arith.constant 24 : index
+  %ni = arith.index_cast %n : index to i64
+  %shift = arith.sitofp %ni : i64 to f64
   affine.for %i = 0 to 24 {
     %d = affine.load %A[%i, %i] : memref<24x24xf64>
     %d2 = arith.addf %d, %shift : f64

@@ -2,7 +2,9 @@
 // raised by N so that every input gives a well-conditioned matrix.
 // scale: 24=N
 func.func @lu(%A: memref<24x24xf32>) {
-  %shift = arith.constant 24.0 : f32
+  %n = arith.constant 24 : index
+  %ni = arith.index_cast %n : index to i64
+  %shift = arith.sitofp %ni : i64 to f32
   affine.for %i = 0 to 24 {
     %d = affine.load %A[%i, %i] : memref<24x24xf32>
     %d2 = arith.addf %d, %shift : f32
