@@ -820,6 +820,10 @@ def _c_alloc(e: _FunctionEmitter, op: Operation) -> None:
     elif isinstance(t.layout, StridedLayout):
         pstrides = [1]
         layout = t.layout
+        if DYNAMIC in layout.strides or layout.offset == DYNAMIC:
+            raise ExecutionError(
+                f"cannot allocate '{t}': its layout has '?' entries no operand gives", op.loc
+            )
         if any(s < 0 for s in layout.strides) or layout.offset < 0:
             raise ExecutionError(
                 f"the C backend cannot allocate '{t}' (negative offset or stride)", op.loc
@@ -841,11 +845,12 @@ def _c_alloc(e: _FunctionEmitter, op: Operation) -> None:
         total = str(extents[0] * pstrides[0] if extents else 1)
     e.uses_arena = True
     name = e.fresh("m")
-    decl = f"{info.c} *{name} = ({info.c} *)pa_alloc(&arena, {total} * (int64_t)sizeof({info.c}));"
+    allocation = f"({info.c} *)pa_alloc(&arena, {total} * (int64_t)sizeof({info.c}))"
     if e.multi_block:
         e.hoisted.append(f"{info.c} *{name};")
-        decl = decl.split(" ", 2)[2]
-    e.line(decl)
+        e.line(f"{name} = {allocation};")
+    else:
+        e.line(f"{info.c} *{name} = {allocation};")
     e.mems[op.results[0]] = CMem(t, name, sizes, symbols, pstrides)
 
 
@@ -1093,8 +1098,9 @@ def _loop(
     if iv_info is None or iv_info.kind == "index":
         e.names[iv] = counter
     else:
-        e.line(f"const {value_ctype(iv_info)} {e.fresh('iv')} = ({value_ctype(iv_info)}){counter};")
-        e.names[iv] = f"iv{e.counter}"
+        name = e.fresh("iv")
+        e.line(f"const {value_ctype(iv_info)} {name} = ({value_ctype(iv_info)}){counter};")
+        e.names[iv] = name
     if nonneg:
         e.nonneg.add(iv)
     e.block_body(body, carried)
@@ -1776,7 +1782,7 @@ class CompiledFunction:
 
         memrefs = [v for v in values if isinstance(v, MemRef)]
         aliased = any(
-            np.shares_memory(a.data, b.data)
+            np.may_share_memory(a.data, b.data)
             for i, a in enumerate(memrefs)
             for b in memrefs[i + 1 :]
         )

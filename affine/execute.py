@@ -654,7 +654,7 @@ def prepare_arguments(
                 continue
             memref = memref_from_array(t, value, (layout_symbols or {}).get(a), a)
             prepared.values.append(memref)
-            if not np.shares_memory(memref.data, value):
+            if not np.may_share_memory(memref.data, value):  # a packed copy
                 prepared.write_back.append((memref, value))
         else:
             prepared.values.append(scalar_argument(t, value, a))

@@ -33,7 +33,6 @@ from affine.execute import (
     ExecutionError,
     MemRef,
     cast_layout_values,
-    default_layout_symbols,
     element_info,
     function_name,
     num_layout_symbols,
@@ -46,7 +45,7 @@ from affine.expr import AffineExpr
 from affine.integer_set import IntegerSet
 from affine.ir import Block, Module, Operation, Region, Value
 from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
-from affine.types import DYNAMIC, MemRefType, StridedLayout, Type
+from affine.types import DYNAMIC, MemRefType, Type
 
 Env = list
 Closure = Callable[[Env], Any]
@@ -695,17 +694,16 @@ def _alloc(c: _Compiler, op: Operation) -> Closure:
     positions = [k for k, s in enumerate(shape) if s == DYNAMIC]
     result = c.slot(op.results[0])
     loc = op.loc
-    if isinstance(t.layout, StridedLayout):
-        fixed_symbols = default_layout_symbols(t, [1 if s == DYNAMIC else s for s in shape])
-    else:
-        fixed_symbols = None
+    if len(symbols) != num_layout_symbols(t):
+        raise ExecutionError(
+            f"cannot allocate '{t}': its layout has '?' entries no operand gives", loc
+        )
 
     def alloc(env: Env) -> None:
         sizes = list(shape)
         for k, s in zip(positions, dynamic):
             sizes[k] = env[s]
-        values = tuple(env[s] for s in symbols) if fixed_symbols is None else fixed_symbols
-        env[result] = MemRef.allocate(t, sizes, values, loc)
+        env[result] = MemRef.allocate(t, sizes, tuple(env[s] for s in symbols), loc)
 
     return alloc
 
@@ -765,20 +763,6 @@ def _cast(c: _Compiler, op: Operation) -> Closure:
         env[r] = cast_memref(env[s], target, loc)
 
     return cast
-
-
-def logical_positions(memref: MemRef, start: int, count: int, loc: Location | None) -> np.ndarray:
-    """Physical positions of ``count`` consecutive logical elements (row-major order) from
-    logical element number ``start``; out-of-range elements are reported."""
-    total = memref.num_elements
-    if start < 0 or count < 0 or start + count > total:
-        raise ExecutionError(
-            f"out-of-bounds transfer: elements {start}..{start + count - 1} of '{memref.type}' "
-            f"(which has {total} elements)",
-            loc,
-        )
-    linear = np.arange(start, start + count, dtype=np.int64)
-    return positions_of_linear(memref, linear)
 
 
 def positions_of_linear(memref: MemRef, linear: np.ndarray) -> np.ndarray:

@@ -355,4 +355,20 @@ func.func @acc(%x: memref<1000xf32>) -> f32 {
   return %s : f32
 }
 """,
+    "branch_alloc": """
+func.func @pick(%A: memref<8xf32>, %n: index) -> f32 {
+  %T = memref.alloc() : memref<8xf32>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %big = arith.cmpi sge, %n, %c4 : index
+  cf.cond_br %big, ^copy, ^done(%c0 : index)
+^copy:
+  memref.copy %A, %T : memref<8xf32> to memref<8xf32>
+  cf.br ^done(%n : index)
+^done(%k: index):
+  %v = memref.load %T[%k] : memref<8xf32>
+  memref.dealloc %T : memref<8xf32>
+  return %v : f32
+}
+""",
 }

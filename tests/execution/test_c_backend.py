@@ -80,6 +80,7 @@ PROGRAM_INPUTS: dict[str, Callable[[], tuple[list[Any], dict[str, Any]]]] = {
         {"layout_symbols": {0: (6,)}},
     ),
     "casts": lambda: ([np.arange(16, dtype=np.float32).reshape(4, 4)], {}),
+    "branch_alloc": lambda: ([np.arange(8, dtype=np.float32) + 1, 5], {}),
     "f32_sum": lambda: ([np.full(1000, 0.1, dtype=np.float32)], {}),
 }
 
@@ -191,6 +192,17 @@ def test_unsupported_op_is_named_with_its_location() -> None:
     assert info.value.render().startswith(
         "v.mlir:2:8: error: the C backend cannot compile 'affine.vector_load'"
     )
+
+
+@pytest.mark.parametrize("backend", ["interp", "c"])
+def test_allocating_a_layout_with_unknown_entries_is_refused(backend: str) -> None:
+    text = """func.func @f() {
+  %a = memref.alloc() : memref<4xf32, strided<[?]>>
+  return
+}
+"""
+    with pytest.raises(ExecutionError, match="its layout has '\\?' entries no operand gives"):
+        run(affine.parse(text), backend=backend)
 
 
 def test_memref_results_are_refused_clearly() -> None:

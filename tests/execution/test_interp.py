@@ -191,6 +191,13 @@ def test_branches_between_blocks() -> None:
     assert interp(text, 3, 10) == 7 and interp(text, 10, 3) == 7
 
 
+def test_allocation_and_copy_across_blocks() -> None:
+    module = affine.parse(PROGRAMS["branch_alloc"])
+    A = np.arange(8, dtype=np.float32) + 1
+    assert run(module, A, 5, backend="interp") == 6.0
+    assert run(module, A, 2, backend="interp") == 0.0  # the buffer starts zeroed
+
+
 def test_dynamic_shapes_alloc_dim_and_copy() -> None:
     text = PROGRAMS["dynamic_copy"]
     A = np.random.default_rng(0).random((5, 3))
