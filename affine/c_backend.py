@@ -49,6 +49,9 @@ from affine.execute import (
     physical_extents,
     resolve_function,
     static_physical_strides,
+    strided_form,
+    strided_view_values,
+    view_operands,
 )
 from affine.expr import AffineExpr
 from affine.integer_set import IntegerSet
@@ -903,6 +906,82 @@ def _c_cast(e: _FunctionEmitter, op: Operation) -> None:
         else pstrides
     )
     e.mems[op.results[0]] = CMem(target, data, list(mem.sizes), list(symbols), list(pstrides))
+
+
+def _c_add(a: Any, b: Any) -> Any:
+    """``a + b`` for ints (folded) or C expressions."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    if a == 0:
+        return b
+    if b == 0:
+        return a
+    return f"({a} + {b})"
+
+
+def _c_mul(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    if a == 0 or b == 0:
+        return 0
+    if a == 1:
+        return b
+    if b == 1:
+        return a
+    return f"({a} * {b})"
+
+
+def _c_view(
+    e: _FunctionEmitter,
+    op: Operation,
+    data: str,
+    offset: Any,
+    strides: Sequence[Any],
+    sizes: Sequence[Any],
+) -> None:
+    """Bind the result of a view op to ``data`` seen at ``offset + sum(i_k * strides[k])``."""
+    target = op.results[0].type
+    if not isinstance(target, MemRefType):
+        raise ExecutionError(f"'{op.name}' to '{target}' cannot be compiled", op.loc)
+    try:
+        start, symbols, pstrides = strided_view_values(target, offset, strides, op.name)
+    except ExecutionError as err:
+        raise ExecutionError(err.message, op.loc) from None
+    view = data if start == 0 else f"({data} + {start})"
+    if target.has_identity_layout:
+        pstrides = tuple(
+            s if s is not None else p for s, p in zip(static_physical_strides(target), pstrides)
+        )
+    e.mems[op.results[0]] = CMem(target, view, list(sizes), list(symbols), list(pstrides))
+
+
+def _c_view_operands(e: _FunctionEmitter, op: Operation) -> tuple[list[Any], list[Any], list[Any]]:
+    lists = view_operands(op)
+    return tuple([v if isinstance(v, int) else e.v(v) for v in values] for values in lists)  # type: ignore[return-value]
+
+
+@_c_op("memref.subview")
+def _c_subview(e: _FunctionEmitter, op: Operation) -> None:
+    mem = e.mem(op.operands[0])
+    offsets, sizes, steps = _c_view_operands(e, op)
+    if len(op.results[0].type.shape) != len(mem.type.shape):  # type: ignore[attr-defined]
+        raise ExecutionError("rank-reducing 'memref.subview' cannot be compiled", op.loc)
+    form = strided_form(mem.type, mem.symbols, mem.pstrides)
+    if form is None:
+        raise ExecutionError(
+            f"'memref.subview' of '{mem.type}' cannot be compiled (only strided sources)", op.loc
+        )
+    base, strides = form
+    offset = base
+    for o, st in zip(offsets, strides):
+        offset = _c_add(offset, _c_mul(o, st))
+    _c_view(e, op, mem.data, offset, [_c_mul(st, step) for st, step in zip(strides, steps)], sizes)
+
+
+@_c_op("memref.reinterpret_cast")
+def _c_reinterpret_cast(e: _FunctionEmitter, op: Operation) -> None:
+    (offset,), sizes, strides = _c_view_operands(e, op)
+    _c_view(e, op, e.mem(op.operands[0]).data, offset, strides, sizes)
 
 
 def _linear_c(indices: Sequence[str], sizes: Sequence[str]) -> str:

@@ -275,8 +275,7 @@ def cast_layout_values(
 ) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     """For a ``memref.cast`` from ``source`` to ``target``: ``(element offset into the
     source buffer, target layout symbols, target physical strides)``, each entry an int or
-    a given value.  Known entries that contradict the target raise :class:`ExecutionError`;
-    ``(offset, strides)`` pairs still to be checked at run time are not checked here."""
+    a given value (see :func:`strided_view_values`)."""
     if source.layout == target.layout or (
         not isinstance(source.layout, StridedLayout)
         and not isinstance(target.layout, StridedLayout)
@@ -284,20 +283,31 @@ def cast_layout_values(
     ):
         return 0, tuple(symbols), tuple(pstrides)
     form = strided_form(source, symbols, pstrides)
-    if form is None or not (target.has_identity_layout or isinstance(target.layout, StridedLayout)):
+    if form is None:
         raise ExecutionError(f"'memref.cast' from '{source}' to '{target}' cannot be run")
-    offset, strides = form
+    return strided_view_values(target, form[0], form[1], "memref.cast")
+
+
+def strided_view_values(
+    target: MemRefType, offset: Any, strides: Sequence[Any], op_name: str
+) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+    """How a memref of type ``target`` (identity or strided layout) sees elements at
+    ``offset + sum(i_k * strides[k])`` of a buffer: ``(element offset of its data in the
+    buffer, layout symbols, physical strides)``, entries ints or the given values.  Known
+    entries that contradict the target raise :class:`ExecutionError`; others are not
+    checked here."""
+    if not (target.has_identity_layout or isinstance(target.layout, StridedLayout)):
+        raise ExecutionError(f"'{op_name}' to '{target}' cannot be run (only strided results)")
 
     def agree(want: int, have: Any, what: str) -> None:
         if isinstance(have, int) and have != want:
-            raise ExecutionError(f"'memref.cast': {what} {have} is not that of '{target}'")
+            raise ExecutionError(f"'{op_name}': {what} {have} is not that of '{target}'")
 
     if target.has_identity_layout:
-        expected = static_physical_strides(target)
-        for want, have in zip(expected, strides):
+        for want, have in zip(static_physical_strides(target), strides):
             if want is not None:
                 agree(want, have, "stride")
-        return offset, (), strides
+        return offset, (), tuple(strides)
     layout = target.layout
     assert isinstance(layout, StridedLayout)
     new_symbols: list[Any] = []
@@ -311,6 +321,19 @@ def cast_layout_values(
         else:
             agree(want, have, "stride")
     return 0, tuple(new_symbols), (1,)
+
+
+def view_operands(op: Operation) -> tuple[list[Any], list[Any], list[Any]]:
+    """Offsets, sizes and strides of a ``memref.subview`` / ``memref.reinterpret_cast``:
+    ints where static, the dynamic operand (a Value) where ``?``."""
+    from affine.dialects.common import segments
+
+    lists = []
+    for k, name in enumerate(("static_offsets", "static_sizes", "static_strides")):
+        dynamic = iter(segments(op, k + 1))
+        values = op.properties[name].values  # type: ignore[attr-defined]
+        lists.append([next(dynamic) if v in (DYNAMIC, -(1 << 63)) else v for v in values])
+    return lists[0], lists[1], lists[2]
 
 
 class MemRef:

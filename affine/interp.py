@@ -40,6 +40,9 @@ from affine.execute import (
     offset_symbol_values,
     physical_strides,
     static_physical_strides,
+    strided_form,
+    strided_view_values,
+    view_operands,
 )
 from affine.expr import AffineExpr
 from affine.integer_set import IntegerSet
@@ -743,12 +746,123 @@ def cast_memref(memref: MemRef, target: MemRefType, loc: Location | None) -> Mem
         )
     except ExecutionError as e:
         raise ExecutionError(e.message, loc) from None
-    if target.has_identity_layout and pstrides != physical_strides(target, memref.sizes):
+    return _view(memref.data, target, offset, symbols, pstrides, memref.sizes, "memref.cast", loc)
+
+
+def _view(
+    data: np.ndarray,
+    target: MemRefType,
+    offset: int,
+    symbols: tuple,
+    pstrides: tuple,
+    sizes: tuple[int, ...],
+    op_name: str,
+    loc: Location | None,
+) -> MemRef:
+    for k, (want, have) in enumerate(zip(target.shape, sizes)):
+        if want != DYNAMIC and want != have:
+            raise ExecutionError(
+                f"'{op_name}': size {have} of dimension {k} does not match '{target}'", loc
+            )
+    if target.has_identity_layout and sizes and pstrides != physical_strides(target, sizes):
         raise ExecutionError(
-            f"'memref.cast': strides {list(pstrides)} are not those of '{target}'", loc
+            f"'{op_name}': strides {list(pstrides)} are not those of '{target}'", loc
         )
-    data = memref.data[offset:] if offset else memref.data
-    return MemRef(target, data, memref.sizes, symbols, pstrides)
+    return MemRef(target, data[offset:] if offset else data, sizes, symbols, pstrides)
+
+
+def _strided_view(
+    data: np.ndarray,
+    target: MemRefType,
+    offset: int,
+    strides: Sequence[int],
+    sizes: tuple[int, ...],
+    op_name: str,
+    loc: Location | None,
+) -> MemRef:
+    """A view of ``data`` (checked to lie inside it) through a strided or identity type."""
+    if all(sizes):
+        lo = offset + sum((n - 1) * st for n, st in zip(sizes, strides) if st < 0)
+        hi = offset + sum((n - 1) * st for n, st in zip(sizes, strides) if st > 0)
+        if lo < 0 or hi >= data.size:
+            raise ExecutionError(
+                f"'{op_name}': the view reaches elements {lo}..{hi} of a buffer of {data.size}", loc
+            )
+    try:
+        start, symbols, pstrides = strided_view_values(target, offset, strides, op_name)
+    except ExecutionError as e:
+        raise ExecutionError(e.message, loc) from None
+    return _view(data, target, start, symbols, pstrides, sizes, op_name, loc)
+
+
+def _view_op(
+    c: _Compiler, op: Operation
+) -> tuple[int, MemRefType, Callable[[Env], tuple[list, list, list]]]:
+    target = op.results[0].type
+    if not isinstance(target, MemRefType):
+        raise ExecutionError(f"'{op.name}' to '{target}' cannot be run", op.loc)
+    lists = view_operands(op)
+    slots = [
+        [(v, None) if isinstance(v, int) else (None, c.slot(v)) for v in values] for values in lists
+    ]
+
+    def numbers(env: Env) -> tuple[list, list, list]:
+        return tuple([v if s is None else env[s] for v, s in values] for values in slots)  # type: ignore[return-value]
+
+    return c.slot(op.operands[0]), target, numbers
+
+
+@_op("memref.subview")
+def _subview(c: _Compiler, op: Operation) -> Closure:
+    source_slot, target, numbers = _view_op(c, op)
+    source = op.operands[0].type
+    assert isinstance(source, MemRefType)
+    if len(target.shape) != len(source.shape):
+        raise ExecutionError("rank-reducing 'memref.subview' cannot be run", op.loc)
+    r, loc = c.slot(op.results[0]), op.loc
+
+    def subview(env: Env) -> None:
+        memref = env[source_slot]
+        offsets, sizes, steps = numbers(env)
+        form = strided_form(memref.type, memref.symbols, memref.pstrides)
+        if form is None:
+            raise ExecutionError(
+                f"'memref.subview' of '{memref.type}' cannot be run (only strided sources)", loc
+            )
+        for k, (o, n, st, dim) in enumerate(zip(offsets, sizes, steps, memref.sizes)):
+            if n and (o < 0 or o + (n - 1) * st >= dim or o + (n - 1) * st < 0):
+                raise ExecutionError(
+                    f"out-of-bounds subview: dimension {k} takes {n} elements from {o} by {st} of {dim}",
+                    loc,
+                )
+        base, strides = form
+        offset = base + sum(o * st for o, st in zip(offsets, strides))
+        new_strides = [st * step for st, step in zip(strides, steps)]
+        env[r] = _strided_view(
+            memref.data, target, offset, new_strides, tuple(sizes), "memref.subview", loc
+        )
+
+    return subview
+
+
+@_op("memref.reinterpret_cast")
+def _reinterpret_cast(c: _Compiler, op: Operation) -> Closure:
+    source_slot, target, numbers = _view_op(c, op)
+    r, loc = c.slot(op.results[0]), op.loc
+
+    def reinterpret(env: Env) -> None:
+        (offset,), sizes, strides = numbers(env)
+        env[r] = _strided_view(
+            env[source_slot].data,
+            target,
+            offset,
+            strides,
+            tuple(sizes),
+            "memref.reinterpret_cast",
+            loc,
+        )
+
+    return reinterpret
 
 
 @_op("memref.cast")

@@ -371,4 +371,25 @@ func.func @pick(%A: memref<8xf32>, %n: index) -> f32 {
   return %v : f32
 }
 """,
+    "subview": """
+func.func @f(%A: memref<8x8xf32>, %i: index) -> f32 {
+  %s = memref.subview %A[%i, 2] [3, 4] [2, 1] : memref<8x8xf32> to memref<3x4xf32, strided<[16, 1], offset: ?>>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %v = memref.load %s[%c1, %c2] : memref<3x4xf32, strided<[16, 1], offset: ?>>
+  %t = memref.subview %s[1, 1] [2, 2] [1, 1] : memref<3x4xf32, strided<[16, 1], offset: ?>> to memref<2x2xf32, strided<[16, 1], offset: ?>>
+  %w = memref.load %t[%c1, %c1] : memref<2x2xf32, strided<[16, 1], offset: ?>>
+  %r = arith.addf %v, %w : f32
+  return %r : f32
+}
+""",
+    "reinterpret_cast": """
+func.func @g(%B: memref<32xf32>, %o: index) -> f32 {
+  %v = "memref.reinterpret_cast"(%B, %o) <{operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 4, 4>, static_strides = array<i64: 6, 1>}> : (memref<32xf32>, index) -> memref<4x4xf32, strided<[6, 1], offset: ?>>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %x = memref.load %v[%c2, %c1] : memref<4x4xf32, strided<[6, 1], offset: ?>>
+  return %x : f32
+}
+""",
 }

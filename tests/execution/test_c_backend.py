@@ -81,6 +81,8 @@ PROGRAM_INPUTS: dict[str, Callable[[], tuple[list[Any], dict[str, Any]]]] = {
     ),
     "casts": lambda: ([np.arange(16, dtype=np.float32).reshape(4, 4)], {}),
     "branch_alloc": lambda: ([np.arange(8, dtype=np.float32) + 1, 5], {}),
+    "subview": lambda: ([np.arange(64, dtype=np.float32).reshape(8, 8), 1], {}),
+    "reinterpret_cast": lambda: ([np.arange(32, dtype=np.float32), 3], {}),
     "f32_sum": lambda: ([np.full(1000, 0.1, dtype=np.float32)], {}),
 }
 

@@ -223,6 +223,19 @@ def test_memref_cast_between_static_dynamic_and_strided() -> None:
     assert interp(text, A) == 6.0
 
 
+def test_subviews_and_reinterpret_casts_address_the_source_buffer() -> None:
+    A = np.arange(64, dtype=np.float32).reshape(8, 8)
+    # rows 1, 3, 5 and columns 2..5; then its [1:3, 1:3] corner
+    assert interp(PROGRAMS["subview"], A, 1) == A[3, 4] + A[5, 4]
+    with pytest.raises(
+        ExecutionError, match="out-of-bounds subview: dimension 0 takes 3 elements from 4 by 2 of 8"
+    ):
+        interp(PROGRAMS["subview"], A, 4)
+    assert interp(PROGRAMS["reinterpret_cast"], np.arange(32, dtype=np.float32), 3) == 3 + 2 * 6 + 1
+    with pytest.raises(ExecutionError, match=r"the view reaches elements 20\.\.41 of a buffer of 32"):
+        interp(PROGRAMS["reinterpret_cast"], np.arange(32, dtype=np.float32), 20)
+
+
 def test_float32_is_computed_in_float32() -> None:
     text = PROGRAMS["f32_sum"]
     x = np.full(1000, 0.1, dtype=np.float32)
