@@ -298,6 +298,7 @@ class _Emitter:
         self.declared_reductions: dict[tuple[str, str], str] = {}
         self.reduction_decls: list[str] = []
         self.bitcasts: dict[tuple[str, str], str] = {}
+        self.prototypes: dict[str, str] = {}
         self.used_openmp = False
         self.no_restrict: set[str] = set()
 
@@ -354,6 +355,7 @@ class _Emitter:
                 f"static inline {dst} {name}({src} x) {{ {dst} r; memcpy(&r, &x, sizeof r); return r; }}\n"
             )
         parts.extend(d + "\n" for d in self.reduction_decls)
+        parts.append("".join(p + ";\n" for p in self.prototypes.values()))
         for name in self.order:
             parts.append(self.functions[name])
         parts.extend(entries.values())
@@ -613,10 +615,15 @@ class _FunctionEmitter:
             self.lines.append("pa_done:;")
             if self.uses_arena:
                 self.line("pa_release(&arena);")
-        header = f"static void {self.cname}({', '.join(params) or 'void'}) {{"
+        self.program.prototypes[self.cname] = (
+            f"static void {self.cname}({', '.join(params) or 'void'})"
+        )
         prologue = ["  pa_arena arena = {0, 0, 0};"] if self.uses_arena else []
         prologue += ["  " + h for h in self.hoisted]
-        return "\n".join([header, *prologue, *self.lines, "}"]) + "\n"
+        return (
+            "\n".join([self.program.prototypes[self.cname] + " {", *prologue, *self.lines, "}"])
+            + "\n"
+        )
 
     def body_region(self, region: Region) -> None:
         blocks = region.blocks

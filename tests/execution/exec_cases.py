@@ -392,4 +392,34 @@ func.func @g(%B: memref<32xf32>, %o: index) -> f32 {
   return %x : f32
 }
 """,
+    "mutual_recursion": """
+func.func @is_even(%n: index) -> i1 {
+  %c0 = arith.constant 0 : index
+  %zero = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %zero -> (i1) {
+    %t = arith.constant true
+    scf.yield %t : i1
+  } else {
+    %c1 = arith.constant 1 : index
+    %m = arith.subi %n, %c1 : index
+    %o = func.call @is_odd(%m) : (index) -> i1
+    scf.yield %o : i1
+  }
+  return %r : i1
+}
+func.func private @is_odd(%n: index) -> i1 {
+  %c0 = arith.constant 0 : index
+  %zero = arith.cmpi eq, %n, %c0 : index
+  %r = scf.if %zero -> (i1) {
+    %f = arith.constant false
+    scf.yield %f : i1
+  } else {
+    %c1 = arith.constant 1 : index
+    %m = arith.subi %n, %c1 : index
+    %e = func.call @is_even(%m) : (index) -> i1
+    scf.yield %e : i1
+  }
+  return %r : i1
+}
+""",
 }

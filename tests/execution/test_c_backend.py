@@ -83,6 +83,7 @@ PROGRAM_INPUTS: dict[str, Callable[[], tuple[list[Any], dict[str, Any]]]] = {
     "branch_alloc": lambda: ([np.arange(8, dtype=np.float32) + 1, 5], {}),
     "subview": lambda: ([np.arange(64, dtype=np.float32).reshape(8, 8), 1], {}),
     "reinterpret_cast": lambda: ([np.arange(32, dtype=np.float32), 3], {}),
+    "mutual_recursion": lambda: ([7], {}),
     "f32_sum": lambda: ([np.full(1000, 0.1, dtype=np.float32)], {}),
 }
 

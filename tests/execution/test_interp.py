@@ -180,6 +180,11 @@ def test_recursive_calls_with_scf_if() -> None:
     )  # wraps at 64 bits
 
 
+def test_mutually_recursive_functions() -> None:
+    module = affine.parse(PROGRAMS["mutual_recursion"])
+    assert run(module, 10, backend="interp") is True and run(module, 7, backend="interp") is False
+
+
 def test_scf_while_and_scf_for_with_iter_args() -> None:
     text = PROGRAMS["collatz"]
     steps, total = interp(text, 27)
@@ -232,7 +237,9 @@ def test_subviews_and_reinterpret_casts_address_the_source_buffer() -> None:
     ):
         interp(PROGRAMS["subview"], A, 4)
     assert interp(PROGRAMS["reinterpret_cast"], np.arange(32, dtype=np.float32), 3) == 3 + 2 * 6 + 1
-    with pytest.raises(ExecutionError, match=r"the view reaches elements 20\.\.41 of a buffer of 32"):
+    with pytest.raises(
+        ExecutionError, match=r"the view reaches elements 20\.\.41 of a buffer of 32"
+    ):
         interp(PROGRAMS["reinterpret_cast"], np.arange(32, dtype=np.float32), 20)
 
 
