@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     mlir_opt, mlir_runner = find_tool("mlir-opt"), find_tool("mlir-runner")
     if mlir_opt is None or mlir_runner is None:
         print("mlir-opt / mlir-runner 22 not found: only the C backend is timed", file=sys.stderr)
-    header = f"{'kernel':<20} {'size':<28} {'C (ms)':>10} {'mlir -O3 (ms)':>14} {'C/mlir':>7} {'check':>6} {'interp (it/s)':>14}"
+    header = f"{'kernel':<20} {'size':<36} {'C (ms)':>10} {'mlir -O3 (ms)':>14} {'C/mlir':>7} {'check':>6} {'interp (it/s)':>14}"
     print(header)
     print("-" * len(header))
     ratios = []
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         size = " ".join(f"{k}={v}" for k, v in sizes.items())
         throughput = interpreter_throughput(name)
         print(
-            f"{name:<20} {size:<28} {c_time * 1e3:>10.2f} {mlir_text:>14} {ratio_text:>7} {check:>6} {throughput:>14,.0f}",
+            f"{name:<20} {size:<36} {c_time * 1e3:>10.2f} {mlir_text:>14} {ratio_text:>7} {check:>6} {throughput:>14,.0f}",
             flush=True,
         )
     if ratios:
