@@ -40,3 +40,15 @@ def parse(text: str, filename: str = "<input>") -> Module:
     module = parse_module(text, filename)
     verify(module)
     return module
+
+
+_EXECUTION = ("run", "time_kernel", "check_equivalent")
+
+
+def __getattr__(name: str):
+    """``run``, ``time_kernel`` and ``check_equivalent`` load numpy only when first used."""
+    if name in _EXECUTION:
+        from affine import execute
+
+        return getattr(execute, name)
+    raise AttributeError(f"module 'affine' has no attribute {name!r}")
