@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from affine.affine_map import AffineMap
 from affine.integer_set import IntegerSet
-from affine.ir import Block, Module, OpResult, Operation, Value
+from affine.ir import Block, Module, Operation, OpResult, Value
 from affine.types import DYNAMIC, MemRefType
 
 LOOPS = ("affine.for", "affine.parallel")
