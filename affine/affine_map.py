@@ -189,7 +189,9 @@ class AffineMap:
         num_symbols: int,
     ) -> AffineMap:
         """Substitute into every result; the new map has the given dim/symbol counts."""
-        return AffineMap.get(num_dims, num_symbols, [r.replace(dims, symbols) for r in self.results])
+        return AffineMap.get(
+            num_dims, num_symbols, [r.replace(dims, symbols) for r in self.results]
+        )
 
     def compose(self, other: AffineMap) -> AffineMap:
         """``self ∘ other``: ``x -> self(other(x))``.
@@ -202,9 +204,7 @@ class AffineMap:
                 f"cannot compose {self} ({self.num_dims} dims) with {other} "
                 f"({other.num_results} results)"
             )
-        shifted = [
-            r.shift_symbols(other.num_symbols, self.num_symbols) for r in other.results
-        ]
+        shifted = [r.shift_symbols(other.num_symbols, self.num_symbols) for r in other.results]
         return AffineMap.get(
             other.num_dims,
             self.num_symbols + other.num_symbols,
@@ -295,9 +295,7 @@ def _check_ids(expr: AffineExpr, num_dims: int, num_symbols: int, what: str) -> 
         if e.kind == "dim" and e.value >= num_dims:
             raise ValueError(f"d{e.value} is out of range for a {what} with {num_dims} dims")
         if e.kind == "symbol" and e.value >= num_symbols:
-            raise ValueError(
-                f"s{e.value} is out of range for a {what} with {num_symbols} symbols"
-            )
+            raise ValueError(f"s{e.value} is out of range for a {what} with {num_symbols} symbols")
 
 
 def print_ids(num_dims: int, num_symbols: int) -> str:
@@ -309,9 +307,12 @@ def print_ids(num_dims: int, num_symbols: int) -> str:
 
 def print_map(m: AffineMap, with_size: bool = False) -> str:
     """``(d0)[s0] -> (d0 + s0)``: the body of ``affine_map<...>`` as mlir-opt prints it."""
-    text = print_ids(m.num_dims, m.num_symbols) + " -> (" + ", ".join(
-        print_expr(r) for r in m.results
-    ) + ")"
+    text = (
+        print_ids(m.num_dims, m.num_symbols)
+        + " -> ("
+        + ", ".join(print_expr(r) for r in m.results)
+        + ")"
+    )
     if with_size and m.size is not None:
         entries = [
             print_expr(e[0]) if len(e) == 1 else "min(" + ", ".join(map(print_expr, e)) + ")"

@@ -378,4 +378,3 @@ def int_attr(value: int, type: Type = I64) -> IntegerAttr:
 
 def float_attr(value: float, type: FloatType = F32) -> FloatAttr:
     return FloatAttr(value, type)
-

@@ -51,7 +51,9 @@ def affine_for(
             "lowerBoundMap": AffineMapAttr(lb),
             "upperBoundMap": AffineMapAttr(ub),
             "step": IntegerAttr(step, INDEX),
-            "operandSegmentSizes": segment_sizes(len(lower_operands), len(upper_operands), len(inits)),
+            "operandSegmentSizes": segment_sizes(
+                len(lower_operands), len(upper_operands), len(inits)
+            ),
         },
         regions=[Region([body])],
     )
@@ -96,11 +98,15 @@ def affine_min_max(kind: str, m: AffineMap, operands: Sequence[Value]) -> Operat
 def affine_load(memref: Value, m: AffineMap, operands: Sequence[Value]) -> Operation:
     t = memref.type
     assert isinstance(t, MemRefType)
-    return Operation.create("affine.load", [memref, *operands], [t.element_type], {"map": AffineMapAttr(m)})
+    return Operation.create(
+        "affine.load", [memref, *operands], [t.element_type], {"map": AffineMapAttr(m)}
+    )
 
 
 def affine_store(value: Value, memref: Value, m: AffineMap, operands: Sequence[Value]) -> Operation:
-    return Operation.create("affine.store", [value, memref, *operands], [], {"map": AffineMapAttr(m)})
+    return Operation.create(
+        "affine.store", [value, memref, *operands], [], {"map": AffineMapAttr(m)}
+    )
 
 
 def constant_index(value: int) -> Operation:
@@ -132,7 +138,12 @@ def arith(name: str, operands: Sequence[Value], result_type: Type | None = None)
     return Operation.create(full, operands, [t], props)
 
 
-def memref_alloc(t: MemRefType, dynamic_sizes: Sequence[Value] = (), symbols: Sequence[Value] = (), alloca: bool = False) -> Operation:
+def memref_alloc(
+    t: MemRefType,
+    dynamic_sizes: Sequence[Value] = (),
+    symbols: Sequence[Value] = (),
+    alloca: bool = False,
+) -> Operation:
     return Operation.create(
         "memref.alloca" if alloca else "memref.alloc",
         [*dynamic_sizes, *symbols],
@@ -145,7 +156,9 @@ def memref_dealloc(memref: Value) -> Operation:
     return Operation.create("memref.dealloc", [memref])
 
 
-def func(name: str, inputs: Sequence[Type], results: Sequence[Type] = (), private: bool = False) -> Operation:
+def func(
+    name: str, inputs: Sequence[Type], results: Sequence[Type] = (), private: bool = False
+) -> Operation:
     """``func.func`` with an entry block whose arguments match ``inputs`` (no body ops)."""
     props: dict[str, Attribute] = {
         "sym_name": StringAttr(name),
@@ -170,5 +183,3 @@ def module(ops: Sequence[Operation] = ()) -> Operation:
     for op in ops:
         block.append(op)
     return Operation.create("builtin.module", regions=[Region([block])])
-
-

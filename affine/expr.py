@@ -357,7 +357,6 @@ def _rebuild_binary(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return lhs.binary(kind, rhs)
 
 
-
 def dim(position: int) -> AffineExpr:
     """The dimension ``d<position>``."""
     return _leaf(DIM, position)

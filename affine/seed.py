@@ -110,7 +110,16 @@ def _parse_if(p: Parser, offset: int) -> Operation:
         else:
             else_region = p.parse_region()
             ensure_terminator(else_region, "affine.yield", p, offset)
-    return create(p, "affine.if", offset, values, [], {"condition": IntegerSetAttr(s)}, None, [then_region, else_region])
+    return create(
+        p,
+        "affine.if",
+        offset,
+        values,
+        [],
+        {"condition": IntegerSetAttr(s)},
+        None,
+        [then_region, else_region],
+    )
 
 
 def _parse_alloc(p: Parser, offset: int) -> Operation:
@@ -140,9 +149,13 @@ def _parse_dim(p: Parser, offset: int) -> Operation:
     index_offset = p.start
     index = p.parse_integer("dimension index")
     t = p.parse_colon_type()
-    if not isinstance(t, (MemRefType, TensorType)) or (t.shape is not None and not 0 <= index < len(t.shape)):
+    if not isinstance(t, (MemRefType, TensorType)) or (
+        t.shape is not None and not 0 <= index < len(t.shape)
+    ):
         p.error("dimension index out of range", index_offset)
-    constant = create(p, "arith.constant", index_offset, [], [INDEX], {"value": IntegerAttr(index, INDEX)})
+    constant = create(
+        p, "arith.constant", index_offset, [], [INDEX], {"value": IntegerAttr(index, INDEX)}
+    )
     p.pre_ops.append(constant)
     name = "memref.dim" if isinstance(t, MemRefType) else "tensor.dim"
     return create(p, name, offset, [p.resolve(source, t), constant.results[0]], [INDEX])
@@ -164,7 +177,9 @@ def _parse_store(p: Parser, offset: int) -> Operation:
     from affine.dialects.common import create
 
     if not p.at("%"):
-        p.error("expected SSA value to store (seed grammar: store %value, %memref[%indices] : memref-type)")
+        p.error(
+            "expected SSA value to store (seed grammar: store %value, %memref[%indices] : memref-type)"
+        )
     value = p.parse_operand()
     p.expect(",")
     memref = p.parse_operand()
@@ -172,7 +187,9 @@ def _parse_store(p: Parser, offset: int) -> Operation:
     t = p.parse_colon_type()
     if not isinstance(t, MemRefType):
         p.error("expected memref type")
-    values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
+    values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(
+        indices, INDEX
+    )
     return create(p, "affine.store", offset, values, [], {"map": AffineMapAttr(m)})
 
 
@@ -204,13 +221,18 @@ def _parse_tensor_store(p: Parser, offset: int) -> Operation:
     from affine.dialects.common import create
 
     tensor = p.parse_operand()
-    p.expect(",", " between the tensor and the memref (seed grammar: tensor_store %tensor, %memref : memref-type)")
+    p.expect(
+        ",",
+        " between the tensor and the memref (seed grammar: tensor_store %tensor, %memref : memref-type)",
+    )
     memref = p.parse_operand()
     t = p.parse_colon_type()
     if not isinstance(t, MemRefType):
         p.error("expected memref type")
     values = [p.resolve(tensor, TensorType(t.shape, t.element_type)), p.resolve(memref, t)]
-    return create(p, "bufferization.materialize_in_destination", offset, values, [], {"writable": UNIT})
+    return create(
+        p, "bufferization.materialize_in_destination", offset, values, [], {"writable": UNIT}
+    )
 
 
 def _parse_tensor_cast(p: Parser, offset: int) -> Operation:
@@ -269,7 +291,11 @@ def _parse_dma_start(p: Parser, offset: int) -> Operation:
         + [p.resolve(num, INDEX)]
         + p.resolve_all(strides, INDEX)
     )
-    attrs = {"src_map": AffineMapAttr(src_map), "dst_map": AffineMapAttr(dst_map), "tag_map": AffineMapAttr(tag_map)}
+    attrs = {
+        "src_map": AffineMapAttr(src_map),
+        "dst_map": AffineMapAttr(dst_map),
+        "tag_map": AffineMapAttr(tag_map),
+    }
     return create(p, "affine.dma_start", offset, values, [], None, attrs)
 
 
@@ -279,7 +305,10 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
 
 def _no_modern_form(name: str) -> SeedParser:
     def parse(p: Parser, offset: int) -> Operation:
-        p.error(f"the seed operation '{name}' has no modern equivalent that this reader produces", offset)
+        p.error(
+            f"the seed operation '{name}' has no modern equivalent that this reader produces",
+            offset,
+        )
 
     return parse
 
@@ -329,7 +358,18 @@ def parse_seed_function(p: Parser) -> Operation:
 
 # -- generic ops of the seed's standard dialect -------------------------------------------------
 
-_STD_GENERIC = {"std.constant", "std.dim", "std.cmpi", "std.select", "std.tensor_cast", "constant", "dim", "cmpi", "select", "tensor_cast"}
+_STD_GENERIC = {
+    "std.constant",
+    "std.dim",
+    "std.cmpi",
+    "std.select",
+    "std.tensor_cast",
+    "constant",
+    "dim",
+    "cmpi",
+    "select",
+    "tensor_cast",
+}
 
 
 def is_seed_generic_name(name: str) -> bool:
@@ -370,10 +410,14 @@ def _materialize(op: Operation, m, operands: list[Value]) -> list[Value]:
             values.append(operands[r.value])
             continue
         if r.kind == "const":
-            new = Operation.create("arith.constant", [], [INDEX], {"value": IntegerAttr(r.value, INDEX)}, loc=op.loc)
+            new = Operation.create(
+                "arith.constant", [], [INDEX], {"value": IntegerAttr(r.value, INDEX)}, loc=op.loc
+            )
         else:
             single = AffineMap.get(m.num_dims, m.num_symbols, [r])
-            new = Operation.create("affine.apply", operands, [INDEX], {"map": AffineMapAttr(single)}, loc=op.loc)
+            new = Operation.create(
+                "affine.apply", operands, [INDEX], {"map": AffineMapAttr(single)}, loc=op.loc
+            )
         block.insert_before(op, new)
         values.append(new.results[0])
     return values
@@ -432,7 +476,13 @@ def _modernize_std_generic(op: Operation) -> None:
     elif base == "dim":
         index = op.attributes.pop("index", None)
         if isinstance(index, IntegerAttr) and op.parent is not None:
-            constant = Operation.create("arith.constant", [], [INDEX], {"value": IntegerAttr(index.value, INDEX)}, loc=op.loc)
+            constant = Operation.create(
+                "arith.constant",
+                [],
+                [INDEX],
+                {"value": IntegerAttr(index.value, INDEX)},
+                loc=op.loc,
+            )
             op.parent.insert_before(op, constant)
             op.operands.append(constant.results[0])
         op.name = "memref.dim" if isinstance(op.operands[0].type, MemRefType) else "tensor.dim"
@@ -451,4 +501,11 @@ def _modernize_std_generic(op: Operation) -> None:
         op.name = "tensor.cast"
 
 
-__all__ = ["SEED_PARSERS", "OpaqueAttr", "Type", "is_seed_generic_name", "modernize", "parse_seed_function"]
+__all__ = [
+    "SEED_PARSERS",
+    "OpaqueAttr",
+    "Type",
+    "is_seed_generic_name",
+    "modernize",
+    "parse_seed_function",
+]

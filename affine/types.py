@@ -309,9 +309,7 @@ class MemRefType(ShapedType):
             layout = ()
         elif isinstance(layout, AffineMap):
             layout = (layout,)
-        if isinstance(layout, tuple) and all(
-            m.is_identity() and m.size is None for m in layout
-        ):
+        if isinstance(layout, tuple) and all(m.is_identity() and m.size is None for m in layout):
             layout = ()
         if isinstance(memory_space, int):
             from affine.attributes import IntegerAttr

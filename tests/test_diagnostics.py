@@ -18,7 +18,9 @@ from conftest import CORPUS
 from affine import ParseError, parse, parse_affine_map
 from transforms.cli import main
 
-FILES = sorted((CORPUS / "invalid").glob("*.mlir")) + sorted((CORPUS / "seed_invalid").glob("*.mlir"))
+FILES = sorted((CORPUS / "invalid").glob("*.mlir")) + sorted(
+    (CORPUS / "seed_invalid").glob("*.mlir")
+)
 IDS = [f"{p.parent.name}/{p.name}" for p in FILES]
 
 
@@ -76,7 +78,9 @@ def test_unknown_option(capsys: pytest.CaptureFixture[str]) -> None:
 def test_api_errors_carry_locations() -> None:
     with pytest.raises(ParseError) as info:
         parse("func.func @f() {\n  return %q : i32\n}\n", "api.mlir")
-    assert str(info.value).splitlines()[0] == "api.mlir:2:10: error: use of undeclared SSA value name"
+    assert (
+        str(info.value).splitlines()[0] == "api.mlir:2:10: error: use of undeclared SSA value name"
+    )
     with pytest.raises(ParseError) as info:
         parse_affine_map("(d0, d1) -> (d0 * d1)")
     assert "at least one of the multiply operands" in info.value.message
@@ -92,7 +96,10 @@ def test_pathological_nesting_is_an_error_not_a_crash(depth: int, tmp_path: Path
         path = tmp_path / "deep.mlir"
         path.write_text(text)
         result = subprocess.run(
-            [sys.executable, "-m", "transforms.cli", str(path)], capture_output=True, text=True, timeout=120
+            [sys.executable, "-m", "transforms.cli", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert result.returncode == 1
         assert "nesting deeper than 200 levels" in result.stderr

@@ -50,6 +50,11 @@ def test_affine_does_not_import_poly_or_transforms() -> None:
     ],
 )
 def test_startup_does_not_load_heavy_modules(code: str) -> None:
-    probe = code + "; import sys; print(sorted(m for m in ('sympy', 'islpy', 'networkx', 'numpy') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    probe = (
+        code
+        + "; import sys; print(sorted(m for m in ('sympy', 'islpy', 'networkx', 'numpy') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "[]"

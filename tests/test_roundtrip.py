@@ -17,9 +17,7 @@ from affine.compare import ir_difference
 from affine.printer import print_module
 
 FILES = sorted(
-    p
-    for p in CORPUS.rglob("*.mlir")
-    if not ({"invalid", "seed_invalid"} & set(p.parts))
+    p for p in CORPUS.rglob("*.mlir") if not ({"invalid", "seed_invalid"} & set(p.parts))
 )
 IDS = [str(p.relative_to(CORPUS)) for p in FILES]
 
@@ -28,7 +26,12 @@ IDS = [str(p.relative_to(CORPUS)) for p in FILES]
 # - mlir-opt 22 prints `#ml_program.extern<T>` as an alias `#extern = #ml_program.extern`,
 #   dropping T; we print the attribute in full.
 # - ops without custom syntax here (bufferization, tensor) are printed in generic form.
-KNOWN_STYLE_DIFFERENCES = {"modern/ml_program.mlir", "seed/mul_multiply.mlir", "seed/arithmetic.mlir", "seed/core_ops.mlir"}
+KNOWN_STYLE_DIFFERENCES = {
+    "modern/ml_program.mlir",
+    "seed/mul_multiply.mlir",
+    "seed/arithmetic.mlir",
+    "seed/core_ops.mlir",
+}
 
 
 def _read(path: Path) -> str:
@@ -98,7 +101,9 @@ def test_print_matches_mlir_opt_byte_for_byte(path: Path, mlir_opt: str) -> None
 def test_reads_mlir_opt_generic_output(path: Path, mlir_opt: str) -> None:
     """mlir-opt's --mlir-print-op-generic print of each file reads to the same IR."""
     if str(path.relative_to(CORPUS)) == "modern/ml_program.mlir":
-        pytest.skip("mlir-opt 22 prints #ml_program.extern<T> without T (see KNOWN_STYLE_DIFFERENCES)")
+        pytest.skip(
+            "mlir-opt 22 prints #ml_program.extern<T> without T (see KNOWN_STYLE_DIFFERENCES)"
+        )
     ours = print_module(parse(_read(path), str(path)))
     generic = run_mlir_opt(mlir_opt, ours, "--mlir-print-op-generic")
     assert generic.returncode == 0, generic.stderr

@@ -19,7 +19,7 @@ from affine.attributes import (
     IntegerAttr,
     IntegerSetAttr,
 )
-from affine.dialects.common import create, op_error, segment_sizes, segments
+from affine.dialects.common import OpView, attr_value, create, op_error, segment_sizes, segments
 from affine.dialects.registry import (
     AFFINE_SCOPE,
     CONSTANT,
@@ -133,7 +133,12 @@ def _is_dim_op_valid_symbol(op: Operation, region: Region | None) -> bool:
         if not isinstance(source.type, MemRefType):
             return False
         definer = source.owner_op
-    if definer is None or definer.name not in ("memref.alloc", "memref.alloca", "memref.view", "memref.subview"):
+    if definer is None or definer.name not in (
+        "memref.alloc",
+        "memref.alloca",
+        "memref.view",
+        "memref.subview",
+    ):
         return False
     memref_type = definer.results[0].type
     if not isinstance(memref_type, MemRefType) or index >= len(memref_type.shape):
@@ -255,7 +260,9 @@ def _make_map_op_parser(name: str, single_result: bool):
             p.error("dimension or symbol index mismatch", offset)
         values = _resolve_index(p, operands)
         n_results = m.num_results if single_result else 1
-        return create(p, name, offset, values, [INDEX] * n_results, {"map": AffineMapAttr(m)}, attrs)
+        return create(
+            p, name, offset, values, [INDEX] * n_results, {"map": AffineMapAttr(m)}, attrs
+        )
 
     return parse
 
@@ -335,8 +342,13 @@ def _parse_bound(p: Parser, offset: int, lower: bool) -> tuple[AffineMap, list[V
         p.error("symbol operand count and affine map symbol count must match", offset)
     if m.num_results > 1 and not saw_keyword:
         if lower:
-            p.error("lower loop bound affine map with multiple results requires 'max' prefix", attr_offset)
-        p.error("upper loop bound affine map with multiple results requires 'min' prefix", attr_offset)
+            p.error(
+                "lower loop bound affine map with multiple results requires 'max' prefix",
+                attr_offset,
+            )
+        p.error(
+            "upper loop bound affine map with multiple results requires 'min' prefix", attr_offset
+        )
     return m, _resolve_index(p, operands)
 
 
@@ -372,7 +384,16 @@ def _parse_for(p: Parser, offset: int) -> Operation:
         "step": IntegerAttr(step, INDEX),
         "operandSegmentSizes": segment_sizes(len(lb_operands), len(ub_operands), len(inits)),
     }
-    return create(p, "affine.for", offset, lb_operands + ub_operands + inits, result_types, props, attrs, [body])
+    return create(
+        p,
+        "affine.for",
+        offset,
+        lb_operands + ub_operands + inits,
+        result_types,
+        props,
+        attrs,
+        [body],
+    )
 
 
 def _parse_assignment_list(p: Parser):
@@ -429,11 +450,17 @@ def _print_for(pr: Printer, op: Operation) -> None:
         pr.write(f" step {f.step}")
     inits = f.inits
     if inits:
-        pairs = ", ".join(f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(body.arguments[1:], inits))
+        pairs = ", ".join(
+            f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(body.arguments[1:], inits)
+        )
         pr.write(f" iter_args({pairs}) -> ({pr.type_list(r.type for r in op.results)})")
     pr.write(" ")
     pr.region(op.regions[0], False, bool(inits))
-    pr.write(pr.attr_dict(op.attributes, ("lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes")))
+    pr.write(
+        pr.attr_dict(
+            op.attributes, ("lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes")
+        )
+    )
 
 
 def _verify_for(op: Operation) -> None:
@@ -480,23 +507,14 @@ define(
 )
 
 
-class ForOp:
+class ForOp(OpView):
     """Typed view of ``affine.for``."""
 
-    __slots__ = ("op",)
-
-    def __init__(self, op: Operation) -> None:
-        if op.name != "affine.for":
-            raise TypeError(f"expected affine.for, got {op.name}")
-        self.op = op
-
-    @property
-    def lower_bound_map(self) -> AffineMap:
-        return self.op.properties["lowerBoundMap"].value  # type: ignore[attr-defined]
-
-    @property
-    def upper_bound_map(self) -> AffineMap:
-        return self.op.properties["upperBoundMap"].value  # type: ignore[attr-defined]
+    __slots__ = ()
+    OP_NAMES = ("affine.for",)
+    lower_bound_map: AffineMap = attr_value("lowerBoundMap")
+    upper_bound_map: AffineMap = attr_value("upperBoundMap")
+    step: int = attr_value("step")
 
     @property
     def lower_bound_operands(self) -> list[Value]:
@@ -509,10 +527,6 @@ class ForOp:
     @property
     def inits(self) -> list[Value]:
         return segments(self.op, 2)
-
-    @property
-    def step(self) -> int:
-        return self.op.properties["step"].value  # type: ignore[attr-defined]
 
     @property
     def body(self) -> Block:
@@ -573,12 +587,23 @@ def _parse_if(p: Parser, offset: int) -> Operation:
         if not result_types:
             ensure_terminator(else_region, "affine.yield", p, offset)
     attrs = p.parse_optional_attr_dict()
-    return create(p, "affine.if", offset, values, result_types, {"condition": IntegerSetAttr(s)}, attrs, [then_region, else_region])
+    return create(
+        p,
+        "affine.if",
+        offset,
+        values,
+        result_types,
+        {"condition": IntegerSetAttr(s)},
+        attrs,
+        [then_region, else_region],
+    )
 
 
 def _print_if(pr: Printer, op: Operation) -> None:
     s: IntegerSet = op.properties["condition"].value  # type: ignore[attr-defined]
-    pr.write(" " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims))
+    pr.write(
+        " " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims)
+    )
     pr.write(pr.arrow_types([r.type for r in op.results]))
     pr.write(" ")
     has_results = bool(op.results)
@@ -595,7 +620,9 @@ def _verify_if(op: Operation) -> None:
         op_error(op, "requires an integer set attribute named 'condition'")
     s = attr.value
     if len(op.operands) != s.num_inputs:
-        op_error(op, "operand count and condition integer set dimension and symbol count must match")
+        op_error(
+            op, "operand count and condition integer set dimension and symbol count must match"
+        )
     verify_dims_and_symbols(op, op.operands, s.num_dims)
     if op.results and not op.regions[1].blocks:
         op_error(op, "must have an else block if defining values")
@@ -614,17 +641,12 @@ define(
 )
 
 
-class IfOp:
-    __slots__ = ("op",)
+class IfOp(OpView):
+    """Typed view of ``affine.if``."""
 
-    def __init__(self, op: Operation) -> None:
-        if op.name != "affine.if":
-            raise TypeError(f"expected affine.if, got {op.name}")
-        self.op = op
-
-    @property
-    def condition(self) -> IntegerSet:
-        return self.op.properties["condition"].value  # type: ignore[attr-defined]
+    __slots__ = ()
+    OP_NAMES = ("affine.if",)
+    condition: IntegerSet = attr_value("condition")
 
     @property
     def then_block(self) -> Block:
@@ -658,7 +680,13 @@ def _verify_yield(op: Operation) -> None:
 
 from affine.dialects.func import print_return_like  # noqa: E402
 
-define("affine.yield", parse=_parse_yield, print=print_return_like, verify=_verify_yield, traits=(TERMINATOR, PURE))
+define(
+    "affine.yield",
+    parse=_parse_yield,
+    print=print_return_like,
+    verify=_verify_yield,
+    traits=(TERMINATOR, PURE),
+)
 
 
 # -- affine.load / affine.store / affine.vector_load / affine.vector_store -----------------------
@@ -710,7 +738,9 @@ def _parse_store(p: Parser, offset: int, vector: bool) -> Operation:
 
 def _print_store(pr: Printer, op: Operation) -> None:
     m = _map(op)
-    pr.write(f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}[{pr.affine_map_of_ssa_ids(m, op.operands[2:])}]")
+    pr.write(
+        f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}[{pr.affine_map_of_ssa_ids(m, op.operands[2:])}]"
+    )
     pr.write(pr.attr_dict(op.attributes, ("map",)) + " : " + pr.type(op.operands[1].type))
     if op.name == "affine.vector_store":
         pr.write(", " + pr.type(op.operands[0].type))
@@ -753,33 +783,54 @@ def _verify_store(op: Operation) -> None:
 
 
 def _verify_vector(op: Operation, memref_type: MemRefType, vector_type: Type) -> None:
-    if not isinstance(vector_type, VectorType) or memref_type.element_type != vector_type.element_type:
+    if (
+        not isinstance(vector_type, VectorType)
+        or memref_type.element_type != vector_type.element_type
+    ):
         op_error(op, "requires memref and vector types of the same elemental type")
 
 
-define("affine.load", parse=lambda p, o: _parse_load(p, o, False), print=_print_load, verify=_verify_load, properties=("map",))
-define("affine.vector_load", parse=lambda p, o: _parse_load(p, o, True), print=_print_load, verify=_verify_load, properties=("map",))
-define("affine.store", parse=lambda p, o: _parse_store(p, o, False), print=_print_store, verify=_verify_store, properties=("map",))
-define("affine.vector_store", parse=lambda p, o: _parse_store(p, o, True), print=_print_store, verify=_verify_store, properties=("map",))
+define(
+    "affine.load",
+    parse=lambda p, o: _parse_load(p, o, False),
+    print=_print_load,
+    verify=_verify_load,
+    properties=("map",),
+)
+define(
+    "affine.vector_load",
+    parse=lambda p, o: _parse_load(p, o, True),
+    print=_print_load,
+    verify=_verify_load,
+    properties=("map",),
+)
+define(
+    "affine.store",
+    parse=lambda p, o: _parse_store(p, o, False),
+    print=_print_store,
+    verify=_verify_store,
+    properties=("map",),
+)
+define(
+    "affine.vector_store",
+    parse=lambda p, o: _parse_store(p, o, True),
+    print=_print_store,
+    verify=_verify_store,
+    properties=("map",),
+)
 
 
-class LoadOp:
+class LoadOp(OpView):
     """Typed view of ``affine.load`` / ``affine.vector_load``."""
 
-    __slots__ = ("op",)
-
-    def __init__(self, op: Operation) -> None:
-        if op.name not in ("affine.load", "affine.vector_load"):
-            raise TypeError(f"expected affine.load, got {op.name}")
-        self.op = op
+    __slots__ = ()
+    OP_NAMES = ("affine.load", "affine.vector_load")
 
     @property
     def memref(self) -> Value:
         return self.op.operands[0]
 
-    @property
-    def map(self) -> AffineMap:
-        return _map(self.op)
+    map: AffineMap = attr_value("map")
 
     @property
     def map_operands(self) -> list[Value]:
@@ -790,15 +841,11 @@ class LoadOp:
         return self.op.results[0]
 
 
-class StoreOp:
+class StoreOp(OpView):
     """Typed view of ``affine.store`` / ``affine.vector_store``."""
 
-    __slots__ = ("op",)
-
-    def __init__(self, op: Operation) -> None:
-        if op.name not in ("affine.store", "affine.vector_store"):
-            raise TypeError(f"expected affine.store, got {op.name}")
-        self.op = op
+    __slots__ = ()
+    OP_NAMES = ("affine.store", "affine.vector_store")
 
     @property
     def value(self) -> Value:
@@ -808,9 +855,7 @@ class StoreOp:
     def memref(self) -> Value:
         return self.op.operands[1]
 
-    @property
-    def map(self) -> AffineMap:
-        return _map(self.op)
+    map: AffineMap = attr_value("map")
 
     @property
     def map_operands(self) -> list[Value]:
@@ -876,7 +921,10 @@ def _parse_parallel_bound(p: Parser, kind: str):
 
 
 def _groups_attr(groups: list[int]) -> DenseElementsAttr:
-    return DenseElementsAttr(TensorType([len(groups)], I32), groups if len(set(groups)) != 1 or not groups else [groups[0]])
+    return DenseElementsAttr(
+        TensorType([len(groups)], I32),
+        groups if len(set(groups)) != 1 or not groups else [groups[0]],
+    )
 
 
 def _parse_parallel(p: Parser, offset: int) -> Operation:
@@ -928,10 +976,14 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
         "steps": ArrayAttr([IntegerAttr(s, I64) for s in steps]),
         "reductions": ArrayAttr(reductions),
     }
-    return create(p, "affine.parallel", offset, lb_operands + ub_operands, result_types, props, attrs, [body])
+    return create(
+        p, "affine.parallel", offset, lb_operands + ub_operands, result_types, props, attrs, [body]
+    )
 
 
-def _print_parallel_bound(pr: Printer, m: AffineMap, groups: list[int], operands: list[Value], keyword: str) -> str:
+def _print_parallel_bound(
+    pr: Printer, m: AffineMap, groups: list[int], operands: list[Value], keyword: str
+) -> str:
     dims_, syms_ = operands[: m.num_dims], operands[m.num_dims :]
     parts = []
     start = 0
@@ -949,9 +1001,17 @@ def _print_parallel(pr: Printer, op: Operation) -> None:
     par = ParallelOp(op)
     body = op.regions[0].blocks[0]
     pr.write(f" ({pr.operands(body.arguments)}) = (")
-    pr.write(_print_parallel_bound(pr, par.lower_bounds_map, par.lower_bounds_groups, par.lower_bounds_operands, "max"))
+    pr.write(
+        _print_parallel_bound(
+            pr, par.lower_bounds_map, par.lower_bounds_groups, par.lower_bounds_operands, "max"
+        )
+    )
     pr.write(") to (")
-    pr.write(_print_parallel_bound(pr, par.upper_bounds_map, par.upper_bounds_groups, par.upper_bounds_operands, "min"))
+    pr.write(
+        _print_parallel_bound(
+            pr, par.upper_bounds_map, par.upper_bounds_groups, par.upper_bounds_operands, "min"
+        )
+    )
     pr.write(")")
     steps = par.steps
     if any(s != 1 for s in steps):
@@ -964,7 +1024,14 @@ def _print_parallel(pr: Printer, op: Operation) -> None:
     pr.write(
         pr.attr_dict(
             op.attributes,
-            ("reductions", "lowerBoundsMap", "lowerBoundsGroups", "upperBoundsMap", "upperBoundsGroups", "steps"),
+            (
+                "reductions",
+                "lowerBoundsMap",
+                "lowerBoundsGroups",
+                "upperBoundsMap",
+                "upperBoundsGroups",
+                "steps",
+            ),
         )
     )
 
@@ -980,7 +1047,10 @@ def _verify_parallel(op: Operation) -> None:
             f"({len(lbg)}) and upper bound ({len(ubg)}), and the number of steps "
             f"({len(par.steps)}) must all match",
         )
-    for groups, m, what in ((lbg, par.lower_bounds_map, "lower"), (ubg, par.upper_bounds_map, "upper")):
+    for groups, m, what in (
+        (lbg, par.lower_bounds_map, "lower"),
+        (ubg, par.upper_bounds_map, "upper"),
+    ):
         if any(g == 0 for g in groups):
             op_error(op, f"expected {what} bound map to have at least one result")
         if sum(groups) != m.num_results:
@@ -1007,26 +1077,25 @@ define(
     parse=_parse_parallel,
     print=_print_parallel,
     verify=_verify_parallel,
-    properties=("lowerBoundsMap", "lowerBoundsGroups", "upperBoundsMap", "upperBoundsGroups", "steps", "reductions"),
+    properties=(
+        "lowerBoundsMap",
+        "lowerBoundsGroups",
+        "upperBoundsMap",
+        "upperBoundsGroups",
+        "steps",
+        "reductions",
+    ),
     implicit_terminator="affine.yield",
 )
 
 
-class ParallelOp:
-    __slots__ = ("op",)
+class ParallelOp(OpView):
+    """Typed view of ``affine.parallel``."""
 
-    def __init__(self, op: Operation) -> None:
-        if op.name != "affine.parallel":
-            raise TypeError(f"expected affine.parallel, got {op.name}")
-        self.op = op
-
-    @property
-    def lower_bounds_map(self) -> AffineMap:
-        return self.op.properties["lowerBoundsMap"].value  # type: ignore[attr-defined]
-
-    @property
-    def upper_bounds_map(self) -> AffineMap:
-        return self.op.properties["upperBoundsMap"].value  # type: ignore[attr-defined]
+    __slots__ = ()
+    OP_NAMES = ("affine.parallel",)
+    lower_bounds_map: AffineMap = attr_value("lowerBoundsMap")
+    upper_bounds_map: AffineMap = attr_value("upperBoundsMap")
 
     @staticmethod
     def _groups(attr: Attribute) -> list[int]:
@@ -1098,7 +1167,11 @@ def _parse_dma_start(p: Parser, offset: int) -> Operation:
         + [p.resolve(num, INDEX)]
         + _resolve_index(p, strides)
     )
-    attrs = {"src_map": AffineMapAttr(src_map), "dst_map": AffineMapAttr(dst_map), "tag_map": AffineMapAttr(tag_map)}
+    attrs = {
+        "src_map": AffineMapAttr(src_map),
+        "dst_map": AffineMapAttr(dst_map),
+        "tag_map": AffineMapAttr(tag_map),
+    }
     return create(p, "affine.dma_start", offset, values, [], None, attrs)
 
 
@@ -1144,30 +1217,14 @@ def _verify_dma_start(op: Operation) -> None:
 define("affine.dma_start", parse=_parse_dma_start, print=_print_dma_start, verify=_verify_dma_start)
 
 
-class DmaStartOp:
+class DmaStartOp(OpView):
     """Typed view of ``affine.dma_start``: src[...] -> dst[...], tag[...], count (, stride, per)."""
 
-    __slots__ = ("op",)
-
-    def __init__(self, op: Operation) -> None:
-        if op.name != "affine.dma_start":
-            raise TypeError(f"expected affine.dma_start, got {op.name}")
-        self.op = op
-
-    def _m(self, name: str) -> AffineMap:
-        return self.op.attributes[name].value  # type: ignore[attr-defined]
-
-    @property
-    def src_map(self) -> AffineMap:
-        return self._m("src_map")
-
-    @property
-    def dst_map(self) -> AffineMap:
-        return self._m("dst_map")
-
-    @property
-    def tag_map(self) -> AffineMap:
-        return self._m("tag_map")
+    __slots__ = ()
+    OP_NAMES = ("affine.dma_start",)
+    src_map: AffineMap = attr_value("src_map")
+    dst_map: AffineMap = attr_value("dst_map")
+    tag_map: AffineMap = attr_value("tag_map")
 
     @property
     def src(self) -> Value:
@@ -1229,7 +1286,9 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
     if not isinstance(t, MemRefType):
         p.error("expected tag to be of memref type", offset)
     values = [p.resolve(tag, t)] + _resolve_index(p, tag_idx) + [p.resolve(num, INDEX)]
-    return create(p, "affine.dma_wait", offset, values, [], None, {"tag_map": AffineMapAttr(tag_map)})
+    return create(
+        p, "affine.dma_wait", offset, values, [], None, {"tag_map": AffineMapAttr(tag_map)}
+    )
 
 
 def _print_dma_wait(pr: Printer, op: Operation) -> None:

@@ -125,7 +125,11 @@ def _define_elementwise(
         pr.write(" " + pr.operands(op.operands))
         if flags is not None:
             pr.write(print_flags(op, flags[0], flags[1]))
-        pr.write(pr.attr_dict(op.attributes, (flags[0],) if flags else ()) + " : " + pr.type(op.operands[0].type))
+        pr.write(
+            pr.attr_dict(op.attributes, (flags[0],) if flags else ())
+            + " : "
+            + pr.type(op.operands[0].type)
+        )
 
     def verify(op: Operation) -> None:
         if len(op.operands) != arity:
@@ -203,16 +207,28 @@ def _parse_fpowi(p: Parser, offset: int) -> Operation:
     types = p.parse_colon_type_list()
     if len(types) != 2:
         p.error("expected two types", offset)
-    return create(p, "math.fpowi", offset, p.resolve_all([a, b], types), [types[0]], {"fastmath": flag or FASTMATH_NONE}, attrs)
+    return create(
+        p,
+        "math.fpowi",
+        offset,
+        p.resolve_all([a, b], types),
+        [types[0]],
+        {"fastmath": flag or FASTMATH_NONE},
+        attrs,
+    )
 
 
 def _print_fpowi(pr: Printer, op: Operation) -> None:
     a, b = op.operands
     pr.write(f" {pr.operand(a)}, {pr.operand(b)}{print_flags(op, 'fastmath', 'fastmath')}")
-    pr.write(pr.attr_dict(op.attributes, ("fastmath",)) + f" : {pr.type(a.type)}, {pr.type(b.type)}")
+    pr.write(
+        pr.attr_dict(op.attributes, ("fastmath",)) + f" : {pr.type(a.type)}, {pr.type(b.type)}"
+    )
 
 
-define("math.fpowi", parse=_parse_fpowi, print=_print_fpowi, properties=("fastmath",), traits=(PURE,))
+define(
+    "math.fpowi", parse=_parse_fpowi, print=_print_fpowi, properties=("fastmath",), traits=(PURE,)
+)
 
 
 # -- comparisons ----------------------------------------------------------------------------------
@@ -245,7 +261,11 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         pr.write(f" {pred}, {pr.operands(op.operands)}")
         if fastmath:
             pr.write(print_flags(op, "fastmath", "fastmath"))
-        pr.write(pr.attr_dict(op.attributes, ("predicate", "fastmath")) + " : " + pr.type(op.operands[0].type))
+        pr.write(
+            pr.attr_dict(op.attributes, ("predicate", "fastmath"))
+            + " : "
+            + pr.type(op.operands[0].type)
+        )
 
     def verify(op: Operation) -> None:
         a, b = op.operands
@@ -305,12 +325,16 @@ def _print_select(pr: Printer, op: Operation) -> None:
 def _verify_select(op: Operation) -> None:
     c, a, b = op.operands
     if a.type != b.type or op.results[0].type != a.type:
-        op_error(op, "failed to verify that all of {true_value, false_value, result} have same type")
+        op_error(
+            op, "failed to verify that all of {true_value, false_value, result} have same type"
+        )
     if c.type != I1 and c.type != _i1_like(a.type):
         op_error(op, "expected condition type to have the same shape as the result type")
 
 
-define("arith.select", parse=_parse_select, print=_print_select, verify=_verify_select, traits=(PURE,))
+define(
+    "arith.select", parse=_parse_select, print=_print_select, verify=_verify_select, traits=(PURE,)
+)
 
 
 # -- casts -------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from affine.attributes import Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
 from affine.diagnostics import VerifyError
@@ -13,6 +13,33 @@ from affine.types import I32, Type
 if TYPE_CHECKING:
     from affine.parser import Parser
     from affine.printer import Printer
+
+
+class OpView:
+    """A typed view: named access to the parts of one operation (``op`` is the wrapped op).
+
+    Subclasses list the op names they accept in ``OP_NAMES``.
+    """
+
+    __slots__ = ("op",)
+    OP_NAMES: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, op: Operation) -> None:
+        if self.OP_NAMES and op.name not in self.OP_NAMES:
+            raise TypeError(f"expected {self.OP_NAMES[0]}, got {op.name}")
+        self.op = op
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.op.name})"
+
+
+def attr_value(name: str, doc: str = "") -> property:
+    """A view property returning the ``.value`` of the op's (inherent or discardable) attribute."""
+
+    def get(view: OpView) -> Any:
+        return view.op.get_attr(name).value  # type: ignore[union-attr]
+
+    return property(get, doc=doc or f"The ``{name}`` attribute's value.")
 
 
 def op_error(op: Operation, message: str) -> NoReturn:

@@ -60,7 +60,9 @@ def _verify_module(op: Operation) -> None:
         op_error(op, "expects region to have no arguments")
     for name in op.attributes:
         if "." not in name:
-            op_error(op, f"can only contain attributes with dialect-prefixed names, found: '{name}'")
+            op_error(
+                op, f"can only contain attributes with dialect-prefixed names, found: '{name}'"
+            )
 
 
 define(
@@ -77,7 +79,9 @@ define(
 # -- function-like ops (func.func, ml_program.func, ml_program.subgraph) -----------------------
 
 
-def parse_function_like(p: Parser, offset: int, name: str, default_dialect: str | None) -> Operation:
+def parse_function_like(
+    p: Parser, offset: int, name: str, default_dialect: str | None
+) -> Operation:
     props: dict[str, Attribute] = {}
     if p.kind == "id" and p.tok in ("private", "public", "nested"):
         props["sym_visibility"] = StringAttr(p.tok)
@@ -169,14 +173,18 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
     for i, t in enumerate(ftype.inputs):
         attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}  # type: ignore[attr-defined]
         if body.blocks:
-            parts.append(f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}")
+            parts.append(
+                f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}"
+            )
         else:
             parts.append(pr.type(t) + pr.attr_dict(attrs))
     pr.write("(" + ", ".join(parts) + ")")
     results = ftype.results
     if results:
         res_dicts = (
-            [dict(d.entries) for d in res_attrs.elements] if isinstance(res_attrs, ArrayAttr) else [{}] * len(results)  # type: ignore[attr-defined]
+            [dict(d.entries) for d in res_attrs.elements]
+            if isinstance(res_attrs, ArrayAttr)
+            else [{}] * len(results)  # type: ignore[attr-defined]
         )
         parens = len(results) > 1 or isinstance(results[0], FunctionType) or bool(res_dicts[0])
         text = ", ".join(pr.type(t) + pr.attr_dict(a) for t, a in zip(results, res_dicts))
@@ -227,7 +235,14 @@ define(
     parse=_parse_func,
     print=lambda pr, op: print_function_like(pr, op, "func"),
     verify=verify_function_like,
-    properties=("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs", "no_inline"),
+    properties=(
+        "sym_name",
+        "function_type",
+        "sym_visibility",
+        "arg_attrs",
+        "res_attrs",
+        "no_inline",
+    ),
     traits=(ISOLATED, AFFINE_SCOPE, FUNCTION),
     default_dialect="func",
 )
@@ -260,7 +275,10 @@ def _verify_return(op: Operation) -> None:
         op_error(op, "expects parent op 'func.func'")
     results = function_type_of(func).results
     if len(op.operands) != len(results):
-        op_error(op, f"has {len(op.operands)} operands, but enclosing function (@{string_value(func, 'sym_name')}) returns {len(results)}")
+        op_error(
+            op,
+            f"has {len(op.operands)} operands, but enclosing function (@{string_value(func, 'sym_name')}) returns {len(results)}",
+        )
     for i, (v, t) in enumerate(zip(op.operands, results)):
         if v.type != t:
             op_error(
@@ -318,7 +336,10 @@ def _verify_call(op: Operation) -> None:
         op_error(op, "incorrect number of operands for callee")
     for i, (v, t) in enumerate(zip(op.operands, ftype.inputs)):
         if v.type != t:
-            op_error(op, f"operand type mismatch: expected operand type {t}, but provided {v.type} for operand number {i}")
+            op_error(
+                op,
+                f"operand type mismatch: expected operand type {t}, but provided {v.type} for operand number {i}",
+            )
     if len(ftype.results) != len(op.results):
         op_error(op, "incorrect number of results for callee")
     for i, (r, t) in enumerate(zip(op.results, ftype.results)):
@@ -361,7 +382,13 @@ def _parse_func_constant(p: Parser, offset: int) -> Operation:
 
 
 def _print_func_constant(pr: Printer, op: Operation) -> None:
-    pr.write(" " + pr.attr(op.properties["value"]) + pr.attr_dict(op.attributes) + " : " + pr.type(op.results[0].type))
+    pr.write(
+        " "
+        + pr.attr(op.properties["value"])
+        + pr.attr_dict(op.attributes)
+        + " : "
+        + pr.type(op.results[0].type)
+    )
 
 
 define(
@@ -431,7 +458,10 @@ def _verify_branch(op: Operation) -> None:
         groups = [(op.successors[0], segments(op, 1)), (op.successors[1], segments(op, 2))]
     for block, args in groups:
         if len(block.arguments) != len(args):
-            op_error(op, f"branch has {len(args)} operands for successor #{groups.index((block, args))}, but target block has {len(block.arguments)}")
+            op_error(
+                op,
+                f"branch has {len(args)} operands for successor #{groups.index((block, args))}, but target block has {len(block.arguments)}",
+            )
         for a, v in zip(block.arguments, args):
             if a.type != v.type:
                 op_error(op, f"type mismatch for bb argument #{a.index} of successor")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affine.attributes import DenseArrayAttr
-from affine.dialects.common import create, op_error, segment_sizes, segments
+from affine.dialects.common import OpView, create, op_error, segment_sizes, segments
 from affine.dialects.registry import PURE, define
 from affine.ir import Operation, Value
 from affine.parser import Parser
@@ -52,8 +52,11 @@ def _verify_alloc(op: Operation) -> None:
         op_error(op, "dimension operand count does not equal memref dynamic dimension count")
     expected_syms = t.layout_map().num_symbols if t.layout and not _is_strided(t) else 0
     if len(syms) != expected_syms:
-        op_error(op, "symbol operand count does not equal memref symbol count: expected "
-                 f"{expected_syms}, got {len(syms)}")
+        op_error(
+            op,
+            "symbol operand count does not equal memref symbol count: expected "
+            f"{expected_syms}, got {len(syms)}",
+        )
 
 
 def _is_strided(t: MemRefType) -> bool:
@@ -84,7 +87,9 @@ def _parse_dealloc(p: Parser, offset: int) -> Operation:
 
 
 def _print_dealloc(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)} : {pr.type(op.operands[0].type)}")
+    pr.write(
+        f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)} : {pr.type(op.operands[0].type)}"
+    )
 
 
 define("memref.dealloc", parse=_parse_dealloc, print=_print_dealloc)
@@ -96,7 +101,15 @@ def _parse_dim(p: Parser, offset: int) -> Operation:
     index = p.parse_operand()
     attrs = p.parse_optional_attr_dict()
     t = p.parse_colon_type()
-    return create(p, "memref.dim", offset, [p.resolve(source, t), p.resolve(index, INDEX)], [INDEX], None, attrs)
+    return create(
+        p,
+        "memref.dim",
+        offset,
+        [p.resolve(source, t), p.resolve(index, INDEX)],
+        [INDEX],
+        None,
+        attrs,
+    )
 
 
 def _print_dim(pr: Printer, op: Operation) -> None:
@@ -109,12 +122,21 @@ def _print_dim(pr: Printer, op: Operation) -> None:
 def _verify_dim(op: Operation) -> None:
     t = op.operands[0].type
     if not isinstance(t, (MemRefType, UnrankedMemRefType)):
-        op_error(op, "operand #0 must be unranked.memref of any type values or non-0-ranked.memref of any type values")
+        op_error(
+            op,
+            "operand #0 must be unranked.memref of any type values or non-0-ranked.memref of any type values",
+        )
     if not isinstance(op.operands[1].type, IndexType):
         op_error(op, "operand #1 must be index")
 
 
-define("memref.dim", parse=_parse_dim, print=_print_dim, verify=_verify_dim, result_names=lambda op: ["dim"])
+define(
+    "memref.dim",
+    parse=_parse_dim,
+    print=_print_dim,
+    verify=_verify_dim,
+    result_names=lambda op: ["dim"],
+)
 
 
 def _parse_memref_load(p: Parser, offset: int) -> Operation:
@@ -145,7 +167,11 @@ def _verify_memref_load(op: Operation) -> None:
     if not isinstance(t, MemRefType):
         op_error(op, "operand #0 must be memref")
     if len(op.operands) - 1 != len(t.shape):
-        op_error(op, "incorrect number of indices for load, expected " f"{len(t.shape)} but got {len(op.operands) - 1}")
+        op_error(
+            op,
+            "incorrect number of indices for load, expected "
+            f"{len(t.shape)} but got {len(op.operands) - 1}",
+        )
     if op.results[0].type != t.element_type:
         op_error(op, "result type must match element type of memref")
 
@@ -159,7 +185,9 @@ def _parse_memref_store(p: Parser, offset: int) -> Operation:
     t = p.parse_colon_type()
     if not isinstance(t, MemRefType):
         p.error("expected memref type")
-    values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
+    values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(
+        indices, INDEX
+    )
     props = {}
     if "nontemporal" in attrs:
         props["nontemporal"] = attrs.pop("nontemporal")
@@ -185,8 +213,20 @@ def _verify_memref_store(op: Operation) -> None:
         op_error(op, "value to store must have the same type as memref element type")
 
 
-define("memref.load", parse=_parse_memref_load, print=_print_memref_load, verify=_verify_memref_load, properties=("nontemporal",))
-define("memref.store", parse=_parse_memref_store, print=_print_memref_store, verify=_verify_memref_store, properties=("nontemporal",))
+define(
+    "memref.load",
+    parse=_parse_memref_load,
+    print=_print_memref_load,
+    verify=_verify_memref_load,
+    properties=("nontemporal",),
+)
+define(
+    "memref.store",
+    parse=_parse_memref_store,
+    print=_print_memref_store,
+    verify=_verify_memref_store,
+    properties=("nontemporal",),
+)
 
 
 def _parse_cast_like(name: str):
@@ -210,7 +250,9 @@ def _print_cast_like(pr: Printer, op: Operation) -> None:
 
 def _verify_memref_cast(op: Operation) -> None:
     a, b = op.operands[0].type, op.results[0].type
-    if not isinstance(a, (MemRefType, UnrankedMemRefType)) or not isinstance(b, (MemRefType, UnrankedMemRefType)):
+    if not isinstance(a, (MemRefType, UnrankedMemRefType)) or not isinstance(
+        b, (MemRefType, UnrankedMemRefType)
+    ):
         op_error(op, "operands must be memrefs")
     if a.element_type != b.element_type:
         op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
@@ -239,17 +281,31 @@ def _parse_copy(p: Parser, offset: int) -> Operation:
     t_in = p.parse_colon_type()
     p.expect_keyword("to")
     t_out = p.parse_type()
-    return create(p, "memref.copy", offset, [p.resolve(source, t_in), p.resolve(target, t_out)], [], None, attrs)
+    return create(
+        p,
+        "memref.copy",
+        offset,
+        [p.resolve(source, t_in), p.resolve(target, t_out)],
+        [],
+        None,
+        attrs,
+    )
 
 
 def _print_copy(pr: Printer, op: Operation) -> None:
     a, b = op.operands
-    pr.write(f" {pr.operand(a)}, {pr.operand(b)}{pr.attr_dict(op.attributes)} : {pr.type(a.type)} to {pr.type(b.type)}")
+    pr.write(
+        f" {pr.operand(a)}, {pr.operand(b)}{pr.attr_dict(op.attributes)} : {pr.type(a.type)} to {pr.type(b.type)}"
+    )
 
 
 def _verify_copy(op: Operation) -> None:
     a, b = (v.type for v in op.operands)
-    if not isinstance(a, ShapedType) or not isinstance(b, ShapedType) or a.element_type != b.element_type:
+    if (
+        not isinstance(a, ShapedType)
+        or not isinstance(b, ShapedType)
+        or a.element_type != b.element_type
+    ):
         op_error(op, "failed to verify that source and target have the same element type")
 
 
@@ -312,7 +368,10 @@ def _print_subview(pr: Printer, op: Operation) -> None:
     pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
     pr.write(" " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
     pr.write(" " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
-    pr.write(pr.attr_dict(op.attributes) + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
+    pr.write(
+        pr.attr_dict(op.attributes)
+        + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
+    )
 
 
 define(
@@ -360,14 +419,12 @@ def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
     return create(p, "memref.dma_start", offset, values)
 
 
-class MemRefDmaStart:
+class MemRefDmaStart(OpView):
     """Operand layout of ``memref.dma_start``: src, src idx, dst, dst idx, count, tag, tag idx
     (, stride, elements per stride)."""
 
-    __slots__ = ("op",)
-
-    def __init__(self, op: Operation) -> None:
-        self.op = op
+    __slots__ = ()
+    OP_NAMES = ("memref.dma_start",)
 
     @property
     def src(self) -> Value:
@@ -444,7 +501,12 @@ def _verify_memref_dma_start(op: Operation) -> None:
         op_error(op, "expected tag to be of memref type")
 
 
-define("memref.dma_start", parse=_parse_memref_dma_start, print=_print_memref_dma_start, verify=_verify_memref_dma_start)
+define(
+    "memref.dma_start",
+    parse=_parse_memref_dma_start,
+    print=_print_memref_dma_start,
+    verify=_verify_memref_dma_start,
+)
 
 
 def _parse_memref_dma_wait(p: Parser, offset: int) -> Operation:
@@ -470,11 +532,17 @@ define("memref.dma_wait", parse=_parse_memref_dma_wait, print=_print_memref_dma_
 # Known by name only (read and printed generically), so that analyses see their semantics.
 for _name, _props in (
     ("memref.view", ()),
-    ("memref.reinterpret_cast", ("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides")),
+    (
+        "memref.reinterpret_cast",
+        ("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
+    ),
     ("memref.expand_shape", ("reassociation", "static_output_shape")),
     ("memref.collapse_shape", ("reassociation",)),
     ("memref.get_global", ("name",)),
-    ("memref.global", ("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment")),
+    (
+        "memref.global",
+        ("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"),
+    ),
 ):
     define(_name, properties=_props)
 

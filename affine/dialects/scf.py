@@ -49,7 +49,9 @@ def _parse_scf_for(p: Parser, offset: int) -> Operation:
         iv_type = p.parse_type()
     bounds = p.resolve_all([lb, ub, step], iv_type)
     inits = [p.resolve(o, t) for (_, _, o), t in zip(pairs, result_types)]
-    args = [(iv_name, iv_offset, iv_type)] + [(n, o, t) for (n, o, _), t in zip(pairs, result_types)]
+    args = [(iv_name, iv_offset, iv_type)] + [
+        (n, o, t) for (n, o, _), t in zip(pairs, result_types)
+    ]
     body = p.parse_region(args)
     if not result_types:
         ensure_terminator(body, "scf.yield", p, offset)
@@ -60,10 +62,14 @@ def _parse_scf_for(p: Parser, offset: int) -> Operation:
 def _print_scf_for(pr: Printer, op: Operation) -> None:
     body = op.regions[0].blocks[0]
     lb, ub, step = op.operands[:3]
-    pr.write(f" {pr.operand(body.arguments[0])} = {pr.operand(lb)} to {pr.operand(ub)} step {pr.operand(step)}")
+    pr.write(
+        f" {pr.operand(body.arguments[0])} = {pr.operand(lb)} to {pr.operand(ub)} step {pr.operand(step)}"
+    )
     inits = op.operands[3:]
     if inits:
-        pairs = ", ".join(f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(body.arguments[1:], inits))
+        pairs = ", ".join(
+            f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(body.arguments[1:], inits)
+        )
         pr.write(f" iter_args({pairs}) -> ({pr.type_list(v.type for v in inits)})")
     pr.write(" ")
     if body.arguments[0].type != INDEX:
@@ -84,7 +90,13 @@ def _verify_scf_for(op: Operation) -> None:
         op_error(op, "mismatch in number of loop-carried values and defined values")
 
 
-define("scf.for", parse=_parse_scf_for, print=_print_scf_for, verify=_verify_scf_for, implicit_terminator="scf.yield")
+define(
+    "scf.for",
+    parse=_parse_scf_for,
+    print=_print_scf_for,
+    verify=_verify_scf_for,
+    implicit_terminator="scf.yield",
+)
 
 
 # -- scf.if -----------------------------------------------------------------------------------------
@@ -102,7 +114,9 @@ def _parse_scf_if(p: Parser, offset: int) -> Operation:
         if not result_types:
             ensure_terminator(else_region, "scf.yield", p, offset)
     attrs = p.parse_optional_attr_dict()
-    return create(p, "scf.if", offset, [cond], result_types, None, attrs, [then_region, else_region])
+    return create(
+        p, "scf.if", offset, [cond], result_types, None, attrs, [then_region, else_region]
+    )
 
 
 def _print_scf_if(pr: Printer, op: Operation) -> None:
@@ -122,7 +136,13 @@ def _verify_scf_if(op: Operation) -> None:
         op_error(op, "must have an else block if defining values")
 
 
-define("scf.if", parse=_parse_scf_if, print=_print_scf_if, verify=_verify_scf_if, implicit_terminator="scf.yield")
+define(
+    "scf.if",
+    parse=_parse_scf_if,
+    print=_print_scf_if,
+    verify=_verify_scf_if,
+    implicit_terminator="scf.yield",
+)
 
 
 # -- scf.while / scf.condition / scf.yield -----------------------------------------------------------
@@ -144,7 +164,9 @@ def _parse_scf_while(p: Parser, offset: int) -> Operation:
 
 def _print_scf_while(pr: Printer, op: Operation) -> None:
     before = op.regions[0].blocks[0]
-    pairs = ", ".join(f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(before.arguments, op.operands))
+    pairs = ", ".join(
+        f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(before.arguments, op.operands)
+    )
     pr.write(f" ({pairs}) : " + pr.functional_type(op) + " ")
     pr.region(op.regions[0], False, True)
     pr.write(" do ")
@@ -180,7 +202,10 @@ define("scf.condition", parse=_parse_condition, print=_print_condition, traits=(
 def _verify_scf_yield(op: Operation) -> None:
     parent = op.parent_op
     if parent is None or not parent.name.startswith("scf."):
-        op_error(op, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'")
+        op_error(
+            op,
+            "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
+        )
     if parent.name in ("scf.for", "scf.if") and len(parent.results) != len(op.operands):
         op_error(op, f"expects {len(parent.results)} operands to match the parent op results")
 
