@@ -11,53 +11,22 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from affine.affine_map import AffineMap
+from affine.immutable import Immutable, init_fields
 from affine.integer_set import IntegerSet
 from affine.types import F32, F64, I1, I64, INDEX, FloatType, ShapedType, Type
 
 
-class Attribute:
+class Attribute(Immutable):
     """Base class: structural equality and hashing over :meth:`_key`."""
 
-    __slots__ = ("_hash",)
-
-    def _key(self) -> tuple:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and self._key() == other._key())
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            h = hash((type(self).__name__, self._key()))
-            object.__setattr__(self, "_hash", h)
-            return h
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
+    __slots__ = ()
 
     def __str__(self) -> str:
         from affine.printer import attr_to_str
 
         return attr_to_str(self)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self})"
-
-    def __copy__(self) -> Attribute:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Attribute:
-        return self
-
-
-def _init(obj: Attribute, **fields: Any) -> None:
-    for name, value in fields.items():
-        object.__setattr__(obj, name, value)
 
 
 class IntegerAttr(Attribute):
@@ -69,7 +38,7 @@ class IntegerAttr(Attribute):
     type: Type
 
     def __init__(self, value: int, type: Type = I64) -> None:
-        _init(self, value=int(value), type=type)
+        init_fields(self, value=int(value), type=type)
 
     def _key(self) -> tuple:
         return (self.value, self.type)
@@ -97,7 +66,7 @@ class FloatAttr(Attribute):
             bits = float_to_bits(value, type)
         else:
             value = bits_to_float(bits, type)
-        _init(self, value=round_to_type(value, type), type=type, bits=bits)
+        init_fields(self, value=round_to_type(value, type), type=type, bits=bits)
 
     def _key(self) -> tuple:
         return (self.bits, self.type)
@@ -155,7 +124,7 @@ class StringAttr(Attribute):
     type: Type | None
 
     def __init__(self, value: str, type: Type | None = None) -> None:
-        _init(self, value=value, type=type)
+        init_fields(self, value=value, type=type)
 
     def _key(self) -> tuple:
         return (self.value, self.type)
@@ -177,7 +146,7 @@ class ArrayAttr(Attribute):
     elements: tuple[Attribute, ...]
 
     def __init__(self, elements: Iterable[Attribute]) -> None:
-        _init(self, elements=tuple(elements))
+        init_fields(self, elements=tuple(elements))
 
     def _key(self) -> tuple:
         return self.elements
@@ -201,7 +170,7 @@ class DenseArrayAttr(Attribute):
     values: tuple
 
     def __init__(self, element_type: Type, values: Iterable) -> None:
-        _init(self, element_type=element_type, values=tuple(values))
+        init_fields(self, element_type=element_type, values=tuple(values))
 
     def _key(self) -> tuple:
         return (self.element_type, tuple(_bitwise(v) for v in self.values))
@@ -216,7 +185,7 @@ class DictionaryAttr(Attribute):
 
     def __init__(self, entries: Mapping[str, Attribute] | Iterable[tuple[str, Attribute]]) -> None:
         items = entries.items() if isinstance(entries, Mapping) else entries
-        _init(self, entries=tuple(sorted(items, key=lambda kv: kv[0])))
+        init_fields(self, entries=tuple(sorted(items, key=lambda kv: kv[0])))
 
     def _key(self) -> tuple:
         return self.entries
@@ -249,7 +218,7 @@ class DenseElementsAttr(Attribute):
     hex: str | None
 
     def __init__(self, type: ShapedType, values: Sequence, hex: str | None = None) -> None:
-        _init(self, type=type, values=tuple(values), hex=hex)
+        init_fields(self, type=type, values=tuple(values), hex=hex)
 
     def _key(self) -> tuple:
         return (self.type, tuple(_bitwise(v) for v in self.values), self.hex)
@@ -282,7 +251,7 @@ class AffineMapAttr(Attribute):
     value: AffineMap
 
     def __init__(self, value: AffineMap) -> None:
-        _init(self, value=value)
+        init_fields(self, value=value)
 
     def _key(self) -> tuple:
         return (self.value,)
@@ -294,7 +263,7 @@ class IntegerSetAttr(Attribute):
     value: IntegerSet
 
     def __init__(self, value: IntegerSet) -> None:
-        _init(self, value=value)
+        init_fields(self, value=value)
 
     def _key(self) -> tuple:
         return (self.value,)
@@ -306,7 +275,7 @@ class TypeAttr(Attribute):
     value: Type
 
     def __init__(self, value: Type) -> None:
-        _init(self, value=value)
+        init_fields(self, value=value)
 
     def _key(self) -> tuple:
         return (self.value,)
@@ -321,7 +290,7 @@ class SymbolRefAttr(Attribute):
     nested: tuple[str, ...]
 
     def __init__(self, root: str, nested: Sequence[str] = ()) -> None:
-        _init(self, root=root, nested=tuple(nested))
+        init_fields(self, root=root, nested=tuple(nested))
 
     def _key(self) -> tuple:
         return (self.root, self.nested)
@@ -342,7 +311,7 @@ class OpaqueAttr(Attribute):
     type: Type | None
 
     def __init__(self, text: str, type: Type | None = None) -> None:
-        _init(self, text=text, type=type)
+        init_fields(self, text=text, type=type)
 
     def _key(self) -> tuple:
         return (self.text, self.type)
@@ -366,7 +335,7 @@ class LocationAttr(Attribute):
     text: str
 
     def __init__(self, text: str) -> None:
-        _init(self, text=text)
+        init_fields(self, text=text)
 
     def _key(self) -> tuple:
         return (self.text,)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from affine.affine_map import AffineMap
 from affine.expr import AffineExpr, constant, dim, symbol
+from affine.immutable import Immutable, init_fields
 
 if TYPE_CHECKING:
     from affine.attributes import Attribute
@@ -24,46 +25,15 @@ if TYPE_CHECKING:
 DYNAMIC = -(2**63)  # a ``?`` dimension size, stride or offset (MLIR's ShapedType::kDynamic)
 
 
-class Type:
+class Type(Immutable):
     """Base class: structural equality and hashing over :meth:`_key`."""
 
-    __slots__ = ("_hash",)
-
-    def _key(self) -> tuple:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and self._key() == other._key())
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            h = hash((type(self).__name__, self._key()))
-            object.__setattr__(self, "_hash", h)
-            return h
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
+    __slots__ = ()
 
     def __str__(self) -> str:
         from affine.printer import type_to_str
 
         return type_to_str(self)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self})"
-
-    def __copy__(self) -> Type:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Type:
-        return self
-
-
-def _init(obj: Type, **fields: Any) -> None:
-    for name, value in fields.items():
-        object.__setattr__(obj, name, value)
 
 
 class IndexType(Type):
@@ -89,7 +59,7 @@ class IntegerType(Type):
     signedness: str  # "", "s" or "u"
 
     def __init__(self, width: int, signedness: str = "") -> None:
-        _init(self, width=width, signedness=signedness)
+        init_fields(self, width=width, signedness=signedness)
 
     def _key(self) -> tuple:
         return (self.width, self.signedness)
@@ -103,7 +73,7 @@ class FloatType(Type):
     name: str
 
     def __init__(self, name: str) -> None:
-        _init(self, name=name)
+        init_fields(self, name=name)
 
     def _key(self) -> tuple:
         return (self.name,)
@@ -127,7 +97,7 @@ class ComplexType(Type):
     element_type: Type
 
     def __init__(self, element_type: Type) -> None:
-        _init(self, element_type=element_type)
+        init_fields(self, element_type=element_type)
 
     def _key(self) -> tuple:
         return (self.element_type,)
@@ -139,7 +109,7 @@ class TupleType(Type):
     types: tuple[Type, ...]
 
     def __init__(self, types: Sequence[Type]) -> None:
-        _init(self, types=tuple(types))
+        init_fields(self, types=tuple(types))
 
     def _key(self) -> tuple:
         return self.types
@@ -152,7 +122,7 @@ class FunctionType(Type):
     results: tuple[Type, ...]
 
     def __init__(self, inputs: Sequence[Type], results: Sequence[Type]) -> None:
-        _init(self, inputs=tuple(inputs), results=tuple(results))
+        init_fields(self, inputs=tuple(inputs), results=tuple(results))
 
     def _key(self) -> tuple:
         return (self.inputs, self.results)
@@ -204,7 +174,7 @@ class VectorType(ShapedType):
         self, shape: Sequence[int], element_type: Type, scalable: Sequence[bool] | None = None
     ) -> None:
         shape = tuple(shape)
-        _init(
+        init_fields(
             self,
             shape=shape,
             element_type=element_type,
@@ -223,7 +193,7 @@ class TensorType(ShapedType):
     def __init__(
         self, shape: Sequence[int] | None, element_type: Type, encoding: Attribute | None = None
     ) -> None:
-        _init(
+        init_fields(
             self,
             shape=None if shape is None else tuple(shape),
             element_type=element_type,
@@ -315,7 +285,7 @@ class MemRefType(ShapedType):
             from affine.attributes import IntegerAttr
 
             memory_space = IntegerAttr(memory_space, I64) if memory_space else None
-        _init(
+        init_fields(
             self,
             shape=tuple(shape),
             element_type=element_type,
@@ -389,7 +359,7 @@ class UnrankedMemRefType(ShapedType):
     shape = None
 
     def __init__(self, element_type: Type, memory_space: Attribute | None = None) -> None:
-        _init(self, element_type=element_type, memory_space=memory_space)
+        init_fields(self, element_type=element_type, memory_space=memory_space)
 
     def _key(self) -> tuple:
         return (self.element_type, self.memory_space)
@@ -403,7 +373,7 @@ class OpaqueType(Type):
     text: str
 
     def __init__(self, text: str) -> None:
-        _init(self, text=text)
+        init_fields(self, text=text)
 
     def _key(self) -> tuple:
         return (self.text,)
