@@ -793,39 +793,39 @@ class Parser:
 
     # -- affine maps and integer sets ------------------------------------------------------
 
+    def _parse_identifier_list(
+        self,
+        names: dict[str, AffineExpr],
+        make: Callable[[int], AffineExpr],
+        close: str,
+        what: str,
+    ) -> int:
+        """``d0, d1, ...`` up to ``close`` (already past the opening bracket); returns the count."""
+        count = 0
+        if self.accept(close):
+            return 0
+        while True:
+            if self.kind != "id":
+                self.error("expected bare identifier")
+            name = self.tok
+            if name in names:
+                self.error(f"redefinition of identifier '{name}'")
+            names[name] = make(count)
+            count += 1
+            self.advance()
+            if not self.accept(","):
+                break
+        self.expect(close, f" at end of {what} identifiers list")
+        return count
+
     def _parse_map_or_set_body(self, want: str | None = None) -> AffineMap | IntegerSet:
         """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
         names: dict[str, AffineExpr] = {}
         self.expect("(", " at start of dimensional identifiers list")
-        num_dims = 0
-        if not self.accept(")"):
-            while True:
-                if self.kind != "id":
-                    self.error("expected bare identifier")
-                name = self.tok
-                if name in names:
-                    self.error(f"redefinition of identifier '{name}'")
-                names[name] = dim(num_dims)
-                num_dims += 1
-                self.advance()
-                if not self.accept(","):
-                    break
-            self.expect(")", " at end of dimensional identifiers list")
+        num_dims = self._parse_identifier_list(names, dim, ")", "dimensional")
         num_symbols = 0
         if self.accept("["):
-            if not self.accept("]"):
-                while True:
-                    if self.kind != "id":
-                        self.error("expected bare identifier")
-                    name = self.tok
-                    if name in names:
-                        self.error(f"redefinition of identifier '{name}'")
-                    names[name] = symbol(num_symbols)
-                    num_symbols += 1
-                    self.advance()
-                    if not self.accept(","):
-                        break
-                self.expect("]", " at end of symbol identifiers list")
+            num_symbols = self._parse_identifier_list(names, symbol, "]", "symbol")
         lookup_id = _name_resolver(names)
         if self.kind == "->":
             if want == "set":
