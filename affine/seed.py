@@ -261,42 +261,10 @@ def _parse_extract_element(p: Parser, offset: int) -> Operation:
 
 
 def _parse_dma_start(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
+    """The seed order (count before tag) with affine subscripts, as ``affine.dma_start``."""
+    from affine.dialects.common import parse_dma_start
 
-    src = p.parse_operand()
-    src_map, src_idx = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    dst = p.parse_operand()
-    dst_map, dst_idx = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    num = p.parse_operand()
-    p.expect(",")
-    tag = p.parse_operand()
-    tag_map, tag_idx = p.parse_affine_map_of_ssa_ids()
-    strides = []
-    while p.accept(","):
-        strides.append(p.parse_operand())
-    if strides and len(strides) != 2:
-        p.error("expected two stride related operands", offset)
-    types = p.parse_colon_type_list()
-    if len(types) != 3:
-        p.error("expected three memref types", offset)
-    values = (
-        [p.resolve(src, types[0])]
-        + p.resolve_all(src_idx, INDEX)
-        + [p.resolve(dst, types[1])]
-        + p.resolve_all(dst_idx, INDEX)
-        + [p.resolve(tag, types[2])]
-        + p.resolve_all(tag_idx, INDEX)
-        + [p.resolve(num, INDEX)]
-        + p.resolve_all(strides, INDEX)
-    )
-    attrs = {
-        "src_map": AffineMapAttr(src_map),
-        "dst_map": AffineMapAttr(dst_map),
-        "tag_map": AffineMapAttr(tag_map),
-    }
-    return create(p, "affine.dma_start", offset, values, [], None, attrs)
+    return parse_dma_start(p, offset, "affine.dma_start", True, True, "expected three memref types")
 
 
 def _parse_dma_wait(p: Parser, offset: int) -> Operation:

@@ -19,7 +19,15 @@ from affine.attributes import (
     IntegerAttr,
     IntegerSetAttr,
 )
-from affine.dialects.common import OpView, attr_value, create, op_error, segment_sizes, segments
+from affine.dialects.common import (
+    OpView,
+    attr_value,
+    create,
+    op_error,
+    parse_dma_start,
+    segment_sizes,
+    segments,
+)
 from affine.dialects.registry import (
     AFFINE_SCOPE,
     CONSTANT,
@@ -790,34 +798,24 @@ def _verify_vector(op: Operation, memref_type: MemRefType, vector_type: Type) ->
         op_error(op, "requires memref and vector types of the same elemental type")
 
 
-define(
-    "affine.load",
-    parse=lambda p, o: _parse_load(p, o, False),
-    print=_print_load,
-    verify=_verify_load,
-    properties=("map",),
-)
-define(
-    "affine.vector_load",
-    parse=lambda p, o: _parse_load(p, o, True),
-    print=_print_load,
-    verify=_verify_load,
-    properties=("map",),
-)
-define(
-    "affine.store",
-    parse=lambda p, o: _parse_store(p, o, False),
-    print=_print_store,
-    verify=_verify_store,
-    properties=("map",),
-)
-define(
-    "affine.vector_store",
-    parse=lambda p, o: _parse_store(p, o, True),
-    print=_print_store,
-    verify=_verify_store,
-    properties=("map",),
-)
+for _vector, _load, _store in (
+    (False, "affine.load", "affine.store"),
+    (True, "affine.vector_load", "affine.vector_store"),
+):
+    define(
+        _load,
+        parse=lambda p, o, v=_vector: _parse_load(p, o, v),
+        print=_print_load,
+        verify=_verify_load,
+        properties=("map",),
+    )
+    define(
+        _store,
+        parse=lambda p, o, v=_vector: _parse_store(p, o, v),
+        print=_print_store,
+        verify=_verify_store,
+        properties=("map",),
+    )
 
 
 class LoadOp(OpView):
@@ -1139,40 +1137,7 @@ class ParallelOp(OpView):
 
 
 def _parse_dma_start(p: Parser, offset: int) -> Operation:
-    src = p.parse_operand()
-    src_map, src_idx = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    dst = p.parse_operand()
-    dst_map, dst_idx = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    tag = p.parse_operand()
-    tag_map, tag_idx = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    num = p.parse_operand()
-    strides = []
-    while p.accept(","):
-        strides.append(p.parse_operand())
-    if strides and len(strides) != 2:
-        p.error("expected two stride related operands", offset)
-    types = p.parse_colon_type_list()
-    if len(types) != 3:
-        p.error("expected three types", offset)
-    values = (
-        [p.resolve(src, types[0])]
-        + _resolve_index(p, src_idx)
-        + [p.resolve(dst, types[1])]
-        + _resolve_index(p, dst_idx)
-        + [p.resolve(tag, types[2])]
-        + _resolve_index(p, tag_idx)
-        + [p.resolve(num, INDEX)]
-        + _resolve_index(p, strides)
-    )
-    attrs = {
-        "src_map": AffineMapAttr(src_map),
-        "dst_map": AffineMapAttr(dst_map),
-        "tag_map": AffineMapAttr(tag_map),
-    }
-    return create(p, "affine.dma_start", offset, values, [], None, attrs)
+    return parse_dma_start(p, offset, "affine.dma_start", True, False, "expected three types")
 
 
 def _print_dma_start(pr: Printer, op: Operation) -> None:

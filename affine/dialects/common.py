@@ -126,3 +126,69 @@ def print_flags(op: Operation, name: str, keyword: str) -> str:
 
 def print_results_types_suffix(pr: Printer, op: Operation) -> str:
     return pr.type_list(r.type for r in op.results)
+
+
+def parse_dma_start(
+    p: Parser,
+    offset: int,
+    name: str,
+    affine_subscripts: bool,
+    count_first: bool,
+    types_message: str,
+) -> Operation:
+    """``src[..], dst[..], tag[..], count`` (``count, tag[..]`` when ``count_first``) then
+    optional ``, stride, per_stride`` and ``: src_type, dst_type, tag_type``.
+
+    Subscripts are affine expressions of SSA ids (kept as ``src_map``/``dst_map``/``tag_map``
+    attributes) when ``affine_subscripts``, else plain index operands. The operand order of
+    the created op is MLIR's: ``memref.dma_start`` has the count before the tag,
+    ``affine.dma_start`` after it.
+    """
+    from affine.attributes import AffineMapAttr
+    from affine.types import INDEX
+
+    def subscripts() -> tuple[Any, list]:
+        if affine_subscripts:
+            return p.parse_affine_map_of_ssa_ids()
+        return None, p.parse_operand_list("[")
+
+    src = p.parse_operand()
+    src_map, src_idx = subscripts()
+    p.expect(",")
+    dst = p.parse_operand()
+    dst_map, dst_idx = subscripts()
+    p.expect(",")
+    if count_first:
+        num = p.parse_operand()
+        p.expect(",")
+        tag = p.parse_operand()
+        tag_map, tag_idx = subscripts()
+    else:
+        tag = p.parse_operand()
+        tag_map, tag_idx = subscripts()
+        p.expect(",")
+        num = p.parse_operand()
+    strides = []
+    while p.accept(","):
+        strides.append(p.parse_operand())
+    if strides and len(strides) != 2:
+        p.error("expected two stride related operands", offset)
+    types = p.parse_colon_type_list()
+    if len(types) != 3:
+        p.error(types_message, offset)
+    count = [p.resolve(num, INDEX)]
+    tag_part = [p.resolve(tag, types[2]), *p.resolve_all(tag_idx, INDEX)]
+    values = (
+        [p.resolve(src, types[0]), *p.resolve_all(src_idx, INDEX)]
+        + [p.resolve(dst, types[1]), *p.resolve_all(dst_idx, INDEX)]
+        + (count + tag_part if name == "memref.dma_start" else tag_part + count)
+        + p.resolve_all(strides, INDEX)
+    )
+    attrs = None
+    if affine_subscripts:
+        attrs = {
+            "src_map": AffineMapAttr(src_map),
+            "dst_map": AffineMapAttr(dst_map),
+            "tag_map": AffineMapAttr(tag_map),
+        }
+    return create(p, name, offset, values, [], None, attrs)

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from affine.attributes import DenseArrayAttr
-from affine.dialects.common import OpView, create, op_error, segment_sizes, segments
+from affine.dialects.common import (
+    OpView,
+    create,
+    op_error,
+    parse_dma_start,
+    segment_sizes,
+    segments,
+)
 from affine.dialects.registry import PURE, define
 from affine.ir import Operation, Value
 from affine.parser import Parser
@@ -388,35 +395,7 @@ define(
 
 
 def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
-    src = p.parse_operand()
-    src_idx = p.parse_operand_list("[")
-    p.expect(",")
-    dst = p.parse_operand()
-    dst_idx = p.parse_operand_list("[")
-    p.expect(",")
-    num = p.parse_operand()
-    p.expect(",")
-    tag = p.parse_operand()
-    tag_idx = p.parse_operand_list("[")
-    strides = []
-    while p.accept(","):
-        strides.append(p.parse_operand())
-    if strides and len(strides) != 2:
-        p.error("expected two stride related operands", offset)
-    types = p.parse_colon_type_list()
-    if len(types) != 3:
-        p.error("expected 3 types", offset)
-    values = (
-        [p.resolve(src, types[0])]
-        + p.resolve_all(src_idx, INDEX)
-        + [p.resolve(dst, types[1])]
-        + p.resolve_all(dst_idx, INDEX)
-        + [p.resolve(num, INDEX)]
-        + [p.resolve(tag, types[2])]
-        + p.resolve_all(tag_idx, INDEX)
-        + p.resolve_all(strides, INDEX)
-    )
-    return create(p, "memref.dma_start", offset, values)
+    return parse_dma_start(p, offset, "memref.dma_start", False, True, "expected 3 types")
 
 
 class MemRefDmaStart(OpView):
