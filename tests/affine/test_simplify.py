@@ -6,6 +6,7 @@ import random
 
 import pytest
 from affine_strategies import box, exprs, integer_sets, maps, value
+from conftest import run_mlir_opt
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,15 +15,14 @@ from affine.expr import AffineExprError, constant
 from affine.simplify import (
     FlatExpr,
     dim_ranges,
-    exprs_equal,
     expr_size,
+    exprs_equal,
     flatten,
     shape_ranges,
     simplify_expr,
     simplify_map,
     simplify_set,
 )
-from conftest import run_mlir_opt
 
 d0, d1, d2 = dim(0), dim(1), dim(2)
 s0 = symbol(0)
