@@ -27,6 +27,7 @@ numpy and the C toolchain are imported lazily, so ``import affine`` stays light.
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Sequence
@@ -50,6 +51,8 @@ from affine.types import (
 if TYPE_CHECKING:
     import numpy as np
 
+    from affine.attributes import FloatAttr
+
 
 class ExecutionError(DiagnosticError):
     """A kernel that cannot be run or failed while running (located at the op when known)."""
@@ -59,22 +62,75 @@ class ExecutionError(DiagnosticError):
 
 
 @dataclass(frozen=True)
+class FloatFormat:
+    """The encoding of a float type narrower than f32 other than f16 (bf16, tf32, f8, f6,
+    f4): both backends hold its values in this encoding and compute every op in f32.
+
+    ``exponent`` and ``mantissa`` are the field widths and ``bias`` the exponent bias;
+    ``special`` says how the type spells what IEEE spells with an all-ones exponent:
+    ``ieee`` (infinities and NaNs), ``fn`` (no infinities; all ones is NaN), ``fnuz`` (no
+    infinities, no -0; the sign bit alone is NaN), ``finite`` (neither: overflow saturates)
+    or ``e8m0`` (unsigned powers of two; all ones is NaN).  The encoding sits ``shift`` bits
+    up in its storage word (tf32 is stored as the f32 of the same value)."""
+
+    exponent: int
+    mantissa: int
+    bias: int
+    special: str
+    shift: int = 0
+
+    @property
+    def bits(self) -> int:
+        return (self.special != "e8m0") + self.exponent + self.mantissa
+
+
+@dataclass(frozen=True)
 class ElementInfo:
     """How values of one MLIR scalar type are held: ``kind`` is ``float``, ``int`` (two's
     complement, canonically signed: signless and ``siN``; ``i1`` true is -1), ``uint``
-    (``uiN``) or ``index`` (unbounded in the interpreter, int64 in C)."""
+    (``uiN``) or ``index`` (unbounded in the interpreter, int64 in C).  Floats carry their
+    MLIR ``name``, and a ``format`` when they are held encoded (see :class:`FloatFormat`)."""
 
     kind: str
     width: int
     numpy: str  # storage dtype name
     c: str  # C storage type
+    name: str = ""
+    format: FloatFormat | None = None
 
 
+def _encoded(name: str, numpy: str, c: str, fmt: FloatFormat) -> ElementInfo:
+    return ElementInfo("float", fmt.bits, numpy, c, name, fmt)
+
+
+# The one table of float types both backends run: MLIR name, numpy (ml_dtypes) dtype, C type.
 _FLOATS = {
-    "f16": ElementInfo("float", 16, "float16", "_Float16"),
-    "f32": ElementInfo("float", 32, "float32", "float"),
-    "f64": ElementInfo("float", 64, "float64", "double"),
+    "f16": ElementInfo("float", 16, "float16", "_Float16", "f16"),
+    "f32": ElementInfo("float", 32, "float32", "float", "f32"),
+    "f64": ElementInfo("float", 64, "float64", "double", "f64"),
+    "f80": ElementInfo("float", 80, "longdouble", "long double", "f80"),
+    "bf16": _encoded("bf16", "bfloat16", "uint16_t", FloatFormat(8, 7, 127, "ieee")),
+    "tf32": _encoded("tf32", "float32", "uint32_t", FloatFormat(8, 10, 127, "ieee", 13)),
+    "f8E5M2": _encoded("f8E5M2", "float8_e5m2", "uint8_t", FloatFormat(5, 2, 15, "ieee")),
+    "f8E4M3": _encoded("f8E4M3", "float8_e4m3", "uint8_t", FloatFormat(4, 3, 7, "ieee")),
+    "f8E3M4": _encoded("f8E3M4", "float8_e3m4", "uint8_t", FloatFormat(3, 4, 3, "ieee")),
+    "f8E4M3FN": _encoded("f8E4M3FN", "float8_e4m3fn", "uint8_t", FloatFormat(4, 3, 7, "fn")),
+    "f8E4M3FNUZ": _encoded(
+        "f8E4M3FNUZ", "float8_e4m3fnuz", "uint8_t", FloatFormat(4, 3, 8, "fnuz")
+    ),
+    "f8E5M2FNUZ": _encoded(
+        "f8E5M2FNUZ", "float8_e5m2fnuz", "uint8_t", FloatFormat(5, 2, 16, "fnuz")
+    ),
+    "f8E4M3B11FNUZ": _encoded(
+        "f8E4M3B11FNUZ", "float8_e4m3b11fnuz", "uint8_t", FloatFormat(4, 3, 11, "fnuz")
+    ),
+    "f8E8M0FNU": _encoded("f8E8M0FNU", "float8_e8m0fnu", "uint8_t", FloatFormat(8, 0, 127, "e8m0")),
+    "f4E2M1FN": _encoded("f4E2M1FN", "float4_e2m1fn", "uint8_t", FloatFormat(2, 1, 1, "finite")),
+    "f6E2M3FN": _encoded("f6E2M3FN", "float6_e2m3fn", "uint8_t", FloatFormat(2, 3, 1, "finite")),
+    "f6E3M2FN": _encoded("f6E3M2FN", "float6_e3m2fn", "uint8_t", FloatFormat(3, 2, 3, "finite")),
 }
+
+_SUPPORTED = "index, i1..i64, " + ", ".join(_FLOATS)
 
 
 def element_info(t: Type, loc: Location | None = None) -> ElementInfo:
@@ -82,7 +138,12 @@ def element_info(t: Type, loc: Location | None = None) -> ElementInfo:
     if isinstance(t, IndexType):
         return ElementInfo("index", 64, "int64", "int64_t")
     if isinstance(t, FloatType) and t.name in _FLOATS:
-        return _FLOATS[t.name]
+        info = _FLOATS[t.name]
+        if info.name == "f80":
+            _check_x87(loc)
+        elif info.numpy not in ("float16", "float32", "float64"):
+            _import_ml_dtypes(t, loc)
+        return info
     if isinstance(t, IntegerType) and 1 <= t.width <= 64:
         if t.width == 1:
             return ElementInfo("int", 1, "bool", "uint8_t")
@@ -90,9 +151,132 @@ def element_info(t: Type, loc: Location | None = None) -> ElementInfo:
         if t.signedness == "u":
             return ElementInfo("uint", t.width, f"uint{storage}", f"uint{storage}_t")
         return ElementInfo("int", t.width, f"int{storage}", f"int{storage}_t")
+    why = " (no numpy type holds IEEE quad precision)" if str(t) == "f128" else ""
     raise ExecutionError(
-        f"values of type '{t}' cannot be executed (supported: index, i1..i64, f16, f32, f64)", loc
+        f"values of type '{t}' cannot be executed{why}; supported: {_SUPPORTED}", loc
     )
+
+
+def _check_x87(loc: Location | None) -> None:
+    """f80 runs as numpy.longdouble / C long double, which must be the x87 80-bit format."""
+    import numpy as np
+
+    fi = np.finfo(np.longdouble)
+    if (fi.nmant, fi.nexp) != (63, 15):
+        raise ExecutionError(
+            f"values of type 'f80' cannot be executed here: numpy.longdouble is not the x87 "
+            f"80-bit format on this platform ({fi.nmant + 1}-bit significand, {fi.nexp}-bit "
+            "exponent)",
+            loc,
+        )
+
+
+def _import_ml_dtypes(t: Type, loc: Location | None) -> None:
+    """Register the ml_dtypes dtypes (bfloat16, float8_*...) with numpy."""
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        raise ExecutionError(
+            f"values of type '{t}' need the ml_dtypes package (pip install ml_dtypes)", loc
+        ) from None
+
+
+def is_float_dtype(dtype: Any) -> bool:
+    """Is ``dtype`` the storage of a float element type (numpy or ml_dtypes)?"""
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or any(
+        dtype.name == i.numpy for i in _FLOATS.values() if i.format is not None
+    )
+
+
+# -- float values ---------------------------------------------------------------------------------
+
+F32 = _FLOATS["f32"]
+
+
+def float_values(values: Any, info: ElementInfo) -> Any:
+    """Float ``values`` (a number or an array) as run-time values of the float type ``info``,
+    rounded to nearest even as both backends convert: types with a :class:`FloatFormat`
+    through f32 first (as LLVM converts to bf16), the others directly."""
+    import numpy as np
+
+    array = np.asarray(values)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if info.format is None:
+            out = array.astype(info.numpy)
+        else:
+            out = encode_f32(array.astype(np.float32), info)
+    return out if out.ndim else out[()]
+
+
+def encode_f32(x: np.ndarray, info: ElementInfo) -> np.ndarray:
+    """f32 values rounded to the encoded type ``info`` (ml_dtypes' conversion; tf32 rounds
+    the f32 encoding to its top 19 bits, NaNs becoming the quiet NaN of their sign)."""
+    import numpy as np
+
+    fmt = info.format
+    assert fmt is not None
+    if not fmt.shift:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return x.astype(info.numpy)
+    u = np.array(x, dtype=np.float32).view(np.uint32)
+    magnitude = u & np.uint32(0x7FFFFFFF)
+    drop = fmt.shift
+    rounded = (
+        magnitude
+        + ((magnitude >> np.uint32(drop)) & np.uint32(1))
+        + np.uint32((1 << (drop - 1)) - 1)
+    ) & np.uint32(~((1 << drop) - 1) & 0xFFFFFFFF)
+    rounded = np.where(magnitude > np.uint32(0x7F800000), np.uint32(0x7FC00000), rounded)
+    return (rounded.astype(np.uint32) | (u & np.uint32(0x80000000))).view(np.float32)
+
+
+def storage_word(value: Any, info: ElementInfo) -> int:
+    """The bits of a float value as stored in memory (an unsigned integer)."""
+    import numpy as np
+
+    stored = np.asarray(value, dtype=info.numpy).reshape(1)
+    if info.name == "f80":
+        return int.from_bytes(stored.tobytes()[:10], "little")
+    return int(stored.view(f"uint{stored.itemsize * 8}")[0])
+
+
+def float_bits(value: Any, info: ElementInfo) -> int:
+    """The encoding of a float value (what ``arith.bitcast`` sees): ``info.width`` bits."""
+    shift = info.format.shift if info.format is not None else 0
+    return storage_word(value, info) >> shift
+
+
+def float_from_bits(bits: int, info: ElementInfo) -> Any:
+    """The float value of type ``info`` with encoding ``bits`` (inverse of :func:`float_bits`)."""
+    import numpy as np
+
+    bits &= (1 << info.width) - 1
+    dtype = np.dtype(info.numpy)
+    if info.name == "f80":
+        raw = bits.to_bytes(10, "little") + bytes(dtype.itemsize - 10)
+        return np.frombuffer(raw, dtype=dtype)[0]
+    shift = info.format.shift if info.format is not None else 0
+    word = np.array([bits << shift], dtype=f"uint{dtype.itemsize * 8}")
+    return word.view(dtype)[0]
+
+
+def float_attr_value(attr: FloatAttr, info: ElementInfo) -> Any:
+    """The run-time value of a float constant.
+
+    The reader keeps the exact encoding (``attr.bits``) of f16, bf16, f32 and f64.  For the
+    other types ``attr.bits`` holds a hex literal's bits but a decimal literal's double
+    encoding, with ``attr.value`` that double; the two are told apart by size (a hex literal
+    of an N-bit type is below 2**N; a double's encoding is not, unless it is a denormal below
+    2**N * 2**-1074, far under every type's smallest value; for f80 a hex literal is at least
+    2**64 unless it spells zero or a denormal)."""
+    if info.name in ("f16", "bf16", "f32", "f64"):
+        return float_from_bits(attr.bits, info)
+    # an f80 hex literal below 2**64 (exponent field 0: zero or a denormal) reads as a double
+    hex_literal = attr.bits >= 1 << 64 if info.width > 64 else attr.bits < 1 << info.width
+    return float_from_bits(attr.bits, info) if hex_literal else float_values(attr.value, info)
 
 
 # -- layouts ----------------------------------------------------------------------------------------
@@ -449,7 +633,10 @@ def memref_from_array(
         pstrides = physical_strides(t, sizes) if t.has_identity_layout else (1,)
         return MemRef(t, array.reshape(-1), sizes, tuple(symbols), pstrides)
     memref = MemRef.allocate(t, sizes, symbols)
-    memref.store_array(np.asarray(array).astype(info.numpy, copy=False))
+    if info.kind == "float" and array.dtype != np.dtype(info.numpy):
+        memref.store_array(float_values(array, info))
+    else:
+        memref.store_array(np.asarray(array).astype(info.numpy, copy=False))
     return memref
 
 
@@ -457,14 +644,15 @@ def memref_from_array(
 
 
 def deterministic_values(element: Type, count: int, arg: int) -> np.ndarray:
-    """Element ``i`` = ``((7*i + 13*arg) mod 17) / 17`` (floats) or ``(7*i + 13*arg) mod 17``
-    wrapped to the width (integers)."""
+    """Element ``i`` = ``((7*i + 13*arg) mod 17) / 17`` (floats: the f64 quotient rounded to
+    the type by :func:`float_values`) or ``(7*i + 13*arg) mod 17`` wrapped to the width
+    (integers)."""
     import numpy as np
 
     info = element_info(element)
     raw = (np.arange(count, dtype=np.int64) * 7 + 13 * arg) % 17
     if info.kind == "float":
-        return (raw.astype(np.float64) / 17.0).astype(info.numpy)
+        return float_values(raw.astype(np.float64) / 17.0, info)
     return wrap_array(raw, info).astype(info.numpy)
 
 
@@ -522,7 +710,8 @@ def deterministic_inputs(
 def random_inputs(
     func: Operation, seed: int = 0, sizes: dict[int, Sequence[int]] | None = None
 ) -> list[np.ndarray]:
-    """One array per memref argument: floats uniform in [-1, 1), integers in [0, 17)."""
+    """One array per memref argument: floats uniform in [-1, 1) (in (0, 1] for the unsigned
+    f8E8M0FNU), integers in [0, 17)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -535,7 +724,10 @@ def random_inputs(
         shape = _array_shape(t, a, sizes)
         info = element_info(t.element_type)
         if info.kind == "float":
-            arrays.append(rng.uniform(-1.0, 1.0, shape).astype(info.numpy))
+            values = rng.uniform(-1.0, 1.0, shape)
+            if info.format is not None and info.format.special == "e8m0":
+                values = 1.0 - np.abs(values)
+            arrays.append(float_values(values, info))
         else:
             arrays.append(wrap_array(rng.integers(0, 17, shape), info).astype(info.numpy))
     return arrays
@@ -690,7 +882,7 @@ def scalar_argument(t: Type, value: Any, arg: int = 0) -> Any:
 
     info = element_info(t)
     if info.kind == "float":
-        return np.dtype(info.numpy).type(value)
+        return float_values(value, info)
     if isinstance(value, (bool, np.bool_)):
         value = int(value)
     if not isinstance(value, (int, np.integer)):
@@ -852,6 +1044,24 @@ def time_kernel(
 TOLERANCES = {16: 2e-2, 32: 1e-4, 64: 1e-9}
 
 
+def default_rtol(info: ElementInfo) -> float:
+    """The :func:`compare_arrays` tolerance for a float type: :data:`TOLERANCES` for f16,
+    f32 and f64, 1e-12 for f80, and 20 ulps of 1 for the encoded types."""
+    if info.format is not None:
+        return 20.0 * 2.0 ** -max(info.format.mantissa, 1)
+    return TOLERANCES.get(info.width, 1e-12)
+
+
+def _dtype_info(dtype: Any) -> ElementInfo:
+    """The float type whose storage is ``dtype`` (f32 for float32)."""
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    if dtype == np.longdouble:
+        return _FLOATS["f80"]
+    return next(i for i in _FLOATS.values() if i.numpy == dtype.name)
+
+
 @dataclass(frozen=True)
 class Mismatch:
     """Argument ``arg`` differs: largest error, the tolerance, and the first bad index."""
@@ -896,15 +1106,11 @@ def compare_arrays(
 
     if expected.shape != actual.shape:
         return Mismatch(arg, float("inf"), 0.0, (), expected.shape, actual.shape)
-    if expected.dtype.kind == "f":
+    if is_float_dtype(expected.dtype):
         e = expected.astype(np.float64)
         a = actual.astype(np.float64)
         if rtol is None:
-            rtol = (
-                TOLERANCES[expected.dtype.itemsize * 8]
-                if expected.dtype.itemsize * 8 in TOLERANCES
-                else 1e-4
-            )
+            rtol = default_rtol(_dtype_info(expected.dtype))
         finite = np.isfinite(e)
         scale = max(1.0, float(np.max(np.abs(e[finite]))) if finite.any() else 1.0)
         tolerance = rtol * scale
@@ -952,16 +1158,24 @@ def check_equivalent(
     copies_g = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
     result_f = run(first, *copies_f, backend=backend, layout_symbols=layout_symbols)
     result_g = run(second, *copies_g, backend=backend, layout_symbols=layout_symbols)
+    arg_types, result_types = signature(first)
+
+    def tolerance(t: Type) -> float | None:
+        """The element type's tolerance (tf32 is stored as float32 but is far coarser)."""
+        element = t.element_type if isinstance(t, MemRefType) else t
+        info = element_info(element)
+        return rtol if rtol is not None or info.kind != "float" else default_rtol(info)
+
     mismatches = []
     for a, (x, y) in enumerate(zip(copies_f, copies_g)):
         if isinstance(x, np.ndarray):
-            m = compare_arrays(x, y, a, rtol)
+            m = compare_arrays(x, y, a, tolerance(arg_types[a]))
             if m is not None:
                 mismatches.append(m)
     rf = result_f if isinstance(result_f, tuple) else (result_f,)
     rg = result_g if isinstance(result_g, tuple) else (result_g,)
-    for k, (x, y) in enumerate(zip(rf, rg)):
-        m = compare_arrays(np.asarray(x), np.asarray(y), -1 - k, rtol)
+    for k, (x, y, t) in enumerate(zip(rf, rg, result_types)):
+        m = compare_arrays(np.asarray(x), np.asarray(y), -1 - k, tolerance(t))
         if m is not None:
             mismatches.append(m)
     return Equivalence(tuple(mismatches), (result_f, result_g))
@@ -1109,10 +1323,7 @@ class _HarnessWriter:
                 self.emit(f"{as_f64} = arith.sitofp {as_i64} : i64 to f64")
                 self.emit(f"{seventeen} = arith.constant 17.0 : f64")
                 self.emit(f"{scaled} = arith.divf {as_f64}, {seventeen} : f64")
-                value = scaled
-                if info.width != 64:
-                    value = self.fresh()
-                    self.emit(f"{value} = arith.truncf {scaled} : f64 to {t.element_type}")
+                value = self.convert_float(scaled, "f64", info)
             elif info.width != 64:
                 value = self.fresh()
                 self.emit(f"{value} = arith.trunci {as_i64} : i64 to {t.element_type}")
@@ -1148,10 +1359,9 @@ class _HarnessWriter:
         element = self.fresh()
         self.emit(f"{element} = affine.load {v}[{', '.join(ivs)}] : {t}")
         x = element
-        if info.kind == "float" and info.width != 64:
-            x = self.fresh()
-            self.emit(f"{x} = arith.extf {element} : {t.element_type} to f64")
-        elif info.kind != "float":
+        if info.kind == "float":
+            x = self.convert_float(element, info.name, _FLOATS["f64"])
+        else:
             as_int = element
             if info.kind == "index":
                 as_int = self.fresh()
@@ -1179,6 +1389,23 @@ class _HarnessWriter:
         self.emit("}")
         self.print_f64(f"{outer[0]}#0")
         self.print_f64(f"{outer[0]}#1")
+
+    def convert_float(self, value: str, source: str, target: ElementInfo) -> str:
+        """``value`` of float type ``source`` converted to ``target`` as the backends do
+        (types with a :class:`FloatFormat` through f32)."""
+        steps = [source]
+        if target.format is not None or _FLOATS[source].format is not None:
+            steps.append("f32")
+        steps.append(target.name)
+        for a, b in itertools.pairwise(steps):
+            if a != b:
+                wider = _FLOATS[b].width > _FLOATS[a].width
+                converted = self.fresh()
+                self.emit(
+                    f"{converted} = arith.{'extf' if wider else 'truncf'} {value} : {a} to {b}"
+                )
+                value = converted
+        return value
 
     def print_f64(self, value: str) -> None:
         bits = self.fresh()

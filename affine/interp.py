@@ -5,8 +5,12 @@ operand slots, types and maps; affine maps become generated expressions), so run
 loop nest does no dispatch on op names.  Values live in a per-call frame list: index
 values are unbounded Python ints, integers are Python ints wrapped to their width
 (canonically signed for signless and ``siN`` types, so ``i1`` true is -1; unsigned for
-``uiN``), floats are numpy scalars of the element type (so f32 is computed in float32),
-memrefs are :class:`affine.execute.MemRef` values.
+``uiN``), floats are numpy scalars of the element type (so f32 is computed in float32, f80
+in numpy.longdouble), memrefs are :class:`affine.execute.MemRef` values.  Types with a
+:class:`~affine.execute.FloatFormat` (bf16, tf32, f8/f6/f4) are ml_dtypes scalars (tf32:
+float32 on the tf32 grid) and every op computes in f32 and rounds its result to the type
+(:class:`FloatOps`), which for add, sub, mul, div and sqrt is the correctly rounded result
+and is what MLIR's LLVM lowering does.
 
 Accesses are checked against the logical shape and reported with the op's location, never
 wrapped; so are division by zero and ops without execution semantics (before running).
@@ -29,11 +33,17 @@ from affine.diagnostics import Location
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.execute import (
+    F32,
     ElementInfo,
     ExecutionError,
     MemRef,
     cast_layout_values,
     element_info,
+    encode_f32,
+    float_attr_value,
+    float_bits,
+    float_from_bits,
+    float_values,
     function_name,
     num_layout_symbols,
     offset_map,
@@ -315,11 +325,112 @@ FLOAT_UNARY: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _fma(a: Any, b: Any, c: Any) -> Any:
-    """``a * b + c`` with one rounding."""
-    if not all(np.isfinite(v) for v in (a, b, c)):
-        return a * b + c
-    return type(a)(float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))))
+# significand bits and smallest normal exponent of the types numpy computes in
+_PRECISION = {"f16": (11, -14), "f32": (24, -126), "f64": (53, -1022), "f80": (64, -16382)}
+
+
+def round_rational(q: Fraction, info: ElementInfo) -> Any:
+    """The value of the numpy float type ``info`` (f16, f32, f64 or f80) nearest to ``q``:
+    ties to even, subnormals kept, infinity past the largest finite value."""
+    t = np.dtype(info.numpy).type
+    if q == 0:
+        return t(0.0)
+    precision, emin = _PRECISION[info.name]
+    n, d = abs(q.numerator), q.denominator
+    e = n.bit_length() - d.bit_length()  # floor(log2 |q|) is e or e - 1
+    if (n < d << e) if e >= 0 else (n << -e < d):
+        e -= 1
+    ulp = max(e, emin) - (precision - 1)
+    num, den = (n, d << ulp) if ulp >= 0 else (n << -ulp, d)
+    m, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and m & 1):
+        m += 1
+    with np.errstate(over="ignore"):
+        value = np.ldexp(t(m), ulp)
+    return -value if q < 0 else value
+
+
+def _ratio(x: Any) -> Fraction:
+    return Fraction(*x.as_integer_ratio())
+
+
+class FloatOps:
+    """How the interpreter computes with one float type (the C backend does the same).
+
+    Ops work on :meth:`value` (the stored value itself, or its f32 value for types with a
+    :class:`~affine.execute.FloatFormat`) and :meth:`finish` rounds their result back to
+    the type.  Types narrower than f32 (``via_f32``: those and f16, which numpy computes in
+    f32 itself) also take fused multiply-adds and integer conversions through f32, as LLVM
+    does for bf16 and f16."""
+
+    __slots__ = ("_compute", "_result", "info", "tiny", "type", "via_f32")
+
+    def __init__(self, info: ElementInfo) -> None:
+        self.info = info
+        self.type = np.dtype(info.numpy).type
+        self.via_f32 = info.width < 32
+        self._compute: Callable[[Any], Any] | None = None
+        self._result: Callable[[Any], Any] | None = None
+        fmt = info.format
+        if fmt is None:
+            self.tiny = np.finfo(self.type).tiny
+            return
+        self.tiny = np.float32(2.0 ** (1 - fmt.bias - (fmt.special == "e8m0")))
+        if fmt.shift:  # tf32: float32 values on the tf32 grid
+            self._result = lambda y: encode_f32(np.asarray(y, dtype=np.float32), info)[()]
+        else:  # ml_dtypes scalars; their constructor rounds an f32 as astype does
+            self._compute = lambda x: np.float32(float(x))
+            self._result = self.type
+
+    def value(self, x: Any) -> Any:
+        """``x`` in the type ops compute in (exact)."""
+        return x if self._compute is None else self._compute(x)
+
+    def finish(self, y: Any) -> Any:
+        """An op's result (in the compute type) rounded to the type."""
+        return y if self._result is None else self._result(y)
+
+    def from_f32(self, y: Any) -> Any:
+        """An f32 value rounded to the type."""
+        return self.type(y) if self._result is None else self._result(y)
+
+    def from_rational(self, q: Fraction) -> Any:
+        """The exact value ``q`` rounded to the type (through f32 when ``via_f32``)."""
+        if self.via_f32:
+            return self.from_f32(round_rational(q, F32))
+        return round_rational(q, self.info)
+
+    def from_int(self, v: int) -> Any:
+        """An integer converted as ``arith.sitofp`` / ``uitofp`` do."""
+        if -(1 << 24) <= v <= 1 << 24:  # exact in f32 and every wider type
+            return self.from_f32(np.float32(v)) if self.via_f32 else self.type(v)
+        return self.from_rational(Fraction(v))
+
+    def unary(self, fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        compute, result = self._compute, self._result
+        if result is None:
+            return fn
+        if compute is None:
+            return lambda x: result(fn(x))
+        return lambda x: result(fn(compute(x)))
+
+    def binary(self, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        compute, result = self._compute, self._result
+        if result is None:
+            return fn
+        if compute is None:
+            return lambda a, b: result(fn(a, b))
+        return lambda a, b: result(fn(compute(a), compute(b)))
+
+    def fma(self, a: Any, b: Any, c: Any) -> Any:
+        """``a * b + c`` rounded once (to f32 first when ``via_f32``, as LLVM does)."""
+        x, y, z = self.value(a), self.value(b), self.value(c)
+        if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
+            return self.finish(x * y + z)
+        exact = _ratio(x) * _ratio(y) + _ratio(z)
+        if exact == 0:  # the sign of zero follows IEEE addition
+            return self.finish(x * y + z)
+        return self.from_rational(exact)
 
 
 def cmpf(predicate: str) -> Callable[[Any, Any], bool]:
@@ -365,7 +476,8 @@ def cmpi(predicate: str, ops: IntOps) -> Callable[[int, int], bool]:
 
 
 def float_to_int(x: Any, ops: IntOps, signed: bool) -> int:
-    """Saturating conversion toward zero (NaN gives 0), as LLVM's ``fptosi.sat``."""
+    """Saturating conversion toward zero (NaN gives 0), as LLVM's ``fptosi.sat``; ``x`` is a
+    numpy float (see :meth:`FloatOps.value`)."""
     if _is_nan(x):
         return 0
     if signed:
@@ -379,21 +491,21 @@ def float_to_int(x: Any, ops: IntOps, signed: bool) -> int:
     return ops.canon(value)
 
 
+FLOAT_IDENTITIES = {
+    "addf": 0.0,
+    "mulf": 1.0,
+    "maximumf": -np.inf,
+    "minimumf": np.inf,
+    "maxnumf": np.nan,
+    "minnumf": np.nan,
+}
+
+
 def reduction_identity(kind: str, t: Type) -> Any:
     """The neutral element MLIR starts an ``affine.parallel`` reduction from."""
     info = element_info(t)
     if info.kind == "float":
-        f = np.dtype(info.numpy).type
-        return f(
-            {
-                "addf": 0.0,
-                "mulf": 1.0,
-                "maximumf": -np.inf,
-                "minimumf": np.inf,
-                "maxnumf": np.nan,
-                "minnumf": np.nan,
-            }[kind]
-        )
+        return float_values(FLOAT_IDENTITIES[kind], info)
     ops = IntOps(info)
     width = info.width
     values = {
@@ -418,7 +530,7 @@ def reduction_combiner(kind: str, t: Type, loc: Location | None) -> Callable[[An
             "'affine.parallel' reduction \"assign\" has no neutral element and cannot be run", loc
         )
     if info.kind == "float":
-        return FLOAT_BINARY[kind]
+        return FloatOps(info).binary(FLOAT_BINARY[kind])
     arith_name = {"maxs": "maxsi", "mins": "minsi", "maxu": "maxui", "minu": "minui"}.get(
         kind, kind
     )
@@ -1324,7 +1436,7 @@ def scalar_constant(attr: Any, t: Type, loc: Location | None) -> Any:
     """The run-time value of a scalar ``arith.constant``."""
     info = element_info(t, loc)
     if isinstance(attr, FloatAttr):
-        return np.dtype(info.numpy).type(attr.value)
+        return float_attr_value(attr, info)
     if isinstance(attr, IntegerAttr):
         return IntOps(info).canon(attr.value)
     raise ExecutionError(f"constants of type '{t}' cannot be run", loc)
@@ -1366,6 +1478,10 @@ def _int_ops_of(op: Operation, value: Value) -> IntOps:
     return IntOps(element_info(value.type, op.loc))
 
 
+def _float_ops_of(op: Operation, value: Value) -> FloatOps:
+    return FloatOps(element_info(value.type, op.loc))
+
+
 _INT_BINARY = (
     "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui",
     "ceildivsi", "ceildivui", "floordivsi", "maxsi", "minsi", "maxui", "minui", "shli",
@@ -1397,31 +1513,32 @@ def _arith_int(c: _Compiler, op: Operation) -> Closure:
 )
 @_op("math.powf", "math.atan2", "math.copysign")
 def _arith_float(c: _Compiler, op: Operation) -> Closure:
-    element_info(op.operands[0].type, op.loc)
-    return _binary(c, op, FLOAT_BINARY[op.name.split(".", 1)[1]])
+    fops = _float_ops_of(op, op.operands[0])
+    return _binary(c, op, fops.binary(FLOAT_BINARY[op.name.split(".", 1)[1]]))
 
 
 @_op("arith.negf", *(f"math.{n}" for n in FLOAT_UNARY if n != "negf"))
 def _float_unary(c: _Compiler, op: Operation) -> Closure:
-    element_info(op.operands[0].type, op.loc)
-    return _unary(c, op, FLOAT_UNARY[op.name.split(".", 1)[1]])
+    fops = _float_ops_of(op, op.operands[0])
+    return _unary(c, op, fops.unary(FLOAT_UNARY[op.name.split(".", 1)[1]]))
 
 
 @_op("math.fma")
 def _math_fma(c: _Compiler, op: Operation) -> Closure:
     a, b, d = (c.slot(v) for v in op.operands)
     r = c.slot(op.results[0])
+    fma_of = _float_ops_of(op, op.operands[0]).fma
 
     def fma(env: Env) -> None:
-        env[r] = _fma(env[a], env[b], env[d])
+        env[r] = fma_of(env[a], env[b], env[d])
 
     return fma
 
 
 @_op("math.isnan", "math.isinf", "math.isfinite", "math.isnormal")
 def _float_class(c: _Compiler, op: Operation) -> Closure:
-    info = element_info(op.operands[0].type, op.loc)
-    tiny = np.finfo(np.dtype(info.numpy)).tiny
+    fops = _float_ops_of(op, op.operands[0])
+    value, tiny = fops.value, fops.tiny
     tests: dict[str, Callable[[Any], bool]] = {
         "isnan": lambda x: bool(np.isnan(x)),
         "isinf": lambda x: bool(np.isinf(x)),
@@ -1429,7 +1546,7 @@ def _float_class(c: _Compiler, op: Operation) -> Closure:
         "isnormal": lambda x: bool(np.isfinite(x)) and abs(x) >= tiny,
     }
     test = tests[op.name[5:]]
-    return _unary(c, op, lambda x: -1 if test(x) else 0)
+    return _unary(c, op, lambda x: -1 if test(value(x)) else 0)
 
 
 @_op("math.absi", "math.ctlz", "math.cttz", "math.ctpop")
@@ -1473,8 +1590,15 @@ def _ipowi(c: _Compiler, op: Operation) -> Closure:
 
 @_op("math.fpowi")
 def _fpowi(c: _Compiler, op: Operation) -> Closure:
-    ops = _int_ops_of(op, op.operands[1])
-    return _binary(c, op, lambda a, b: np.power(a, type(a)(ops.to_s(b))))
+    fops = _float_ops_of(op, op.operands[0])
+    value, finish = fops.value, fops.finish
+    to_s = _int_ops_of(op, op.operands[1]).to_s
+
+    def fpowi(a: Any, b: int) -> Any:
+        x = value(a)
+        return finish(np.power(x, type(x)(to_s(b))))
+
+    return _binary(c, op, fpowi)
 
 
 @_op("arith.cmpi")
@@ -1486,10 +1610,10 @@ def _cmpi(c: _Compiler, op: Operation) -> Closure:
 
 @_op("arith.cmpf")
 def _cmpf(c: _Compiler, op: Operation) -> Closure:
-    element_info(op.operands[0].type, op.loc)
+    value = _float_ops_of(op, op.operands[0]).value
     pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
     test = cmpf(pred)
-    return _binary(c, op, lambda a, b: -1 if test(a, b) else 0)
+    return _binary(c, op, lambda a, b: -1 if test(value(a), value(b)) else 0)
 
 
 @_op("arith.select")
@@ -1509,37 +1633,36 @@ def cast_function(
     """The value conversion of ``arith.<name>`` from ``source`` to ``target``."""
     src, dst = element_info(source, loc), element_info(target, loc)
     if name == "bitcast":
-        if (
-            src.numpy == "bool"
-            or dst.numpy == "bool"
-            or np.dtype(src.numpy).itemsize != np.dtype(dst.numpy).itemsize
-        ):
+        if src.width != dst.width or src.width == 1 or "index" in (src.kind, dst.kind):
             raise ExecutionError(
                 f"'arith.bitcast' from '{source}' to '{target}' cannot be run", loc
             )
-        canon = IntOps(dst).canon if dst.kind != "float" else None
-        src_ops = IntOps(src) if src.kind != "float" else None
-
-        def bitcast(x: Any) -> Any:
-            stored = np.array(
-                [src_ops.to_u(x) if src_ops else x],
-                dtype=src.numpy.replace("int", "uint") if src_ops else src.numpy,
-            )
-            out = stored.view(dst.numpy.replace("int", "uint") if canon else dst.numpy)[0]
-            return canon(int(out)) if canon else out
-
-        return bitcast
-    if dst.kind == "float":
-        f = np.dtype(dst.numpy).type
         if src.kind == "float":
-            return f
+            to_bits: Callable[[Any], int] = lambda x: float_bits(x, src)  # noqa: E731
+        else:
+            to_bits = IntOps(src).to_u
+        if dst.kind == "float":
+            return lambda x: float_from_bits(to_bits(x), dst)
+        canon = IntOps(dst).canon
+        return lambda x: canon(to_bits(x))
+    if dst.kind == "float":
+        dst_float = FloatOps(dst)
+        if src.kind == "float":
+            value = FloatOps(src).value
+            if dst.format is not None:  # through f32, as LLVM converts to bf16
+                from_f32 = dst_float.from_f32
+                return lambda x: from_f32(np.float32(value(x)))
+            f = dst_float.type
+            return lambda x: f(value(x))
         ops = IntOps(src)
         view = ops.to_u if name == "uitofp" else ops.to_s
-        return lambda x: f(view(x))
+        from_int = dst_float.from_int
+        return lambda x: from_int(view(x))
     dst_ops = IntOps(dst)
     if src.kind == "float":
         signed = name == "fptosi"
-        return lambda x: float_to_int(x, dst_ops, signed)
+        value = FloatOps(src).value
+        return lambda x: float_to_int(value(x), dst_ops, signed)
     src_ops = IntOps(src)
     canon = dst_ops.canon
     if name in ("extui", "index_castui"):
