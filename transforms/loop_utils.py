@@ -1,0 +1,462 @@
+"""Loop utilities shared by the rewrites: bands, bounds, induction-variable substitution,
+single-iteration promotion, normalization, permutation and skewing.
+
+Convention (every rewrite in :mod:`transforms` follows it): a rewrite takes ``affine.for``
+ops inside IR the caller owns and changes that IR in place.  It first checks everything it
+needs and raises :class:`~transforms.errors.TransformError` (located at the offending op)
+before touching anything, so on error the IR is unchanged.  Rewrites do not check legality
+(dependences); that is the job of the checks built on :mod:`poly`.  To keep an input module
+untouched, use :func:`apply_to_clone`.
+
+The output shapes follow MLIR's LoopUtils (mlir/lib/Dialect/Affine/Utils/LoopUtils.cpp and
+Utils.cpp): where ``mlir-opt`` 22 has the same transformation, the printed result is the
+same.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
+from affine.affine_map import AffineMap
+from affine.builders import affine_apply, affine_for, constant_index
+from affine.dialects.registry import FUNCTION
+from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
+from affine.integer_set import IntegerSet
+from affine.ir import Block, Module, Operation, Value, replace_uses, uses_of
+from affine.ops import ForOp
+from transforms.errors import TransformError
+from transforms.value_map import (
+    MapSlot,
+    ValueMap,
+    canonicalize,
+    constant_trip_count,
+    difference,
+    fully_compose,
+    lower_bound,
+    map_operand_positions,
+    map_slots,
+    max_constant_trip_count,
+    set_map_slots,
+    simplify_expr,
+    simplify_map,
+    upper_bound,
+)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def apply_to_clone(
+    module: Module, locate: Callable[[Module], T], rewrite: Callable[[T], R]
+) -> tuple[Module, R]:
+    """``rewrite(locate(clone))`` on a clone of ``module``: the clone and the rewrite's result.
+    ``module`` itself is never modified, whether the rewrite succeeds or raises."""
+    clone = module.clone()
+    return clone, rewrite(locate(clone))
+
+
+# -- navigation -------------------------------------------------------------------------------
+
+
+def loops(root: Operation | Module) -> list[Operation]:
+    """Every ``affine.for`` nested in ``root``, in textual order (outer before inner)."""
+    op = root.operation if isinstance(root, Module) else root
+    return [o for o in op.walk() if o.name == "affine.for"]
+
+
+def is_loop(op: Operation) -> bool:
+    return op.name == "affine.for"
+
+
+def enclosing_function(op: Operation) -> Operation | None:
+    """The closest enclosing function-like op (``func.func``, ...)."""
+    for ancestor in op.ancestors():
+        op_def = ancestor.op_def
+        if op_def is not None and op_def.has(FUNCTION):
+            return ancestor
+    return None
+
+
+def body_ops(loop: Operation) -> list[Operation]:
+    """The ops of a loop body without its terminator."""
+    return ForOp(loop).body.operations[:-1]
+
+
+def get_perfect_band(loop: Operation) -> list[Operation]:
+    """The maximal perfectly nested band starting at ``loop``: each loop's body is the next
+    loop and the terminator.  MLIR's ``getPerfectlyNestedLoops``."""
+    band = [loop]
+    while True:
+        ops = ForOp(band[-1]).body.operations
+        if len(ops) != 2 or not is_loop(ops[0]):
+            return band
+        band.append(ops[0])
+
+
+def get_tileable_bands(function: Operation) -> list[list[Operation]]:
+    """The maximal perfect band of every ``affine.for`` at the top level of the function
+    body, in order (MLIR's ``getTileableBands``)."""
+    return [
+        get_perfect_band(op)
+        for region in function.regions
+        for block in region.blocks
+        for op in block.operations
+        if is_loop(op)
+    ]
+
+
+def check_perfect_band(band: Sequence[Operation]) -> None:
+    """Raise unless ``band`` is a non-empty list of perfectly nested ``affine.for`` ops,
+    outermost first."""
+    if not band:
+        raise TransformError("empty loop band")
+    for op in band:
+        if not is_loop(op):
+            raise TransformError(f"expected an affine.for in the band, got '{op.name}'", op.loc)
+    for outer, inner in itertools.pairwise(band):
+        ops = ForOp(outer).body.operations
+        if len(ops) != 2 or ops[0] is not inner:
+            raise TransformError("the loops are not perfectly nested", outer.loc)
+
+
+def bound_operands_outside(loop: Operation, values: Sequence[Value]) -> Iterator[Value]:
+    """The values among ``values`` that the bounds of ``loop`` use (after composing
+    ``affine.apply`` chains)."""
+    used = set()
+    for vm in (lower_bound(loop), upper_bound(loop)):
+        composed = fully_compose(vm)
+        used |= {v for v in values if composed.depends_on(v)}
+    return (v for v in values if v in used)
+
+
+# -- building and editing loops ----------------------------------------------------------------
+
+
+def new_loop(
+    lower: ValueMap,
+    upper: ValueMap,
+    step: int = 1,
+    inits: Sequence[Value] = (),
+    like: Operation | None = None,
+) -> Operation:
+    """A detached ``affine.for`` with an empty body (and a terminator unless it has
+    ``inits``), located at ``like``."""
+    op = affine_for(lower.map, lower.operands, upper.map, upper.operands, step, inits)
+    op.loc = like.loc if like is not None else None
+    return op
+
+
+def set_bound(loop: Operation, which: str, vm: ValueMap) -> None:
+    """Replace the ``"lower"`` or ``"upper"`` bound of ``loop`` by ``vm``."""
+    name = {"lower": "lowerBoundMap", "upper": "upperBoundMap"}[which]
+    set_map_slots(
+        loop,
+        [MapSlot(name, vm.map, vm.operands) if s.name == name else s for s in map_slots(loop)],
+    )
+
+
+def set_step(loop: Operation, step: int) -> None:
+    from affine.attributes import IntegerAttr
+    from affine.types import INDEX
+
+    loop.properties["step"] = IntegerAttr(step, INDEX)
+
+
+def region_of(op: Operation):
+    """The region holding ``op`` (where its results may be used)."""
+    assert op.parent is not None and op.parent.parent is not None
+    return op.parent.parent
+
+
+def replace_results(op: Operation, values: Sequence[Value]) -> None:
+    """Replace every use of the results of ``op`` by ``values``."""
+    region = region_of(op)
+    for result, value in zip(op.results, values):
+        replace_uses(region, result, value)
+
+
+def identity_value_map(value: Value) -> ValueMap:
+    """``(d0) -> (d0)`` applied to ``value``."""
+    return ValueMap(AffineMap.identity(1), (value,))
+
+
+def _located(op: Operation, message: str) -> TransformError:
+    return TransformError(message, op.loc)
+
+
+# -- substituting an induction variable --------------------------------------------------------
+
+
+def _substituted_slot(op: Operation, slot: MapSlot, value: Value, replacement: ValueMap) -> MapSlot:
+    """``slot`` with every input bound to ``value`` replaced by ``replacement``'s result."""
+    if not any(v is value for v in slot.operands):
+        return slot
+    m, r = slot.map, replacement.map
+    nd, ns = m.num_dims, m.num_symbols
+    expr = r.results[0].shift_dims(r.num_dims, nd).shift_symbols(r.num_symbols, ns)
+    dims: list[AffineExpr] = [dim(i) for i in range(nd)]
+    syms: list[AffineExpr] = [symbol(i) for i in range(ns)]
+    for i, v in enumerate(slot.operands):
+        if v is value:
+            if i < nd:
+                dims[i] = expr
+            else:
+                syms[i - nd] = expr
+    try:
+        new = m.replace(dims, syms, nd + r.num_dims, ns + r.num_symbols)
+    except AffineExprError as e:
+        raise _located(op, f"cannot substitute the induction variable: {e}") from e
+    operands = [
+        *slot.operands[:nd],
+        *replacement.dim_operands,
+        *slot.operands[nd:],
+        *replacement.symbol_operands,
+    ]
+    new, operands = canonicalize(new, operands, promote_symbols=False)
+    if isinstance(new, AffineMap):
+        new = simplify_map(new)
+    else:
+        new = IntegerSet.get(
+            new.num_dims,
+            new.num_symbols,
+            [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints],
+            new.eq_flags,
+        )
+    return MapSlot(slot.name, new, tuple(operands))
+
+
+def replace_iv(block: Block, iv: Value, replacement: ValueMap, compose: bool = True) -> None:
+    """Replace every use of ``iv`` in the ops of ``block`` (recursively) by the single
+    result of ``replacement``, whose operands must be visible at the start of ``block``.
+
+    With ``compose``, the substitution is composed into the maps of the affine ops using
+    ``iv`` (loads, stores, bounds, conditions, applies...) and only other uses read an
+    ``affine.apply`` created at the start of ``block``; without it, every use reads that
+    apply (what MLIR's loop normalization does).  A replacement that is a plain operand
+    (``(d0) -> (d0)``) replaces the uses directly."""
+    r = replacement.map
+    if r.num_results != 1:
+        raise ValueError("an induction variable is replaced by a single-result map")
+    result = r.results[0]
+    if result.kind in ("dim", "symbol"):
+        position = result.value if result.kind == "dim" else r.num_dims + result.value
+        for op in block.operations:
+            replace_uses(op, iv, replacement.operands[position])
+        return
+    ops = [o for top in block.operations for o in top.walk()]
+    updates = [
+        (op, [_substituted_slot(op, slot, iv, replacement) for slot in map_slots(op)])
+        for op in ops
+        if compose and any(v is iv for slot in map_slots(op) for v in slot.operands)
+    ]
+    for op, slots in updates:  # every substitution succeeded: now change the IR
+        set_map_slots(op, slots)
+    other_uses = [
+        (op, i)
+        for op in ops
+        for i, v in enumerate(op.operands)
+        if v is iv and not (compose and i in map_operand_positions(op))
+    ]
+    if not other_uses:
+        return
+    apply = affine_apply(r, replacement.operands)
+    block.insert(0, apply)
+    for op, index in other_uses:
+        op.operands[index] = apply.result
+
+
+# -- promotion and normalization ---------------------------------------------------------------
+
+
+def promote_if_single_iteration(loop: Operation) -> bool:
+    """If ``loop`` runs exactly once (constant trip count 1, single lower bound), replace it
+    by its body and return True; otherwise leave it and return False.
+
+    The induction variable becomes its lower bound: an ``arith.constant`` at the start of
+    the enclosing function for a constant bound, the bound operand for ``(d0) -> (d0)``,
+    else an ``affine.apply`` before the loop.  MLIR's ``promoteIfSingleIteration``."""
+    f = ForOp(loop)
+    if constant_trip_count(loop) != 1 or max_constant_trip_count(loop) != 1:
+        return False
+    if f.lower_bound_map.num_results != 1:
+        return False
+    iv = f.induction_var
+    parent = loop.parent
+    assert parent is not None
+    if uses_of(loop, iv):
+        if f.has_constant_lower_bound():
+            value_op = constant_index(f.constant_lower_bound)
+            value_op.loc = loop.loc
+            function = enclosing_function(loop)
+            if function is not None:
+                function.regions[0].blocks[0].insert(0, value_op)
+            else:
+                parent.insert_before(loop, value_op)
+            value = value_op.result
+        elif f.lower_bound_map is AffineMap.identity(1):
+            value = f.lower_bound_operands[0]
+        else:
+            apply = affine_apply(f.lower_bound_map, f.lower_bound_operands)
+            apply.loc = loop.loc
+            parent.insert_before(loop, apply)
+            value = apply.result
+        for op in body_ops(loop):
+            replace_uses(op, iv, value)
+    inlined = body_ops(loop)
+    for arg, init in zip(f.iter_args, f.inits):
+        for op in inlined:
+            replace_uses(op, arg, init)
+    yielded = list(f.yield_op.operands)
+    replace_results(loop, yielded)
+    for op in inlined:
+        parent.insert_before(loop, op)
+    loop.erase()
+    return True
+
+
+def normalize_loop(
+    loop: Operation, promote_single_iteration: bool = False, compose: bool = False
+) -> Operation | None:
+    """Rewrite ``loop`` to run from 0 with step 1; the old induction variable becomes
+    ``lb + iv * step``.  Returns the loop (None when promoted as a single iteration).
+
+    Without ``compose`` the old value is one ``affine.apply`` at the start of the body (as
+    MLIR's ``normalizeAffineFor`` / ``-affine-loop-normalize`` do); with it, it is composed
+    into the maps of the affine ops that use it.  A loop with a ``max`` lower bound cannot
+    be normalized (TransformError)."""
+    f = ForOp(loop)
+    if promote_single_iteration and promote_if_single_iteration(loop):
+        return None
+    step = f.step
+    if f.has_constant_lower_bound() and f.constant_lower_bound == 0 and step == 1:
+        return loop
+    lb_map = f.lower_bound_map
+    if lb_map.num_results != 1:
+        raise _located(loop, "cannot normalize a loop with a max lower bound")
+    lb = lower_bound(loop)
+    ub = upper_bound(loop)
+    padded = ValueMap(
+        AffineMap.get(
+            lb_map.num_dims, lb_map.num_symbols, [lb_map.results[0]] * ub.map.num_results
+        ),
+        lb.operands,
+    )
+    span = difference(ub, padded)
+    span_map, span_operands = canonicalize(span.map, span.operands)
+    scale = AffineMap.get(
+        span_map.num_results, 0, [dim(i).ceildiv(step) for i in range(span_map.num_results)]
+    )
+    set_bound(loop, "upper", ValueMap(scale.compose(span_map), tuple(span_operands)))
+    set_bound(loop, "lower", ValueMap(AffineMap.constant_map(0), ()))
+    set_step(loop, 1)
+    iv = f.induction_var
+    scaled_iv = ValueMap(AffineMap.get(1, 0, [-dim(0) * step]), (iv,))
+    old_iv = difference(lb, scaled_iv)
+    old_map, old_operands = canonicalize(old_iv.map, old_iv.operands)
+    replacement = ValueMap(old_map, tuple(old_operands))
+    if compose:
+        replace_iv(f.body, iv, replacement, compose=True)
+        return loop
+    apply = affine_apply(old_map, old_operands)
+    apply.loc = loop.loc
+    for op in f.body.operations:
+        replace_uses(op, iv, apply.result)
+    f.body.insert(0, apply)
+    return loop
+
+
+# -- permutation and skewing ---------------------------------------------------------------------
+
+
+def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Operation:
+    """Reorder a perfect band so that loop ``i`` moves to position ``permutation[i]``
+    (MLIR's ``permuteLoops``); returns the new outermost loop.
+
+    Bounds are kept as they are, so a loop's bounds may use the induction variable of an
+    outer band loop only if that loop stays outside it (TransformError otherwise; such
+    nests need code generation from a schedule).  Loops with ``iter_args`` are refused."""
+    band = list(band)
+    n = len(band)
+    if sorted(permutation) != list(range(n)):
+        raise TransformError(f"{list(permutation)} is not a permutation of 0..{n - 1}")
+    check_perfect_band(band)
+    for loop in band:
+        if loop.results:
+            raise _located(loop, "cannot permute loops with iter_args")
+    ivs = [ForOp(loop).induction_var for loop in band]
+    for i, loop in enumerate(band):
+        for j in range(i):
+            if permutation[j] > permutation[i] and any(bound_operands_outside(loop, [ivs[j]])):
+                raise _located(
+                    loop,
+                    f"the bounds of loop {i} of the band use the induction variable of loop {j}, "
+                    "which the permutation moves inside it",
+                )
+    if n < 2:
+        return band[0]
+    order = sorted(range(n), key=lambda i: permutation[i])  # order[p]: loop at position p
+    innermost_ops = body_ops(band[-1])
+    root = band[0]
+    parent = root.parent
+    assert parent is not None
+    index = parent.index_of(root)
+    for loop in band:
+        for op in body_ops(loop):
+            op.erase()
+    root.erase()
+    parent.insert(index, band[order[0]])
+    for outer, inner in itertools.pairwise(order):
+        ForOp(band[outer]).body.insert(0, band[inner])
+    last = ForOp(band[order[-1]]).body
+    for k, op in enumerate(innermost_ops):
+        last.insert(k, op)
+    return band[order[0]]
+
+
+def interchange(outer: Operation, inner: Operation) -> Operation:
+    """Swap two loops of one perfect band (``inner`` nested in ``outer``); returns the new
+    outermost loop of the part of the band between them."""
+    band = get_perfect_band(outer)
+    if inner not in band:
+        raise _located(inner, "the loops to interchange are not in one perfect band")
+    band = band[: band.index(inner) + 1]
+    permutation = list(range(len(band)))
+    permutation[0], permutation[-1] = permutation[-1], permutation[0]
+    return permute_loops(band, permutation)
+
+
+def skew(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
+    """Skew the last loop of ``band`` by the induction variables of the others: its new
+    induction variable is ``j' = j + sum_k factors[k] * i_k``.  Its bounds get
+    ``+ sum_k factors[k] * i_k`` and every use of ``j`` becomes ``j' - sum_k ...``, composed
+    into the maps of affine ops (other uses read an ``affine.apply``).  ``band[:-1]`` must
+    enclose the last loop (not necessarily perfectly).  Returns the skewed loop."""
+    band = list(band)
+    if len(factors) != len(band) - 1:
+        raise TransformError(f"skewing needs {len(band) - 1} factors, got {len(factors)}")
+    target = band[-1]
+    ancestors = list(target.ancestors())
+    for loop in band[:-1]:
+        if not is_loop(loop) or loop not in ancestors:
+            raise _located(loop, "the skewing loops must enclose the skewed loop")
+    if not is_loop(target):
+        raise _located(target, f"expected an affine.for, got '{target.name}'")
+    pairs = [(ForOp(loop).induction_var, f) for loop, f in zip(band, factors) if f]
+    if not pairs:
+        return target
+    outer_ivs = tuple(iv for iv, _ in pairs)
+    k = len(pairs)
+    for which, vm in (("lower", lower_bound(target)), ("upper", upper_bound(target))):
+        m = vm.map
+        offset = sum((dim(m.num_dims + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
+        new_map = AffineMap.get(m.num_dims + k, m.num_symbols, [r + offset for r in m.results])
+        operands = [*vm.dim_operands, *outer_ivs, *vm.symbol_operands]
+        new_map, operands = canonicalize(new_map, operands, promote_symbols=False)
+        set_bound(target, which, ValueMap(simplify_map(new_map), tuple(operands)))
+    iv = ForOp(target).induction_var
+    shift = sum((dim(1 + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
+    inverse = AffineMap.get(1 + k, 0, [simplify_expr(dim(0) - shift, 1 + k, 0)])
+    replace_iv(ForOp(target).body, iv, ValueMap(inverse, (iv, *outer_ivs)))
+    return target

@@ -1,0 +1,561 @@
+"""Affine maps applied to SSA operands, in the canonical forms MLIR 22 gives them.
+
+Invariant: every function returns a map and operands that compute the same values as its
+input, spelled exactly as MLIR's affine utilities spell them, so that loops built by the
+rewrites in this package print as ``mlir-opt``'s.  The algorithms are MLIR's:
+
+* :func:`simplify_expr` / :func:`simplify_map`: ``simplifyAffineExpr`` (the
+  ``SimpleAffineExprFlattener`` of mlir/lib/IR/AffineExpr.cpp, then
+  ``getAffineExprFromFlatForm``).  Semi-affine expressions are returned unchanged.
+* :func:`canonicalize`: ``canonicalizeMapAndOperands`` / ``canonicalizeSetAndOperands``
+  (mlir/lib/Dialect/Affine/IR/AffineOps.cpp): dimensions that are valid symbols become
+  symbols, unused operands go, duplicates merge, constant symbols fold.
+* :func:`compose` / :func:`fully_compose`: ``composeAffineMapAndOperands`` /
+  ``fullyComposeAffineMapAndOperands``: operands produced by ``affine.apply`` are replaced
+  by the apply's map.
+* :func:`difference`, :func:`trip_count`, :func:`constant_trip_count`,
+  :func:`max_constant_trip_count`, :func:`largest_divisor_of_trip_count`: ``AffineValueMap``
+  arithmetic and mlir/lib/Dialect/Affine/Analysis/LoopAnalysis.cpp.
+
+:func:`map_slots` / :func:`set_map_slots` give uniform access to the maps (and integer
+sets) of every affine op together with the operands each one applies to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from math import gcd
+from typing import TypeVar
+
+from affine.affine_map import AffineMap
+from affine.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr
+from affine.dialects.common import segment_sizes
+from affine.dialects.registry import CONSTANT
+from affine.expr import (
+    ADD,
+    BINARY_KINDS,
+    CEILDIV,
+    CONST,
+    DIM,
+    MOD,
+    MUL,
+    AffineExpr,
+    constant,
+    dim,
+    symbol,
+)
+from affine.integer_set import IntegerSet
+from affine.ir import Operation, Value
+from affine.ops import ForOp, is_valid_symbol
+
+MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)
+
+# MLIR's getLargestDivisorOfTripCount reports a zero-trip loop as divisible by 2^64 - 1.
+_ZERO_TRIP_DIVISOR = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class ValueMap:
+    """``map`` applied to ``operands`` (its dimension operands, then its symbol operands):
+    MLIR's ``AffineValueMap``."""
+
+    map: AffineMap
+    operands: tuple[Value, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.operands) != self.map.num_inputs:
+            raise ValueError(
+                f"{self.map} takes {self.map.num_inputs} operands, got {len(self.operands)}"
+            )
+
+    @property
+    def dim_operands(self) -> tuple[Value, ...]:
+        return self.operands[: self.map.num_dims]
+
+    @property
+    def symbol_operands(self) -> tuple[Value, ...]:
+        return self.operands[self.map.num_dims :]
+
+    def result(self, index: int) -> ValueMap:
+        """The single-result value map of result ``index``."""
+        return ValueMap(self.map.sub_map([index]), self.operands)
+
+    def depends_on(self, value: Value) -> bool:
+        """Whether some result uses ``value`` (through a dimension or a symbol)."""
+        m = self.map
+        used_dims, used_symbols = m.used_dims(), m.used_symbols()
+        return any(
+            v is value and (i in used_dims if i < m.num_dims else i - m.num_dims in used_symbols)
+            for i, v in enumerate(self.operands)
+        )
+
+
+def constant_value(value: Value) -> int | None:
+    """The integer held by a constant op defining ``value`` (MLIR's ``m_Constant``)."""
+    op = value.owner_op
+    if op is None:
+        return None
+    op_def = op.op_def
+    if op_def is None or not op_def.has(CONSTANT):
+        return None
+    attr = op.properties.get("value")
+    return attr.value if isinstance(attr, IntegerAttr) else None
+
+
+# -- simplifyAffineExpr --------------------------------------------------------------------------
+
+
+class _Flattener:
+    """MLIR's ``SimpleAffineExprFlattener``: an expression as one row of coefficients over
+    ``[dims, symbols, locals, 1]``, each local being a ``floordiv``/``ceildiv`` expression."""
+
+    def __init__(self, num_dims: int, num_symbols: int) -> None:
+        self.num_dims = num_dims
+        self.num_symbols = num_symbols
+        self.locals: list[AffineExpr] = []
+        self.stack: list[list[int]] = []
+
+    @property
+    def local_start(self) -> int:
+        return self.num_dims + self.num_symbols
+
+    def row(self) -> list[int]:
+        return [0] * (self.local_start + len(self.locals) + 1)
+
+    def expr(self, row: Sequence[int]) -> AffineExpr:
+        """``getAffineExprFromFlatForm``: dims, symbols, locals, then the constant."""
+        result = constant(0)
+        for j in range(self.local_start):
+            if row[j]:
+                leaf = dim(j) if j < self.num_dims else symbol(j - self.num_dims)
+                result = result + leaf * row[j]
+        for j, local in enumerate(self.locals):
+            coefficient = row[self.local_start + j]
+            if coefficient:
+                result = result + local * coefficient
+        if row[-1]:
+            result = result + row[-1]
+        return result
+
+    def walk(self, e: AffineExpr) -> bool:
+        """Flatten ``e`` onto the stack (post-order); False for a division by <= 0."""
+        kind = e.kind
+        if kind not in BINARY_KINDS:
+            row = self.row()
+            if kind == CONST:
+                row[-1] = e.value
+            else:
+                row[e.value if kind == DIM else self.num_dims + e.value] = 1
+            self.stack.append(row)
+            return True
+        if not (self.walk(e.lhs) and self.walk(e.rhs)):
+            return False
+        rhs = self.stack.pop()
+        lhs = self.stack[-1]
+        if kind == ADD:
+            for i, c in enumerate(rhs):
+                lhs[i] += c
+            return True
+        if e.rhs.kind != CONST:  # semi-affine: not flattened here
+            return False
+        c = rhs[-1]
+        if kind == MUL:
+            for i in range(len(lhs)):
+                lhs[i] *= c
+            return True
+        if c <= 0:
+            return False
+        if kind == MOD:
+            return self._mod(lhs, c)
+        return self._div(lhs, c, kind == CEILDIV)
+
+    def _add_local(self, local: AffineExpr) -> None:
+        position = self.local_start + len(self.locals)
+        for row in self.stack:
+            row.insert(position, 0)
+        self.locals.append(local)
+
+    def _local_position(self, local: AffineExpr) -> int:
+        for i, e in enumerate(self.locals):
+            if e is local:
+                return i
+        self._add_local(local)
+        return len(self.locals) - 1
+
+    def _mod(self, lhs: list[int], c: int) -> bool:
+        if all(x % c == 0 for x in lhs):
+            lhs[:] = [0] * len(lhs)
+            return True
+        g = c
+        for x in lhs:
+            g = gcd(g, abs(x))
+        quotient = self.expr([x // g for x in lhs]).floordiv(c // g)
+        lhs_position = self._local_position(quotient)
+        lhs[self.local_start + lhs_position] = -c
+        return True
+
+    def _div(self, lhs: list[int], c: int, ceil: bool) -> bool:
+        g = c
+        for x in lhs:
+            g = gcd(g, abs(x))
+        if g != 1:
+            lhs[:] = [x // g for x in lhs]
+        divisor = c // g
+        if divisor == 1:
+            return True
+        numerator = self.expr(lhs)
+        quotient = numerator.ceildiv(divisor) if ceil else numerator.floordiv(divisor)
+        position = self._local_position(quotient)
+        lhs[:] = [0] * len(lhs)
+        lhs[self.local_start + position] = 1
+        return True
+
+
+def simplify_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
+    """MLIR's ``simplifyAffineExpr`` for pure affine expressions (flatten, then rebuild);
+    semi-affine expressions and divisions by non-positive constants are returned as they are."""
+    if not expr.is_pure_affine():
+        return expr
+    flattener = _Flattener(num_dims, num_symbols)
+    if not flattener.walk(expr):
+        return expr
+    return flattener.expr(flattener.stack[-1])
+
+
+def simplify_map(m: AffineMap) -> AffineMap:
+    """MLIR's ``simplifyAffineMap``: :func:`simplify_expr` on every result."""
+    return AffineMap.get(
+        m.num_dims, m.num_symbols, [simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results]
+    )
+
+
+def remove_duplicate_results(m: AffineMap) -> AffineMap:
+    """MLIR's ``removeDuplicateExprs``: drop a result equal to the one before it."""
+    results = [r for i, r in enumerate(m.results) if i == 0 or r is not m.results[i - 1]]
+    return AffineMap.get(m.num_dims, m.num_symbols, results)
+
+
+# -- canonicalizeMapAndOperands ------------------------------------------------------------------
+
+
+def _exprs_of(m: AffineMap | IntegerSet) -> tuple[AffineExpr, ...]:
+    return m.results if isinstance(m, AffineMap) else m.constraints
+
+
+def _promote_symbols(m: MapOrSet, operands: list[Value]) -> tuple[MapOrSet, list[Value]]:
+    """Dimension operands that are valid symbols become trailing symbols."""
+    dims_kept: list[Value] = []
+    promoted: list[Value] = []
+    remap: list[AffineExpr] = []
+    for v in operands[: m.num_dims]:
+        if is_valid_symbol(v):
+            remap.append(symbol(m.num_symbols + len(promoted)))
+            promoted.append(v)
+        else:
+            remap.append(dim(len(dims_kept)))
+            dims_kept.append(v)
+    new = m.replace(remap, None, len(dims_kept), m.num_symbols + len(promoted))
+    return new, dims_kept + list(operands[m.num_dims :]) + promoted
+
+
+def canonicalize(
+    m: MapOrSet, operands: Sequence[Value], promote_symbols: bool = True
+) -> tuple[MapOrSet, list[Value]]:
+    """MLIR's ``canonicalizeMapAndOperands`` (or ``...SetAndOperands``): promote dimension
+    operands that are valid symbols (unless ``promote_symbols`` is False), drop unused
+    operands, merge duplicates, fold constant symbols."""
+    operands = list(operands)
+    if not operands:
+        return m, operands
+    if promote_symbols:
+        m, operands = _promote_symbols(m, operands)
+    used_dims: set[int] = set()
+    used_symbols: set[int] = set()
+    for e in _exprs_of(m):
+        used_dims |= e.used_dims()
+        used_symbols |= e.used_symbols()
+    result: list[Value] = []
+    dim_remap: list[AffineExpr] = []
+    seen: dict[Value, AffineExpr] = {}
+    for i in range(m.num_dims):
+        v = operands[i]
+        if i not in used_dims:
+            dim_remap.append(constant(0))
+        elif v in seen:
+            dim_remap.append(seen[v])
+        else:
+            seen[v] = dim(len(result))
+            dim_remap.append(seen[v])
+            result.append(v)
+    num_dims = len(result)
+    symbol_remap: list[AffineExpr] = []
+    seen = {}
+    for i in range(m.num_symbols):
+        v = operands[m.num_dims + i]
+        value = constant_value(v)
+        if i not in used_symbols:
+            symbol_remap.append(constant(0))
+        elif value is not None:
+            symbol_remap.append(constant(value))
+        elif v in seen:
+            symbol_remap.append(seen[v])
+        else:
+            seen[v] = symbol(len(result) - num_dims)
+            symbol_remap.append(seen[v])
+            result.append(v)
+    new = m.replace(dim_remap, symbol_remap, num_dims, len(result) - num_dims)
+    return new, result
+
+
+def canonicalize_value_map(vm: ValueMap, promote_symbols: bool = True) -> ValueMap:
+    m, operands = canonicalize(vm.map, vm.operands, promote_symbols)
+    return ValueMap(m, tuple(operands))
+
+
+# -- composition with affine.apply ----------------------------------------------------------------
+
+
+def _apply_of(value: Value | None) -> Operation | None:
+    op = value.owner_op if value is not None else None
+    return op if op is not None and op.name == "affine.apply" else None
+
+
+def compose(vm: ValueMap) -> ValueMap:
+    """MLIR's ``composeAffineMapAndOperands``: substitute the map of every ``affine.apply``
+    producing an operand (repeatedly), then canonicalize and simplify."""
+    m = vm.map
+    if m.num_results == 0:
+        m, operands = canonicalize(m, vm.operands)
+        return ValueMap(simplify_map(m), tuple(operands))
+    dims: list[Value | None] = list(vm.operands[: m.num_dims])
+    syms: list[Value | None] = list(vm.operands[m.num_dims :])
+    changed = True
+    while changed:
+        changed = False
+        for position in range(len(dims) + len(syms)):
+            is_dim = position < len(dims)
+            slots = dims if is_dim else syms
+            index = position if is_dim else position - len(dims)
+            apply = _apply_of(slots[index])
+            if apply is None:
+                continue
+            slots[index] = None
+            inner, inner_operands = canonicalize(apply.properties["map"].value, apply.operands)  # type: ignore[attr-defined]
+            replacement = inner.shift_dims(len(dims)).shift_symbols(len(syms)).results[0]
+            dims.extend(inner_operands[: inner.num_dims])
+            syms.extend(inner_operands[inner.num_dims :])
+            dim_subst = [dim(i) for i in range(m.num_dims)]
+            sym_subst = [symbol(i) for i in range(m.num_symbols)]
+            (dim_subst if is_dim else sym_subst)[index] = replacement
+            m = m.replace(dim_subst, sym_subst, len(dims), len(syms))
+            changed = True
+            break
+    operands: list[Value] = []
+    dim_remap: list[AffineExpr] = []
+    for v in dims:
+        dim_remap.append(constant(0) if v is None else dim(len(operands)))
+        if v is not None:
+            operands.append(v)
+    num_dims = len(operands)
+    sym_remap: list[AffineExpr] = []
+    for v in syms:
+        sym_remap.append(constant(0) if v is None else symbol(len(operands) - num_dims))
+        if v is not None:
+            operands.append(v)
+    m = m.replace(dim_remap, sym_remap, num_dims, len(operands) - num_dims)
+    m, operands = canonicalize(m, operands)
+    return ValueMap(simplify_map(m), tuple(operands))
+
+
+def fully_compose(vm: ValueMap) -> ValueMap:
+    """MLIR's ``fullyComposeAffineMapAndOperands``: :func:`compose` until no operand is
+    produced by an ``affine.apply``."""
+    while any(_apply_of(v) is not None for v in vm.operands):
+        vm = compose(vm)
+    return vm
+
+
+def difference(a: ValueMap, b: ValueMap) -> ValueMap:
+    """``a - b`` result by result (MLIR's ``AffineValueMap::difference``), composed,
+    canonicalized and simplified."""
+    if a.map.num_results != b.map.num_results:
+        raise ValueError("difference of value maps with different result counts")
+    operands = a.dim_operands + b.dim_operands + a.symbol_operands + b.symbol_operands
+    b_map = b.map.shift_dims(a.map.num_dims).shift_symbols(a.map.num_symbols)
+    diff = AffineMap.get(
+        b_map.num_dims,
+        b_map.num_symbols,
+        [x - y for x, y in zip(a.map.results, b_map.results)],
+    )
+    composed = fully_compose(ValueMap(diff, operands))
+    m, ops = canonicalize(composed.map, composed.operands)
+    return ValueMap(simplify_map(m), tuple(ops))
+
+
+# -- trip counts ----------------------------------------------------------------------------------
+
+
+def lower_bound(loop: Operation) -> ValueMap:
+    f = ForOp(loop)
+    return ValueMap(f.lower_bound_map, tuple(f.lower_bound_operands))
+
+
+def upper_bound(loop: Operation) -> ValueMap:
+    f = ForOp(loop)
+    return ValueMap(f.upper_bound_map, tuple(f.upper_bound_operands))
+
+
+def trip_count(loop: Operation) -> ValueMap | None:
+    """The trip count of an ``affine.for`` as a value map with one result per upper bound
+    result (the count is their minimum); None for a multi-result lower bound.  MLIR's
+    ``getTripCountMapAndOperands``."""
+    f = ForOp(loop)
+    step = f.step
+    if f.has_constant_lower_bound() and f.has_constant_upper_bound():
+        span = max(0, f.constant_upper_bound - f.constant_lower_bound)
+        return ValueMap(AffineMap.constant_map(-(-span // step)), ())
+    lb = f.lower_bound_map
+    if lb.num_results != 1:
+        return None
+    ub = upper_bound(loop)
+    splat = AffineMap.get(lb.num_dims, lb.num_symbols, [lb.results[0]] * ub.map.num_results)
+    diff = difference(ub, ValueMap(splat, tuple(f.lower_bound_operands)))
+    m = diff.map
+    return ValueMap(
+        AffineMap.get(m.num_dims, m.num_symbols, [r.ceildiv(step) for r in m.results]),
+        diff.operands,
+    )
+
+
+def _constant_trip_counts(loop: Operation) -> list[int] | None:
+    counts = trip_count(loop)
+    if counts is None or not counts.map.is_constant():
+        return None
+    return [max(0, c) for c in counts.map.constant_results]
+
+
+def constant_trip_count(loop: Operation) -> int | None:
+    """The number of iterations when every trip count result is constant (their minimum;
+    a negative count is 0), else None.  MLIR's ``getConstantTripCount``."""
+    counts = _constant_trip_counts(loop)
+    return min(counts) if counts else None
+
+
+def max_constant_trip_count(loop: Operation) -> int | None:
+    """The largest constant trip count result (an upper bound on the iterations), or None.
+    MLIR's ``getUpperBoundOnTripCount``."""
+    counts = _constant_trip_counts(loop)
+    return max(counts) if counts else None
+
+
+def largest_divisor_of_trip_count(loop: Operation) -> int:
+    """A number known to divide the trip count (MLIR's ``getLargestDivisorOfTripCount``:
+    a zero-trip loop counts as divisible by 2^64 - 1)."""
+    counts = trip_count(loop)
+    if counts is None:
+        return 1
+    result = 0
+    for r in counts.map.results:
+        if r.kind == CONST:
+            this = r.value if r.value > 0 else _ZERO_TRIP_DIVISOR
+        else:
+            this = r.largest_known_divisor()
+        result = gcd(result, this)
+    return result
+
+
+# -- the maps of affine ops ------------------------------------------------------------------------
+
+# Operand layout of each affine op with maps: an int is a run of that many operands that are
+# not map operands (-1: all remaining ones); a string names the map (or set) attribute whose
+# inputs come next.  Maps of dma ops are discardable attributes, the others are properties.
+_LAYOUTS: dict[str, tuple[int | str, ...]] = {
+    "affine.load": (1, "map"),
+    "affine.vector_load": (1, "map"),
+    "affine.prefetch": (1, "map"),
+    "affine.store": (2, "map"),
+    "affine.vector_store": (2, "map"),
+    "affine.apply": ("map",),
+    "affine.min": ("map",),
+    "affine.max": ("map",),
+    "affine.if": ("condition",),
+    "affine.for": ("lowerBoundMap", "upperBoundMap", -1),
+    "affine.parallel": ("lowerBoundsMap", "upperBoundsMap"),
+    "affine.dma_start": (1, "src_map", 1, "dst_map", 1, "tag_map", -1),
+    "affine.dma_wait": (1, "tag_map", 1),
+}
+
+
+@dataclass(frozen=True)
+class MapSlot:
+    """One map (or integer set) of an affine op and the operands it applies to."""
+
+    name: str
+    map: AffineMap | IntegerSet
+    operands: tuple[Value, ...]
+
+
+def _attrs_holding(op: Operation) -> dict:
+    return op.attributes if op.name.startswith("affine.dma_") else op.properties
+
+
+def _segments(op: Operation) -> Iterator[tuple[str | None, int, int]]:
+    """``(map attribute name or None, first operand, operand count)`` along the operands."""
+    start = 0
+    attrs = _attrs_holding(op)
+    for entry in _LAYOUTS.get(op.name, ()):
+        if isinstance(entry, int):
+            count = len(op.operands) - start if entry < 0 else entry
+            yield None, start, count
+        else:
+            count = attrs[entry].value.num_inputs
+            yield entry, start, count
+        start += count
+
+
+def map_slots(op: Operation) -> list[MapSlot]:
+    """The maps of an affine op with their operands, in operand order ([] for other ops)."""
+    attrs = _attrs_holding(op)
+    return [
+        MapSlot(name, attrs[name].value, tuple(op.operands[start : start + count]))
+        for name, start, count in _segments(op)
+        if name is not None
+    ]
+
+
+def map_operand_positions(op: Operation) -> set[int]:
+    """Positions of the operands of ``op`` that are inputs of its maps."""
+    return {
+        i
+        for name, start, count in _segments(op)
+        if name is not None
+        for i in range(start, start + count)
+    }
+
+
+def set_map_slots(op: Operation, slots: Sequence[MapSlot]) -> None:
+    """Store ``slots`` (as returned by :func:`map_slots`, maps and operands replaced) back
+    into ``op``, keeping its other operands and its operand segment sizes consistent."""
+    by_name = {s.name: s for s in slots}
+    attrs = _attrs_holding(op)
+    operands: list[Value] = []
+    for name, start, count in list(_segments(op)):
+        if name is None:
+            operands.extend(op.operands[start : start + count])
+            continue
+        slot = by_name[name]
+        if len(slot.operands) != slot.map.num_inputs:
+            raise ValueError(f"{slot.map} takes {slot.map.num_inputs} operands")
+        attrs[name] = (
+            IntegerSetAttr(slot.map)
+            if isinstance(slot.map, IntegerSet)
+            else AffineMapAttr(slot.map)
+        )
+        operands.extend(slot.operands)
+    op.operands = operands
+    if op.name == "affine.for":
+        f = ForOp(op)
+        op.properties["operandSegmentSizes"] = segment_sizes(
+            f.lower_bound_map.num_inputs, f.upper_bound_map.num_inputs, len(op.results)
+        )
