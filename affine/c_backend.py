@@ -4,7 +4,11 @@ them on numpy buffers through ctypes.
 Semantics follow the interpreter (:mod:`affine.interp`): index values are int64; integers
 are held canonically (signed for signless, unsigned for ``uiN``) and wrap at their width;
 floats are computed in their own precision (``-std=c99`` rounds ``_Float16`` per operation,
-``-ffp-contract=off`` forbids fused multiply-adds the IR does not ask for); floordiv,
+``-ffp-contract=off`` forbids fused multiply-adds the IR does not ask for; f80 is ``long
+double``, checked to be the x87 format); types with a :class:`~affine.execute.FloatFormat`
+(bf16, tf32, f8/f6/f4) are held as their stored words (``uint8_t``/``uint16_t``; tf32 as the
+``uint32_t`` of its f32) and every op decodes to float, computes and rounds back with the
+emitted ``pa_dec_<type>`` / ``pa_enc_<type>`` (ml_dtypes' conversion, bit for bit); floordiv,
 ceildiv and mod round as MLIR does for negative values; division by zero is reported (at
 the op's location) instead of trapping.  Memory is the model of :mod:`affine.execute`: a
 memref is a data pointer plus its dynamic sizes, layout symbols and physical strides, and
@@ -21,6 +25,7 @@ hash of the source, compiler and flags in ``$POLYAFFINE_CACHE_DIR`` (default
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import shlex
 import shutil
@@ -37,11 +42,14 @@ from affine.diagnostics import Location, PolyError
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.execute import (
+    F32,
     ElementInfo,
     ExecutionError,
     MemRef,
     cast_layout_values,
     element_info,
+    float_attr_value,
+    float_values,
     function_name,
     is_contiguous_row_major,
     num_layout_symbols,
@@ -49,6 +57,7 @@ from affine.execute import (
     physical_extents,
     resolve_function,
     static_physical_strides,
+    storage_word,
     strided_form,
     strided_view_values,
     view_operands,
@@ -57,7 +66,7 @@ from affine.expr import AffineExpr
 from affine.integer_set import IntegerSet
 from affine.ir import Block, Module, Operation, Region, Value
 from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
-from affine.types import DYNAMIC, IndexType, MemRefType, StridedLayout, Type
+from affine.types import DYNAMIC, FloatType, IndexType, MemRefType, StridedLayout, Type
 
 
 class CompilerError(PolyError):
@@ -108,15 +117,149 @@ def unsigned_c(expr: str, info: ElementInfo) -> str:
 
 
 def float_suffix(info: ElementInfo) -> str:
-    return {16: "f16", 32: "f32", 64: "f64"}[info.width]
+    return {16: "f16", 32: "f32", 64: "f64", 80: "f80"}[info.width]
 
 
-def float_literal(value: float, info: ElementInfo) -> str:
-    if value != value:
-        return f"(({info.c})NAN)"
-    if value in (float("inf"), float("-inf")):
-        return f"(({info.c}){'-' if value < 0 else ''}INFINITY)"
-    return f"(({info.c}){value.hex()})"
+def float_literal(value: Any, info: ElementInfo) -> str:
+    """C for a run-time value of float type ``info`` (see :mod:`affine.interp`): the stored
+    word of an encoded type, an exact hex literal otherwise (NaNs keep their sign only)."""
+    if info.format is not None:
+        return f"(({info.c}){storage_word(value, info):#x}u)"
+    if info.name == "f80":
+        return _x87_literal(storage_word(value, info))
+    x = float(value)
+    sign = "-" if math.copysign(1.0, x) < 0 else ""
+    if x != x:
+        return f"({sign}({info.c})NAN)"
+    if x in (math.inf, -math.inf):
+        return f"(({info.c}){sign}INFINITY)"
+    return f"(({info.c}){x.hex()})"
+
+
+def _x87_literal(bits: int) -> str:
+    """A ``long double`` literal for the x87 80-bit encoding ``bits``."""
+    sign = "-" if bits >> 79 else ""
+    exponent, significand = (bits >> 64) & 0x7FFF, bits & ((1 << 64) - 1)
+    if exponent == 0x7FFF:
+        special = "INFINITY" if significand << 1 == 1 << 64 else "NAN"
+        return f"({sign}(long double){special})"
+    if significand == 0:
+        return f"({sign}0.0L)"
+    return f"({sign}0x{significand:X}p{max(exponent, 1) - 16383 - 63}L)"
+
+
+def dec_c(x: str, info: ElementInfo) -> str:
+    """C for the value ops compute on: the f32 value of an encoded type's stored word
+    (see :func:`codec_c`), the value itself for other floats."""
+    return f"pa_dec_{info.name}({x})" if info.format is not None else x
+
+
+def enc_c(expr: str, info: ElementInfo) -> str:
+    """C rounding an f32 expression to an encoded type (identity for other floats)."""
+    return f"pa_enc_{info.name}({expr})" if info.format is not None else expr
+
+
+def codec_c(info: ElementInfo) -> str:
+    """``pa_dec_<name>`` (stored word to its f32 value: ml_dtypes' own table for 8-bit
+    types) and ``pa_enc_<name>`` (f32 to stored word, rounding to nearest even with the
+    special values, overflow and ties of ml_dtypes' conversion) for an encoded type."""
+    import numpy as np
+
+    fmt = info.format
+    assert fmt is not None
+    name, st = info.name, info.c
+    if fmt.shift:
+        decode = f"static inline float pa_dec_{name}({st} b) {{ float f; memcpy(&f, &b, sizeof f); return f; }}"
+    elif fmt.bits == 16:
+        decode = (
+            f"static inline float pa_dec_{name}({st} b) {{ uint32_t u = (uint32_t)b << 16; "
+            "float f; memcpy(&f, &u, sizeof f); return f; }"
+        )
+    else:
+        import ml_dtypes  # noqa: F401  (registers the dtype names)
+
+        with np.errstate(invalid="ignore"):
+            values = np.arange(1 << fmt.bits, dtype=np.uint8).view(info.numpy).astype(np.float32)
+        entries = ", ".join(_c_float(float(v)) for v in values)
+        decode = (
+            f"static const float pa_table_{name}[{len(values)}] = {{{entries}}};\n"
+            f"static inline float pa_dec_{name}({st} b) {{ return pa_table_{name}[b & {len(values) - 1:#x}]; }}"
+        )
+    return decode + "\n" + _encoder_c(info) + "\n"
+
+
+def _c_float(x: float) -> str:
+    """A C float constant (NaNs keep their sign)."""
+    sign = "-" if math.copysign(1.0, x) < 0 else ""
+    if x != x:
+        return f"{sign}NAN"
+    if x in (math.inf, -math.inf):
+        return f"{sign}INFINITY"
+    return x.hex()
+
+
+def _encoder_c(info: ElementInfo) -> str:
+    """``pa_enc_<name>``: ml_dtypes' float-to-narrow conversion (non-saturating) for one
+    format, specialised from its :class:`~affine.execute.FloatFormat`."""
+    fmt = info.format
+    assert fmt is not None
+    bits, m_bits, bias, special = fmt.bits, fmt.mantissa, fmt.bias, fmt.special
+    sign = 1 << (bits - 1)
+    top = ((1 << fmt.exponent) - 1) << m_bits  # the all-ones exponent
+    # (positive NaN, infinity and overflow, largest finite) codes
+    nan_pos, inf_pos, largest_code = {
+        "ieee": (top | (1 << max(m_bits - 1, 0)), top, top - 1),
+        "fn": (sign - 1, sign - 1, sign - 2),
+        "fnuz": (sign, sign, sign - 1),
+        "e8m0": (0xFF, 0xFF, 0xFE),
+        "finite": (sign, sign - 1, sign - 1),  # no NaN: ml_dtypes gives -0 (+0 for -NaN)
+    }[special]
+    nan_neg = 0 if special == "finite" else nan_pos | (sign if special in ("ieee", "fn") else 0)
+    inf_neg = inf_pos if special in ("fnuz", "e8m0") else inf_pos | sign
+    shift = 23 - m_bits
+    st = info.c
+
+    def word(code: str) -> str:
+        return f"({st})(({code}) << {fmt.shift})" if fmt.shift else f"({st})({code})"
+
+    lines = [
+        f"static inline {st} pa_enc_{info.name}(float x) {{",
+        "  uint32_t u; memcpy(&u, &x, sizeof u);",
+        "  const uint32_t s = u >> 31, a = u & 0x7FFFFFFFu;",
+        "  uint32_t m;",
+        f"  if (a > 0x7F800000u) return {word(f's ? {nan_neg:#x}u : {nan_pos:#x}u')};",
+        f"  if (a == 0x7F800000u) return {word(f's ? {inf_neg:#x}u : {inf_pos:#x}u')};",
+    ]
+    if special == "e8m0":  # unsigned; rounds half up, and f32 subnormals to nearest even
+        lines += [
+            "  if (s || a == 0) return 0xFF;",
+            "  m = a < 0x00800000u ? pa_rne(a, 23) >> 23 : (a >> 23) + ((a >> 22) & 1);",
+            "  return (uint8_t)(m > 0xFE ? 0xFF : m);",
+            "}",
+        ]
+        return "\n".join(lines)
+    lines.append("  if (a == 0) m = 0;")
+    if bias < 127:  # results below the smallest normal
+        lines += [
+            f"  else if ((int)(a >> 23) <= {127 - bias}) {{",
+            "    const int e = (int)(a >> 23);",
+            "    const uint32_t lead = e > 0;",
+            f"    const int sh = {shift} - (e - {127 - bias}) + (int)lead;",
+            "    const uint32_t mant = (a & 0x7FFFFFu) | (lead << 23);",
+            "    m = sh <= 24 ? pa_rne(mant, sh) >> sh : 0;",
+            "  }",
+        ]
+    rebias = f" - {(127 - bias) << 23:#x}u" if bias != 127 else ""
+    lines += [
+        "  else {",
+        f"    const uint32_t r = (pa_rne(a, {shift}) & ~{(1 << shift) - 1:#x}u){rebias};",
+        f"    if (r > {largest_code << shift:#x}u) return {word(f's ? {inf_neg:#x}u : {inf_pos:#x}u')};",
+        f"    m = r >> {shift};",
+        "  }",
+    ]
+    signed = f"s && m ? m | {sign:#x}u : m" if special == "fnuz" else f"s ? m | {sign:#x}u : m"
+    lines += [f"  return {word(signed)};", "}"]
+    return "\n".join(lines)
 
 
 def int_literal(value: int, info: ElementInfo) -> str:
@@ -127,7 +270,8 @@ def int_literal(value: int, info: ElementInfo) -> str:
     return f"(({value_ctype(info)})INT64_C({value}))"
 
 
-PRELUDE = r"""#include <math.h>
+PRELUDE = r"""#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,18 +293,22 @@ static inline int64_t pa_ceildivs(int64_t a, int64_t b, int code) { if (b == 0) 
 static inline uint64_t pa_divu(uint64_t a, uint64_t b, int code) { if (b == 0) { pa_fail(code); return 0; } return a / b; }
 static inline uint64_t pa_remu(uint64_t a, uint64_t b, int code) { if (b == 0) { pa_fail(code); return 0; } return a % b; }
 static inline uint64_t pa_ceildivu(uint64_t a, uint64_t b, int code) { if (b == 0) { pa_fail(code); return 0; } return a / b + (a % b != 0); }
-static inline int64_t pa_fptosi(double x, int w) {
-  if (x != x) return 0;
-  double hi = ldexp(1.0, w - 1);
-  if (x >= hi) return (int64_t)((UINT64_C(1) << (w - 1)) - 1);
-  if (x <= -hi) return -(int64_t)((UINT64_C(1) << (w - 2)) * 2 - 1) - 1;
-  return (int64_t)x;
+#define PA_FLOAT_TO_INT(T, S, LDEXP) \
+static inline int64_t pa_fptosi##S(T x, int w) { \
+  if (x != x) return 0; \
+  T hi = LDEXP(1, w - 1); \
+  if (x >= hi) return (int64_t)((UINT64_C(1) << (w - 1)) - 1); \
+  if (x <= -hi) return -(int64_t)((UINT64_C(1) << (w - 2)) * 2 - 1) - 1; \
+  return (int64_t)x; \
+} \
+static inline uint64_t pa_fptoui##S(T x, int w) { \
+  if (x != x || x <= 0) return 0; \
+  if (x >= LDEXP(1, w)) return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1; \
+  return (uint64_t)x; \
 }
-static inline uint64_t pa_fptoui(double x, int w) {
-  if (x != x || x <= 0) return 0;
-  if (x >= ldexp(1.0, w)) return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
-  return (uint64_t)x;
-}
+PA_FLOAT_TO_INT(double, , ldexp)
+PA_FLOAT_TO_INT(long double, l, ldexpl)
+static inline uint32_t pa_rne(uint32_t b, int n) { return n == 0 ? b : b + ((b >> n) & 1) + ((UINT32_C(1) << (n - 1)) - 1); }
 static inline int64_t pa_ipow(int64_t a, int64_t b, int code) {
   if (b < 0) { if (a == 0) { pa_fail(code); return 0; } return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0; }
   uint64_t r = 1, x = (uint64_t)a;
@@ -177,6 +325,7 @@ static inline T pa_minnumf_##S(T a, T b) { if (a != a) return b; if (b != b) ret
 PA_FLOAT_HELPERS(float, f32)
 PA_FLOAT_HELPERS(double, f64)
 PA_FLOAT_HELPERS(_Float16, f16)
+PA_FLOAT_HELPERS(long double, f80)
 
 typedef struct { void **ptrs; int64_t n, cap; } pa_arena;
 static void *pa_alloc(pa_arena *a, int64_t bytes) {
@@ -301,6 +450,7 @@ class _Emitter:
         self.prototypes: dict[str, str] = {}
         self.used_openmp = False
         self.no_restrict: set[str] = set()
+        self.floats = float_types(module)
 
     def error_code(self, op: Operation, message: str) -> int:
         self.locations.append((op.loc, message))
@@ -330,9 +480,9 @@ class _Emitter:
         """An ``omp declare reduction`` identifier for ``kind`` over values of type ``t``."""
         info = element_info(t, loc)
         ctype = value_ctype(info)
-        key = (kind, ctype)
+        ident = f"pa_{kind}_{info.name if info.format is not None else ctype.replace(' ', '_')}"
+        key = (kind, ident)
         if key not in self.declared_reductions:
-            ident = f"pa_{kind}_{ctype.replace(' ', '_')}"
             combine = binary_c(_REDUCTION_OPS[kind], "omp_out", "omp_in", info, 0)
             init = reduction_identity_c(kind, info)
             self.reduction_decls.append(
@@ -350,6 +500,9 @@ class _Emitter:
 
     def source(self, entries: dict[str, str]) -> str:
         parts = [PRELUDE]
+        if "f80" in self.floats:
+            parts.append("typedef char pa_f80_is_x87_extended[LDBL_MANT_DIG == 64 ? 1 : -1];\n")
+        parts.extend(codec_c(info) for info in self.floats.values() if info.format is not None)
         for (src, dst), name in self.bitcasts.items():
             parts.append(
                 f"static inline {dst} {name}({src} x) {{ {dst} r; memcpy(&r, &x, sizeof r); return r; }}\n"
@@ -362,8 +515,23 @@ class _Emitter:
         return "\n".join(parts)
 
 
+def float_types(module: Operation) -> dict[str, ElementInfo]:
+    """The float types of the values in ``module`` (memref elements included), by name."""
+    found: dict[str, ElementInfo] = {}
+    for op in module.walk():
+        values = [*op.operands, *op.results]
+        values += [a for region in op.regions for block in region.blocks for a in block.arguments]
+        for v in values:
+            t = v.type.element_type if isinstance(v.type, MemRefType) else v.type
+            if isinstance(t, FloatType) and t.name not in found:
+                found[t.name] = element_info(t, op.loc)
+    return dict(sorted(found.items()))
+
+
 def binary_c(name: str, a: str, b: str, info: ElementInfo, code: int) -> str:
     """C for ``arith.<name>`` on values ``a`` and ``b`` of one integer or float type."""
+    if info.format is not None:  # computed in f32
+        return enc_c(binary_c(name, dec_c(a, info), dec_c(b, info), F32, code), info)
     if info.kind == "float":
         if name in ("addf", "subf", "mulf", "divf"):
             op = {"addf": "+", "subf": "-", "mulf": "*", "divf": "/"}[name]
@@ -403,25 +571,23 @@ def binary_c(name: str, a: str, b: str, info: ElementInfo, code: int) -> str:
 
 
 def _float_call(fn: str, info: ElementInfo, args: Sequence[str]) -> str:
+    """C calling the libm function ``fn`` in the precision of float type ``info`` (f32 for
+    the types narrower than f32, whose result is then rounded)."""
+    if info.format is not None:
+        return enc_c(f"{fn}f({', '.join(dec_c(x, info) for x in args)})", info)
     if info.width == 16:
         inner = ", ".join(f"(float){x}" for x in args)
         return f"((_Float16){fn}f({inner}))"
-    suffix = "f" if info.width == 32 else ""
+    suffix = {32: "f", 64: "", 80: "l"}[info.width]
     return f"{fn}{suffix}({', '.join(args)})"
 
 
 def reduction_identity_c(kind: str, info: ElementInfo) -> str:
     """C for the neutral element of an ``affine.parallel`` reduction."""
     if info.kind == "float":
-        value = {
-            "addf": 0.0,
-            "mulf": 1.0,
-            "maximumf": float("-inf"),
-            "minimumf": float("inf"),
-            "maxnumf": float("nan"),
-            "minnumf": float("nan"),
-        }[kind]
-        return float_literal(value, info)
+        from affine.interp import FLOAT_IDENTITIES
+
+        return float_literal(float_values(FLOAT_IDENTITIES[kind], info), info)
     w = info.width
     values = {
         "addi": 0,
@@ -1381,7 +1547,7 @@ def _c_constant(e: _FunctionEmitter, op: Operation) -> None:
         )
     info = e.info(op.results[0], op.loc)
     if isinstance(attr, FloatAttr):
-        e.define(op.results[0], float_literal(attr.value, info))
+        e.define(op.results[0], float_literal(float_attr_value(attr, info), info))
         return
     assert isinstance(attr, IntegerAttr)
     from affine.interp import IntOps
@@ -1429,13 +1595,16 @@ def _c_float_unary(e: _FunctionEmitter, op: Operation) -> None:
     info = e.info(op.operands[0], op.loc)
     x = e.v(op.operands[0])
     if op.name == "arith.negf":
-        e.define(op.results[0], f"(-{x})")
+        e.define(op.results[0], enc_c(f"(-{dec_c(x, info)})", info))
         return
     template = _FLOAT_MATH[op.name[5:]]
-    if info.width == 16:
+    if info.format is not None:
+        e.define(op.results[0], enc_c(f"({template.format('f', dec_c(x, info))})", info))
+    elif info.width == 16:
         e.define(op.results[0], f"((_Float16)({template.format('f', f'(float){x}')}))")
     else:
-        e.define(op.results[0], f"({template.format('f' if info.width == 32 else '', x)})")
+        suffix = {32: "f", 64: "", 80: "l"}[info.width]
+        e.define(op.results[0], f"({template.format(suffix, x)})")
 
 
 @_c_op("math.fma")
@@ -1446,8 +1615,23 @@ def _c_fma(e: _FunctionEmitter, op: Operation) -> None:
 
 @_c_op("math.isnan", "math.isinf", "math.isfinite", "math.isnormal")
 def _c_float_class(e: _FunctionEmitter, op: Operation) -> None:
+    info = e.info(op.operands[0], op.loc)
     x = e.v(op.operands[0])
-    e.define(op.results[0], f"(int8_t)-({op.name[5:]}((double){x}) != 0)")
+    value = x if info.name == "f80" else f"(double){dec_c(x, info)}"
+    test = op.name[5:]
+    if test == "isnormal":  # against the type's own smallest normal
+        cond = f"isfinite({value}) && fabs{'l' if info.name == 'f80' else ''}({value}) >= {_smallest_normal(info)}"
+    else:
+        cond = f"{test}({value}) != 0"
+    e.define(op.results[0], f"(int8_t)-({cond})")
+
+
+def _smallest_normal(info: ElementInfo) -> str:
+    """C literal of the smallest positive normal value of a float type."""
+    fmt = info.format
+    if fmt is not None:
+        return f"0x1p{1 - fmt.bias - (fmt.special == 'e8m0')}"
+    return {16: "0x1p-14", 32: "0x1p-126", 64: "0x1p-1022", 80: "0x1p-16382L"}[info.width]
 
 
 @_c_op("math.absi", "math.ctlz", "math.cttz", "math.ctpop")
@@ -1479,6 +1663,10 @@ def _c_fpowi(e: _FunctionEmitter, op: Operation) -> None:
     info = e.info(op.operands[0], op.loc)
     exp_info = e.info(op.operands[1], op.loc)
     a, b = (e.v(v) for v in op.operands)
+    if info.format is not None:
+        power = f"powf({dec_c(a, info)}, (float){signed_c(b, exp_info)})"
+        e.define(op.results[0], enc_c(power, info))
+        return
     e.define(op.results[0], _float_call("pow", info, [a, f"({info.c}){signed_c(b, exp_info)}"]))
 
 
@@ -1494,7 +1682,8 @@ _CMPF_C = {
 @_c_op("arith.cmpf")
 def _c_cmpf(e: _FunctionEmitter, op: Operation) -> None:
     pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
-    a, b = (e.v(v) for v in op.operands)
+    info = e.info(op.operands[0], op.loc)
+    a, b = (dec_c(e.v(v), info) for v in op.operands)
     e.define(op.results[0], f"(int8_t)-({_CMPF_C[pred].format(a=a, b=b)})")
 
 
@@ -1541,28 +1730,53 @@ def _c_cast_scalar(e: _FunctionEmitter, op: Operation) -> None:
     dst = e.info(op.results[0], op.loc)
     x = e.v(op.operands[0])
     if name == "bitcast":
-        if src.width == 1 or dst.width == 1 or src.width != dst.width:
+        if src.width == 1 or src.width != dst.width or "index" in (src.kind, dst.kind):
             raise ExecutionError(
                 f"'arith.bitcast' from '{op.operands[0].type}' to '{op.results[0].type}' cannot be compiled",
                 op.loc,
             )
-        e.define(op.results[0], f"{e.program.bitcast(src, dst)}({x})")
+        e.define(op.results[0], _from_bits(e, _bits(e, x, src), dst))
         return
     if dst.kind == "float":
         if src.kind == "float":
-            e.define(op.results[0], f"({dst.c}){x}")
+            value = dec_c(x, src)
         else:
-            view = unsigned_c if name == "uitofp" else signed_c
-            e.define(op.results[0], f"({dst.c}){view(x, src)}")
+            value = (unsigned_c if name == "uitofp" else signed_c)(x, src)
+        if dst.format is not None:  # through f32, as LLVM converts to bf16
+            e.define(op.results[0], enc_c(f"(float){value}", dst))
+        else:
+            e.define(op.results[0], f"({dst.c}){value}")
         return
     if src.kind == "float":
-        if name == "fptosi":
-            e.define(op.results[0], canon_c(f"pa_fptosi((double){x}, {dst.width})", dst))
+        helper = "pa_fpto" + ("si" if name == "fptosi" else "ui")
+        if src.name == "f80":
+            e.define(op.results[0], canon_c(f"{helper}l({x}, {dst.width})", dst))
         else:
-            e.define(op.results[0], canon_c(f"pa_fptoui((double){x}, {dst.width})", dst))
+            e.define(op.results[0], canon_c(f"{helper}((double){dec_c(x, src)}, {dst.width})", dst))
         return
     view = unsigned_c if name in ("extui", "index_castui") else signed_c
     e.define(op.results[0], canon_c(view(x, src), dst))
+
+
+def _bits(e: _FunctionEmitter, x: str, info: ElementInfo) -> str:
+    """C for the encoding of value ``x`` (what ``arith.bitcast`` sees) as a uint64_t."""
+    if info.kind != "float":
+        return unsigned_c(x, info)
+    if info.format is not None:
+        return f"((uint64_t){x} >> {info.format.shift})"
+    word = ElementInfo("uint", info.width, f"uint{info.width}", f"uint{info.width}_t")
+    return f"(uint64_t){e.program.bitcast(info, word)}({x})"
+
+
+def _from_bits(e: _FunctionEmitter, bits: str, info: ElementInfo) -> str:
+    """C for the value of type ``info`` whose encoding is the uint64_t ``bits``."""
+    if info.kind != "float":
+        return canon_c(bits, info)
+    if info.format is not None:
+        mask = (1 << info.width) - 1
+        return f"({info.c})(({bits} & {mask:#x}u) << {info.format.shift})"
+    word = ElementInfo("uint", info.width, f"uint{info.width}", f"uint{info.width}_t")
+    return f"{e.program.bitcast(word, info)}((uint{info.width}_t){bits})"
 
 
 # -- programs, compilation, loading ------------------------------------------------------------------------
