@@ -27,7 +27,7 @@ from affine.execute import (
 )
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
-QUICK = {"gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout"}
+QUICK = {"gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout", "bf16_matvec"}
 RUNNABLE = sorted(p.stem for p in KERNELS.glob("*.mlir") if p.stem != "dma_tiles")
 
 
