@@ -22,8 +22,7 @@ from typing import TypeVar
 from affine.affine_map import AffineMap
 from affine.builders import affine_apply, affine_for, constant_index
 from affine.dialects.registry import FUNCTION
-from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
-from affine.integer_set import IntegerSet
+from affine.expr import AffineExprError, constant, dim
 from affine.ir import Block, Module, Operation, Value, replace_uses, uses_of
 from affine.ops import ForOp
 from transforms.errors import TransformError
@@ -41,6 +40,7 @@ from transforms.value_map import (
     set_map_slots,
     simplify_expr,
     simplify_map,
+    substitute,
     upper_bound,
 )
 
@@ -193,37 +193,10 @@ def _substituted_slot(op: Operation, slot: MapSlot, value: Value, replacement: V
     """``slot`` with every input bound to ``value`` replaced by ``replacement``'s result."""
     if not any(v is value for v in slot.operands):
         return slot
-    m, r = slot.map, replacement.map
-    nd, ns = m.num_dims, m.num_symbols
-    expr = r.results[0].shift_dims(r.num_dims, nd).shift_symbols(r.num_symbols, ns)
-    dims: list[AffineExpr] = [dim(i) for i in range(nd)]
-    syms: list[AffineExpr] = [symbol(i) for i in range(ns)]
-    for i, v in enumerate(slot.operands):
-        if v is value:
-            if i < nd:
-                dims[i] = expr
-            else:
-                syms[i - nd] = expr
     try:
-        new = m.replace(dims, syms, nd + r.num_dims, ns + r.num_symbols)
+        new, operands = substitute(slot.map, slot.operands, value, replacement)
     except AffineExprError as e:
         raise _located(op, f"cannot substitute the induction variable: {e}") from e
-    operands = [
-        *slot.operands[:nd],
-        *replacement.dim_operands,
-        *slot.operands[nd:],
-        *replacement.symbol_operands,
-    ]
-    new, operands = canonicalize(new, operands, promote_symbols=False)
-    if isinstance(new, AffineMap):
-        new = simplify_map(new)
-    else:
-        new = IntegerSet.get(
-            new.num_dims,
-            new.num_symbols,
-            [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints],
-            new.eq_flags,
-        )
     return MapSlot(slot.name, new, tuple(operands))
 
 

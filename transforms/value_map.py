@@ -393,6 +393,64 @@ def difference(a: ValueMap, b: ValueMap) -> ValueMap:
     return ValueMap(simplify_map(m), tuple(ops))
 
 
+def substitute(
+    m: MapOrSet, operands: Sequence[Value], value: Value, replacement: ValueMap
+) -> tuple[MapOrSet, list[Value]]:
+    """``m`` applied to ``operands`` with every input bound to ``value`` replaced by the
+    single result of ``replacement`` (whose dims and symbols are appended), canonicalized
+    without promoting dimensions to symbols, and simplified.  Raises AffineExprError when
+    the result is not (semi-)affine."""
+    r = replacement.map
+    nd, ns = m.num_dims, m.num_symbols
+    expr = r.results[0].shift_dims(r.num_dims, nd).shift_symbols(r.num_symbols, ns)
+    dims: list[AffineExpr] = [dim(i) for i in range(nd)]
+    syms: list[AffineExpr] = [symbol(i) for i in range(ns)]
+    for i, v in enumerate(operands):
+        if v is value:
+            if i < nd:
+                dims[i] = expr
+            else:
+                syms[i - nd] = expr
+    new = m.replace(dims, syms, nd + r.num_dims, ns + r.num_symbols)
+    new_operands = [
+        *operands[:nd],
+        *replacement.dim_operands,
+        *operands[nd:],
+        *replacement.symbol_operands,
+    ]
+    new, new_operands = canonicalize(new, new_operands, promote_symbols=False)
+    if isinstance(new, AffineMap):
+        return simplify_map(new), new_operands  # type: ignore[return-value]
+    constraints = [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints]
+    return IntegerSet.get(new.num_dims, new.num_symbols, constraints, new.eq_flags), new_operands  # type: ignore[return-value]
+
+
+def substitute_value(vm: ValueMap, value: Value, replacement: ValueMap) -> ValueMap:
+    """:func:`substitute` on a value map."""
+    m, operands = substitute(vm.map, vm.operands, value, replacement)
+    return ValueMap(m, tuple(operands))
+
+
+def concat(parts: Sequence[ValueMap]) -> ValueMap:
+    """One value map with the results of all ``parts`` (dims, then symbols, merged and
+    canonicalized; results simplified, repeated results dropped)."""
+    dims: list[Value] = []
+    syms: list[Value] = []
+    results: list[AffineExpr] = []
+    for p in parts:
+        m = p.map
+        results.extend(
+            r.shift_dims(m.num_dims, len(dims)).shift_symbols(m.num_symbols, len(syms))
+            for r in m.results
+        )
+        dims.extend(p.dim_operands)
+        syms.extend(p.symbol_operands)
+    m, operands = canonicalize(AffineMap.get(len(dims), len(syms), results), [*dims, *syms])
+    m = simplify_map(m)
+    unique = list(dict.fromkeys(m.results))
+    return ValueMap(AffineMap.get(m.num_dims, m.num_symbols, unique), tuple(operands))
+
+
 # -- trip counts ----------------------------------------------------------------------------------
 
 
