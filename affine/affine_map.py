@@ -276,6 +276,12 @@ class AffineMap:
     def __repr__(self) -> str:
         return f"AffineMap({print_map(self)})"
 
+    def _repr_latex_(self) -> str:
+        """LaTeX for Jupyter (through sympy, imported on first use)."""
+        from affine.symbolic import display_latex
+
+        return display_latex(self)
+
     def __reduce__(self):
         return (_rebuild_map, (self.num_dims, self.num_symbols, self.results, self.size))
 

@@ -304,6 +304,12 @@ class AffineExpr:
     def __repr__(self) -> str:
         return f"AffineExpr({print_expr(self)})"
 
+    def _repr_latex_(self) -> str:
+        """LaTeX for Jupyter (through sympy, imported on first use)."""
+        from affine.symbolic import display_latex
+
+        return display_latex(self)
+
     def __reduce__(self):  # pickling rebuilds through the interning constructors
         if self.kind == CONST:
             return (constant, (self.value,))

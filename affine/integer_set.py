@@ -107,6 +107,12 @@ class IntegerSet:
     def __repr__(self) -> str:
         return f"IntegerSet({print_set(self)})"
 
+    def _repr_latex_(self) -> str:
+        """LaTeX for Jupyter (through sympy, imported on first use)."""
+        from affine.symbolic import display_latex
+
+        return display_latex(self)
+
     def __reduce__(self):
         return (
             _rebuild_set,

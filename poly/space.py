@@ -1,0 +1,115 @@
+"""The one module that names ISL dimensions and parameters.
+
+Invariant: ISL objects built by the toolkit are combined by *name*, never by position.
+Parameters are aligned with :func:`align_params` before two objects meet; a symbol of an
+affine map or set is the parameter of the same name in every object it takes part in.
+
+Conventions (each has one function here; nothing else spells these names):
+
+* inputs of an affine map or set: ``d0, d1, ...`` (:func:`dim_names`);
+* symbols: ISL parameters ``s0, s1, ...`` (:func:`symbol_names`) unless the caller names them
+  (e.g. after the SSA values they are bound to, so equal values give equal parameters);
+* results of a map: ``r0, r1, ...`` (:func:`result_names`);
+* memref index spaces: tuple named after the memref, dimensions ``i0, i1, ...``
+  (:func:`memref_space`);
+* statement instances: tuple named after the statement, one dimension per enclosing loop
+  named after its induction variable (:func:`statement_space`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import islpy as isl
+
+from poly.context import isl_context
+
+IslObject = TypeVar("IslObject", isl.Set, isl.Map, isl.BasicSet, isl.BasicMap, isl.PwAff, isl.Aff)
+
+
+def dim_names(count: int) -> list[str]:
+    return [f"d{i}" for i in range(count)]
+
+
+def symbol_names(count: int) -> list[str]:
+    return [f"s{j}" for j in range(count)]
+
+
+def result_names(count: int) -> list[str]:
+    return [f"r{k}" for k in range(count)]
+
+
+def memref_index_names(rank: int) -> list[str]:
+    return [f"i{k}" for k in range(rank)]
+
+
+def _check_names(names: Sequence[str], what: str) -> None:
+    if len(set(names)) != len(names):
+        raise ValueError(f"{what} names must be distinct, got {list(names)}")
+
+
+def set_space(
+    dims: Sequence[str], symbols: Sequence[str] = (), tuple_name: str | None = None
+) -> isl.Space:
+    """``[symbols] -> { tuple_name[dims] }``."""
+    _check_names(list(dims), "dimension")
+    _check_names(list(symbols), "parameter")
+    space = isl.Space.create_from_names(isl_context(), set=list(dims), params=list(symbols))
+    return space.set_tuple_name(isl.dim_type.set, tuple_name) if tuple_name else space
+
+
+def map_space(
+    inputs: Sequence[str],
+    outputs: Sequence[str],
+    symbols: Sequence[str] = (),
+    in_tuple: str | None = None,
+    out_tuple: str | None = None,
+) -> isl.Space:
+    """``[symbols] -> { in_tuple[inputs] -> out_tuple[outputs] }``."""
+    _check_names(list(inputs), "input")
+    _check_names(list(symbols), "parameter")
+    space = isl.Space.create_from_names(
+        isl_context(), in_=list(inputs), out=list(outputs), params=list(symbols)
+    )
+    if in_tuple:
+        space = space.set_tuple_name(isl.dim_type.in_, in_tuple)
+    if out_tuple:
+        space = space.set_tuple_name(isl.dim_type.out, out_tuple)
+    return space
+
+
+def memref_space(name: str, rank: int, symbols: Sequence[str] = ()) -> isl.Space:
+    """The index space of memref ``name``: ``[symbols] -> { name[i0, ..] }``."""
+    return set_space(memref_index_names(rank), symbols, name)
+
+
+def statement_space(
+    name: str, induction_vars: Sequence[str], symbols: Sequence[str] = ()
+) -> isl.Space:
+    """The instance space of statement ``name``: one dimension per enclosing loop."""
+    return set_space(induction_vars, symbols, name)
+
+
+def param_names(obj: isl.Set | isl.Map | isl.PwAff | isl.Space) -> list[str]:
+    space = obj if isinstance(obj, isl.Space) else obj.get_space()
+    return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
+
+
+def align_params(*objects: IslObject) -> list[IslObject]:
+    """The objects with the same parameters in the same order (the union of theirs, by name)."""
+    names: list[str] = []
+    for obj in objects:
+        for name in param_names(obj):
+            if name not in names:
+                names.append(name)
+    model = isl.Space.create_from_names(isl_context(), set=[], params=names).params()
+    return [obj.align_params(model) for obj in objects]
+
+
+def rename_params(obj: IslObject, renaming: dict[str, str]) -> IslObject:
+    """``obj`` with parameters renamed (those not in ``renaming`` keep their names)."""
+    for k, name in enumerate(param_names(obj)):
+        if name in renaming:
+            obj = obj.set_dim_name(isl.dim_type.param, k, renaming[name])
+    return obj
