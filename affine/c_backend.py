@@ -1610,7 +1610,11 @@ def _c_float_unary(e: _FunctionEmitter, op: Operation) -> None:
 @_c_op("math.fma")
 def _c_fma(e: _FunctionEmitter, op: Operation) -> None:
     info = e.info(op.operands[0], op.loc)
-    e.define(op.results[0], _float_call("fma", info, [e.v(v) for v in op.operands]))
+    args = [e.v(v) for v in op.operands]
+    if info.name == "f16":  # in double, then rounded to half, as LLVM does on x86
+        e.define(op.results[0], f"((_Float16)fma({', '.join(f'(double){x}' for x in args)}))")
+        return
+    e.define(op.results[0], _float_call("fma", info, args))
 
 
 @_c_op("math.isnan", "math.isinf", "math.isfinite", "math.isnormal")

@@ -194,6 +194,7 @@ def is_float_dtype(dtype: Any) -> bool:
 # -- float values ---------------------------------------------------------------------------------
 
 F32 = _FLOATS["f32"]
+F64 = _FLOATS["f64"]
 
 
 def float_values(values: Any, info: ElementInfo) -> Any:
@@ -1360,7 +1361,7 @@ class _HarnessWriter:
         self.emit(f"{element} = affine.load {v}[{', '.join(ivs)}] : {t}")
         x = element
         if info.kind == "float":
-            x = self.convert_float(element, info.name, _FLOATS["f64"])
+            x = self.convert_float(element, info.name, F64)
         else:
             as_int = element
             if info.kind == "index":

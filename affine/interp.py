@@ -34,6 +34,7 @@ from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.execute import (
     F32,
+    F64,
     ElementInfo,
     ExecutionError,
     MemRef,
@@ -360,15 +361,16 @@ class FloatOps:
     Ops work on :meth:`value` (the stored value itself, or its f32 value for types with a
     :class:`~affine.execute.FloatFormat`) and :meth:`finish` rounds their result back to
     the type.  Types narrower than f32 (``via_f32``: those and f16, which numpy computes in
-    f32 itself) also take fused multiply-adds and integer conversions through f32, as LLVM
-    does for bf16 and f16."""
+    f32 itself) also take integer conversions through f32, and fused multiply-adds through
+    ``fma_info``: f32, except f16 (f64), as LLVM legalises them on x86."""
 
-    __slots__ = ("_compute", "_result", "info", "tiny", "type", "via_f32")
+    __slots__ = ("_compute", "_result", "fma_info", "info", "tiny", "type", "via_f32")
 
     def __init__(self, info: ElementInfo) -> None:
         self.info = info
         self.type = np.dtype(info.numpy).type
         self.via_f32 = info.width < 32
+        self.fma_info = F64 if info.name == "f16" else F32 if self.via_f32 else info
         self._compute: Callable[[Any], Any] | None = None
         self._result: Callable[[Any], Any] | None = None
         fmt = info.format
@@ -423,14 +425,17 @@ class FloatOps:
         return lambda a, b: result(fn(compute(a), compute(b)))
 
     def fma(self, a: Any, b: Any, c: Any) -> Any:
-        """``a * b + c`` rounded once (to f32 first when ``via_f32``, as LLVM does)."""
+        """``a * b + c`` rounded once to ``fma_info``'s type, then to this type."""
         x, y, z = self.value(a), self.value(b), self.value(c)
         if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
             return self.finish(x * y + z)
         exact = _ratio(x) * _ratio(y) + _ratio(z)
         if exact == 0:  # the sign of zero follows IEEE addition
             return self.finish(x * y + z)
-        return self.from_rational(exact)
+        wide = round_rational(exact, self.fma_info)
+        if self.fma_info is self.info:
+            return wide
+        return self.from_f32(wide) if self.fma_info is F32 else self.type(wide)
 
 
 def cmpf(predicate: str) -> Callable[[Any, Any], bool]:
