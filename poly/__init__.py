@@ -16,6 +16,14 @@ from poly.convert import pw_aff_to_expr as pw_aff_to_expr
 from poly.convert import set_from_isl as set_from_isl
 from poly.convert import set_to_isl as set_to_isl
 from poly.convert import sets_from_isl as sets_from_isl
+from poly.layout import ISL_ORACLE as ISL_ORACLE
+from poly.layout import OneToOne as OneToOne
+from poly.layout import bounding_box as bounding_box
+from poly.layout import footprint as footprint
+from poly.layout import normalize_memref_type as normalize_memref_type
+from poly.layout import normalize_memrefs as normalize_memrefs
+from poly.layout import one_to_one_on as one_to_one_on
+from poly.layout import parametric_bounding_box as parametric_bounding_box
 from poly.sets import canonical_set as canonical_set
 from poly.sets import count_points as count_points
 from poly.sets import difference as difference

@@ -118,12 +118,13 @@ def dim_bounds(s: IntegerSet, position: int) -> tuple[Piecewise, Piecewise]:
     with budget(what="parametric dimension bounds"):
         isl_set = _isl(s)
         return (
-            _pieces(isl_set.dim_min(position), s.num_symbols),
-            _pieces(isl_set.dim_max(position), s.num_symbols),
+            piecewise(isl_set.dim_min(position), s.num_symbols),
+            piecewise(isl_set.dim_max(position), s.num_symbols),
         )
 
 
-def _pieces(pa: isl.PwAff, num_symbols: int) -> Piecewise:
+def piecewise(pa: isl.PwAff, num_symbols: int) -> Piecewise:
+    """The pieces of a function of the symbols ``s0..``: (condition, value)."""
     out: Piecewise = []
     names = [f"s{j}" for j in range(num_symbols)]
     for domain, aff in pa.coalesce().get_pieces():

@@ -97,7 +97,7 @@ def test_jupyter_display_hooks() -> None:
 
 def test_importing_affine_does_not_load_sympy() -> None:
     probe = (
-        "import sys, affine, affine.symbolic, affine.simplify, affine.algebra;"
+        "import sys, affine, affine.symbolic, affine.simplify, affine.algebra, affine.layout;"
         "print('sympy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
