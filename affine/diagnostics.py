@@ -90,6 +90,42 @@ def render(location: Location | None, severity: str, message: str) -> str:
     return f"{location.source.name}:{line}:{col}: {severity}: {message}\n{text}\n{caret}"
 
 
+class Diagnostic:
+    """A message attached to a location: what a pass reports (remarks, warnings) or an error.
+
+    ``op_text`` is the op the message is about, shown in a trailing "see current operation"
+    note when the message is rendered with ``show_op``.
+    """
+
+    __slots__ = ("filename", "location", "message", "op_text", "severity")
+
+    def __init__(
+        self,
+        severity: str,
+        message: str,
+        location: Location | None = None,
+        op_text: str | None = None,
+        filename: str | None = None,
+    ) -> None:
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.op_text = op_text
+        self.filename = filename  # shown when there is no location
+
+    def render(self, show_op: bool = True) -> str:
+        text = render(self.location, self.severity, self.message)
+        if self.location is None and self.filename:
+            text = f"{self.filename}: {text}"
+        if show_op and self.op_text is not None:
+            where = f"{self.location}: " if self.location is not None else ""
+            text += f"\n{where}note: see current operation: {self.op_text}"
+        return text
+
+    def __repr__(self) -> str:
+        return f"Diagnostic({self.severity!r}, {self.message!r}, {self.location})"
+
+
 class PolyError(Exception):
     """Base class of every error the toolkit reports to users."""
 
@@ -106,6 +142,9 @@ class DiagnosticError(PolyError):
 
     def render(self) -> str:
         return render(self.location, self.severity, self.message)
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(self.severity, self.message, self.location)
 
     def __str__(self) -> str:
         return self.render()

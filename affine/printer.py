@@ -557,10 +557,13 @@ class Printer:
                 lines.append(f"{name} = affine_set<{print_set(a.value)}>")
         return lines, names
 
-    def finish(self) -> str:
+    def finish(self, inline_aliases: bool = False) -> str:
         text = "".join(self.out)
         if not self.alias_attrs:
             return text
+        if inline_aliases:
+            inline = _TypeAttrPrinter(None).attr
+            return _PLACEHOLDER.sub(lambda m: inline(self.alias_attrs[int(m.group(1))]), text)
         lines, names = self._alias_table()
         body = _PLACEHOLDER.sub(lambda m: names[int(m.group(1))], text)
         return "\n".join(lines) + "\n" + body
@@ -766,6 +769,23 @@ def print_operation(op: Operation, generic: bool = False) -> str:
     p.names.number(op)
     p.full_op(op)
     return p.finish()
+
+
+def print_operation_in_context(op: Operation) -> str:
+    """Text of ``op`` with the value names it has in its function's print, attributes
+    inline (no alias definitions): what mlir-opt shows in "see current operation" notes."""
+    from affine.dialects.registry import ISOLATED, lookup
+
+    root = op
+    while root.parent_op is not None:
+        d = lookup(root.name)
+        if d is not None and d.has(ISOLATED):
+            break
+        root = root.parent_op
+    p = Printer()
+    p.names.number(root)
+    p.full_op(op)
+    return p.finish(inline_aliases=True)
 
 
 def print_module(module: Module | Operation, generic: bool = False) -> str:

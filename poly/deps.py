@@ -20,12 +20,12 @@ treat as a dependence.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.ir import Module, Operation
+from affine.ir import Module, Operation, Value
 from poly.model import Access, Model, build_model
 
 NONE = "none"
@@ -106,8 +106,9 @@ class DependenceAnalysis:
         self,
         root: Module | Operation | Model,
         max_operations: int = DEFAULT_MAX_OPERATIONS,
+        bindings: Mapping[Value, int] | None = None,
     ) -> None:
-        self.model = root if isinstance(root, Model) else build_model(root)
+        self.model = root if isinstance(root, Model) else build_model(root, bindings=bindings)
         self.max_operations = max_operations
         self._pairs: dict[tuple[int, int], _PairInfo] = {}
         self._orderings: dict[tuple[int, int], isl.Set] = {}

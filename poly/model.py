@@ -29,7 +29,7 @@ alias. ``Model.schedule`` is the original execution order in 2d+1 form.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -142,7 +142,7 @@ class Scope:
             return None
         if _is_loop_iv(value):
             return self.iv_name(value)
-        constant = _constant_value(value)
+        constant = self.constant(value)
         if constant is not None:
             return str(constant)
         if isinstance(value, OpResult):
@@ -169,6 +169,11 @@ class Scope:
                 return self.affine_text(op.operands[0], depth + 1)
         return self._symbol_or_none(value)
 
+    def constant(self, value: Value) -> int | None:
+        """The value of an index constant, or of a value the model was told to fix."""
+        bound = self.model.bindings.get(value)
+        return bound if bound is not None else _constant_value(value)
+
     def _symbol_or_none(self, value: Value) -> str | None:
         if isinstance(value.type, IndexType) and is_valid_symbol(value, self.region):
             return self.param_name(value)
@@ -179,7 +184,7 @@ class Scope:
     ) -> str | None:
         """ISL text of one result of ``m`` applied to ``operands``, or None if not affine."""
         texts: list[str | None] = [self.affine_text(v, depth) for v in operands]
-        constants = [_constant_value(v) for v in operands]
+        constants = [self.constant(v) for v in operands]
         return _expr_text(e, texts, m.num_dims, constants)
 
 
@@ -336,6 +341,7 @@ class Model:
     """Statements and accesses of every affine scope of a module (walk order)."""
 
     ctx: isl.Context
+    bindings: Mapping[Value, int] = field(default_factory=dict)  # values fixed to constants
     statements: list[Statement] = field(default_factory=list)
     accesses: list[Access] = field(default_factory=list)
     scopes: dict[Region, Scope] = field(default_factory=dict)
@@ -382,10 +388,18 @@ class Model:
         return result
 
 
-def build_model(root: Module | Operation, ctx: isl.Context | None = None) -> Model:
-    """The polyhedral model of every statement under ``root`` (a module or one function)."""
+def build_model(
+    root: Module | Operation,
+    ctx: isl.Context | None = None,
+    bindings: Mapping[Value, int] | None = None,
+) -> Model:
+    """The polyhedral model of every statement under ``root`` (a module or one function).
+
+    ``bindings`` fixes index values (function arguments, say) to constants: the model of
+    that instance of the code, with semi-affine subscripts over those values made affine.
+    """
     op = root.operation if isinstance(root, Module) else root
-    model = Model(ctx or isl.Context())
+    model = Model(ctx or isl.Context(), dict(bindings or {}))
     order = {inner: k for k, inner in enumerate(op.walk())}
     builder = _Builder(model, order)
     number = 0

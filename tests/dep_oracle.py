@@ -26,6 +26,8 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from affine.affine_map import AffineMap
 from affine.integer_set import IntegerSet
 from affine.ir import Block, Module, Operation, OpResult, Value
@@ -290,7 +292,10 @@ def trace(
 
 def common_loops(a: Operation, b: Operation) -> int:
     """Number of loop IVs around both ops (an affine.parallel counts once per IV)."""
-    return sum(len(loop.regions[0].blocks[0].arguments) for loop in _common(a, b))
+    return sum(
+        len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
+        for loop in _common(a, b)
+    )
 
 
 def _enclosing(op: Operation) -> list[Operation]:
@@ -314,39 +319,81 @@ def _common(a: Operation, b: Operation) -> list[Operation]:
 
 @dataclass
 class PairResult:
-    """What the oracle found for accesses (I, J) at one depth: no dependence, or distances."""
+    """What the oracle found for accesses (I, J) at one depth: per common loop, the least
+    and greatest distance over all dependent instance pairs."""
 
-    distances: set[tuple[int, ...]]
+    lows: np.ndarray
+    highs: np.ndarray
 
     def bounds(self) -> list[tuple[int, int]]:
-        columns = list(zip(*self.distances))
-        return [(min(c), max(c)) for c in columns]
+        return [(int(lo), int(hi)) for lo, hi in zip(self.lows, self.highs)]
+
+    def merge(self, lows: np.ndarray, highs: np.ndarray) -> None:
+        self.lows = np.minimum(self.lows, lows)
+        self.highs = np.maximum(self.highs, highs)
 
 
 def memory_dependences(tr: Trace) -> dict[tuple[int, int, int], PairResult]:
-    """``(I, J, depth) -> distances`` for every numbered pair that has a dependence."""
+    """``(I, J, depth) -> distance bounds`` for every numbered pair that has a dependence.
+
+    Per element, the instances of each access form arrays (time, IVs); every (earlier
+    instance of I, later instance of J) pair is examined with numpy, a block of I's
+    instances at a time.
+    """
     found: dict[tuple[int, int, int], PairResult] = {}
-    width: dict[tuple[int, int], int] = {}
     for group in tr.by_element().values():
-        numbered = [x for x in group if x.access >= 0]
-        for bi, b in enumerate(numbered):
-            for a in numbered[:bi]:
-                if not (a.is_write or b.is_write):
+        by_access: dict[int, list[Instance]] = defaultdict(list)
+        for inst in group:
+            if inst.access >= 0:
+                by_access[inst.access].append(inst)
+        arrays = {
+            k: (
+                np.array([x.time for x in v], dtype=np.int64),
+                np.array([x.ivs for x in v], dtype=np.int64).reshape(len(v), -1),
+                v[0],
+            )
+            for k, v in by_access.items()
+        }
+        for i, (times_i, ivs_i, first_i) in arrays.items():
+            for j, (times_j, ivs_j, first_j) in arrays.items():
+                if not (first_i.is_write or first_j.is_write):
                     continue
-                key = (a.access, b.access)
-                if key not in width:
-                    width[key] = _flat_common(a, b)
-                n = width[key]
-                depth = n + 1
-                for k in range(n):
-                    if a.ivs[k] != b.ivs[k]:
-                        depth = k + 1
-                        break
-                distance = tuple(b.ivs[k] - a.ivs[k] for k in range(n))
-                found.setdefault((a.access, b.access, depth), PairResult(set())).distances.add(
-                    distance
+                _pair_bounds(
+                    found, i, j, _flat_common(first_i, first_j), times_i, ivs_i, times_j, ivs_j
                 )
     return found
+
+
+def _pair_bounds(
+    found: dict[tuple[int, int, int], PairResult],
+    i: int,
+    j: int,
+    n: int,
+    times_i: np.ndarray,
+    ivs_i: np.ndarray,
+    times_j: np.ndarray,
+    ivs_j: np.ndarray,
+) -> None:
+    block = max(1, 400_000 // max(1, len(times_j)))
+    for start in range(0, len(times_i), block):
+        t_i = times_i[start : start + block]
+        before = t_i[:, None] < times_j[None, :]
+        if not before.any():
+            continue
+        diffs = (ivs_j[None, :, :n] - ivs_i[start : start + block, None, :n])[before]
+        if n == 0:
+            depth = np.ones(len(diffs), dtype=np.int64)
+        else:
+            nonzero = diffs != 0
+            depth = np.where(nonzero.any(axis=1), nonzero.argmax(axis=1) + 1, n + 1)
+        for d in np.unique(depth):
+            rows = diffs[depth == d]
+            lows, highs = rows.min(axis=0), rows.max(axis=0)
+            key = (i, j, int(d))
+            if key in found:
+                found[key].merge(lows, highs)
+            else:
+                found[key] = PairResult(lows, highs)
 
 
 def _flat_common(a: Instance, b: Instance) -> int:

@@ -11,6 +11,10 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from affine.diagnostics import Diagnostic
 
 USAGE = """\
 usage: poly-opt [options] [FILE|-]
@@ -24,6 +28,10 @@ General options:
   --mlir-print-op-generic        print every operation in generic form
   --allow-unregistered-dialect   accepted for drop-in use (unknown ops are always allowed)
   --verify-each=<0|1>            verify the IR after each pass (default 1)
+  --verify-diagnostics           check diagnostics against expected-* comments instead
+                                 of reporting them
+  --mlir-print-op-on-diagnostic=<0|1>
+                                 show the op after each remark, as mlir-opt does (default 1)
   --pass-pipeline=PIPELINE       run passes written as builtin.module(func.func(pass{opts}))
   --version                      print the version and exit
   -h, --help                     print this help and exit
@@ -39,6 +47,8 @@ class Options:
     split: bool = False
     generic: bool = False
     verify_each: bool = True
+    print_op_on_diagnostic: bool = True
+    verify_diagnostics: bool = False
     passes: list[tuple[str, str]] = field(default_factory=list)  # (name, option text)
     actions: list[tuple[str, str]] = field(default_factory=list)  # (name, value)
 
@@ -50,6 +60,8 @@ class UsageError(Exception):
 _FLAGS = {
     "split-input-file": "split",
     "mlir-print-op-generic": "generic",
+    "mlir-print-op-on-diagnostic": "print_op_on_diagnostic",
+    "verify-diagnostics": "verify_diagnostics",
 }
 _IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit-module"}
 
@@ -183,7 +195,7 @@ def _split_chunks(text: str) -> list[tuple[str, int]]:
 
 def process(
     text: str, filename: str, opts: Options, line_offset: int = 0
-) -> tuple[str | None, list[str]]:
+) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify, run passes and print one buffer; returns (output, diagnostics)."""
     from affine.parser import parse_module
     from affine.printer import print_module
@@ -193,12 +205,13 @@ def process(
     module = parse_module(text, filename, line_offset)
     gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
-    diagnostics: list[str] = []
+    diagnostics: list[Diagnostic] = []
+    show_op = opts.print_op_on_diagnostic and not opts.verify_diagnostics
     for name, option_text in opts.passes:
         entry = registry.lookup(name)
         assert entry is not None
         pass_obj = registry.parse_options(entry.load(), option_text)
-        context = registry.PassContext(filename=filename)
+        context = registry.PassContext(filename, print_op_on_diagnostic=show_op)
         module = pass_obj.run(module, context)
         diagnostics.extend(context.diagnostics)
         if opts.verify_each:
@@ -207,7 +220,7 @@ def process(
     for name, value in opts.actions:
         entry = registry.lookup_action(name)
         assert entry is not None
-        context = registry.PassContext(filename=filename)
+        context = registry.PassContext(filename, print_op_on_diagnostic=show_op)
         text = entry.load()(module, value, context)
         diagnostics.extend(context.diagnostics)
         if text is not None:
@@ -217,8 +230,24 @@ def process(
     return print_module(module, generic=opts.generic), diagnostics
 
 
+def _process_reporting(
+    chunk: str, filename: str, opts: Options, line_offset: int
+) -> tuple[str | None, list[Diagnostic]]:
+    """:func:`process`, with every error turned into a diagnostic (no output then)."""
+    from affine.diagnostics import Diagnostic, DiagnosticError, PolyError
+
+    try:
+        return process(chunk, filename, opts, line_offset)
+    except DiagnosticError as e:
+        return None, [e.diagnostic()]
+    except PolyError as e:
+        return None, [Diagnostic("error", str(e), filename=filename)]
+    except RecursionError:
+        return None, [Diagnostic("error", "input nested too deeply to process", filename=filename)]
+
+
 def run(argv: list[str]) -> int:
-    from affine.diagnostics import DiagnosticError, PolyError
+    from affine.diagnostics import PolyError
 
     try:
         opts = parse_args(argv)
@@ -247,27 +276,17 @@ def run(argv: list[str]) -> int:
     outputs: list[str] = []
     failed = False
     for chunk, line_offset in chunks:
-        try:
-            output, diagnostics = process(chunk, filename, opts, line_offset)
-        except DiagnosticError as e:
-            print(e.render(), file=sys.stderr)
-            failed = True
-            outputs.append("")
-            continue
-        except PolyError as e:
-            print(f"{filename}: error: {e}", file=sys.stderr)
-            failed = True
-            outputs.append("")
-            continue
-        except RecursionError:
-            print(f"{filename}: error: input nested too deeply to process", file=sys.stderr)
-            failed = True
-            outputs.append("")
-            continue
+        output, diagnostics = _process_reporting(chunk, filename, opts, line_offset)
+        if opts.verify_diagnostics:
+            from affine.diagnostics import SourceFile
+            from transforms.expected_diagnostics import verify
+
+            diagnostics = verify(SourceFile(filename, chunk, line_offset), diagnostics)
         for d in diagnostics:
-            print(d, file=sys.stderr)
-        if output is not None:
-            outputs.append(output)
+            print(d.render(), file=sys.stderr)
+        if any(d.severity == "error" for d in diagnostics):
+            failed = True
+        outputs.append(output or "")
     result = "// -----\n".join(outputs)
     if failed and opts.output not in (None, "-"):
         return 1  # keep whatever the user had in the output file

@@ -1,9 +1,6 @@
 """Every pass poly-opt knows, by flag name (imported lazily by :mod:`transforms.registry`)."""
 
-
-# register("affine-loop-tile", "Tile affine loop nests", "transforms.tiling", "LoopTilingPass")
-
-from transforms.registry import register_action
+from transforms.registry import register, register_action
 
 register_action(
     "emit",
@@ -16,4 +13,11 @@ register_action(
     'Run a function on deterministic inputs; print checksums and kernel time (--run="entry=NAME backend=c|interp repeats=N")',
     "transforms.run_actions",
     "run",
+)
+
+register(
+    "test-memref-dependence-check",
+    "Remark on every dependence between affine loads and stores (exact; mlir-opt's format)",
+    "transforms.analysis_passes",
+    "MemRefDependenceCheck",
 )

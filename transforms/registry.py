@@ -13,7 +13,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from affine.diagnostics import PolyError
+from affine.diagnostics import Diagnostic, PolyError
+from affine.ir import Operation
 
 
 class PassOptionError(PolyError):
@@ -79,13 +80,21 @@ def _ensure_registered() -> None:
 
 @dataclass
 class PassContext:
-    """What a pass may report while running: remarks and warnings (printed by the CLI)."""
+    """What a pass may report while running: remarks and warnings, printed by the CLI."""
 
     filename: str = "<input>"
-    diagnostics: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    print_op_on_diagnostic: bool = True  # mlir-opt's --mlir-print-op-on-diagnostic
 
-    def remark(self, text: str) -> None:
-        self.diagnostics.append(text)
+    def emit(self, op: Operation | None, severity: str, message: str) -> None:
+        """Report ``message`` at ``op`` (mlir-opt then shows the op in a note)."""
+        op_text = None
+        if op is not None and self.print_op_on_diagnostic:
+            from affine.printer import print_operation_in_context
+
+            op_text = print_operation_in_context(op)
+        location = op.loc if op is not None else None
+        self.diagnostics.append(Diagnostic(severity, message, location, op_text))
 
 
 def parse_options(pass_cls: type, text: str) -> Any:

@@ -1,0 +1,83 @@
+"""``--verify-diagnostics``: check reported diagnostics against ``expected-*`` comments.
+
+The annotations are MLIR's: ``// expected-remark {{text}}`` expects a remark whose message
+contains ``text`` on the same line; ``@above`` / ``@below`` / ``@+N`` / ``@-N`` move the
+expected line relative to the comment's line. Severities: ``error``, ``warning``,
+``remark``, ``note``. Every produced diagnostic must be expected and every expectation met;
+each problem is reported as an error at the expectation or at the diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from affine.diagnostics import Diagnostic, Location, SourceFile
+
+_EXPECTED = re.compile(
+    r"expected-(?P<severity>error|warning|remark|note)"
+    r"(?:@(?P<where>above|below|[+-]\d+))?\s*\{\{(?P<text>.*?)\}\}"
+)
+
+
+@dataclass
+class Expectation:
+    severity: str
+    text: str
+    line: int  # 1-based line the diagnostic must be reported on
+    location: Location  # of the annotation, for reporting
+    matched: bool = False
+
+
+def expectations(source: SourceFile) -> list[Expectation]:
+    found = []
+    offset = 0
+    for number, line in enumerate(source.text.splitlines(keepends=True), 1):
+        for m in _EXPECTED.finditer(line):
+            where = m.group("where")
+            target = number
+            if where == "above":
+                target -= 1
+            elif where == "below":
+                target += 1
+            elif where:
+                target += int(where)
+            loc = Location(source, offset + m.start())
+            found.append(
+                Expectation(m.group("severity"), m.group("text"), target + source.line_offset, loc)
+            )
+        offset += len(line)
+    return found
+
+
+def verify(source: SourceFile, produced: list[Diagnostic]) -> list[Diagnostic]:
+    """The errors of a ``--verify-diagnostics`` run (empty when everything matched)."""
+    expected = expectations(source)
+    problems: list[Diagnostic] = []
+    for d in produced:
+        line = d.location.line if d.location is not None else None
+        match = next(
+            (
+                e
+                for e in expected
+                if not e.matched
+                and e.severity == d.severity
+                and e.line == line
+                and e.text in d.message
+            ),
+            None,
+        )
+        if match is not None:
+            match.matched = True
+        else:
+            problems.append(
+                Diagnostic("error", f"unexpected {d.severity}: {d.message}", d.location)
+            )
+    for e in expected:
+        if not e.matched:
+            problems.append(
+                Diagnostic(
+                    "error", f'expected {e.severity} "{e.text}" was not produced', e.location
+                )
+            )
+    return problems
