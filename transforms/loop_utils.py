@@ -16,15 +16,17 @@ same.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from affine.affine_map import AffineMap
+from affine.attributes import IntegerAttr
 from affine.builders import affine_apply, affine_for, constant_index
 from affine.dialects.registry import FUNCTION
 from affine.expr import AffineExprError, constant, dim
-from affine.ir import Block, Module, Operation, Value, replace_uses, uses_of
+from affine.ir import Block, Module, Operation, Region, Value, replace_uses, uses_of
 from affine.ops import ForOp
+from affine.types import INDEX
 from transforms.errors import TransformError
 from transforms.value_map import (
     MapSlot,
@@ -32,7 +34,6 @@ from transforms.value_map import (
     canonicalize,
     constant_trip_count,
     difference,
-    fully_compose,
     lower_bound,
     map_operand_positions,
     map_slots,
@@ -121,14 +122,9 @@ def check_perfect_band(band: Sequence[Operation]) -> None:
             raise TransformError("the loops are not perfectly nested", outer.loc)
 
 
-def bound_operands_outside(loop: Operation, values: Sequence[Value]) -> Iterator[Value]:
-    """The values among ``values`` that the bounds of ``loop`` use (after composing
-    ``affine.apply`` chains)."""
-    used = set()
-    for vm in (lower_bound(loop), upper_bound(loop)):
-        composed = fully_compose(vm)
-        used |= {v for v in values if composed.depends_on(v)}
-    return (v for v in values if v in used)
+def bounds_use(loop: Operation, value: Value) -> bool:
+    """Whether a bound of ``loop`` uses ``value`` as an operand."""
+    return lower_bound(loop).depends_on(value) or upper_bound(loop).depends_on(value)
 
 
 # -- building and editing loops ----------------------------------------------------------------
@@ -158,13 +154,10 @@ def set_bound(loop: Operation, which: str, vm: ValueMap) -> None:
 
 
 def set_step(loop: Operation, step: int) -> None:
-    from affine.attributes import IntegerAttr
-    from affine.types import INDEX
-
     loop.properties["step"] = IntegerAttr(step, INDEX)
 
 
-def region_of(op: Operation):
+def region_of(op: Operation) -> Region:
     """The region holding ``op`` (where its results may be used)."""
     assert op.parent is not None and op.parent.parent is not None
     return op.parent.parent
@@ -361,7 +354,7 @@ def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Oper
     ivs = [ForOp(loop).induction_var for loop in band]
     for i, loop in enumerate(band):
         for j in range(i):
-            if permutation[j] > permutation[i] and any(bound_operands_outside(loop, [ivs[j]])):
+            if permutation[j] > permutation[i] and bounds_use(loop, ivs[j]):
                 raise _located(
                     loop,
                     f"the bounds of loop {i} of the band use the induction variable of loop {j}, "

@@ -220,10 +220,14 @@ def _jammable_if(loop: Operation, op: Operation) -> bool:
     )
 
 
-def _sub_blocks(loop: Operation, into_ifs: bool) -> list[tuple[Block, Operation, Operation]]:
-    """Maximal runs of ops without nested loops (nor jammable ifs with ``into_ifs``), as
-    ``(block, first, last)`` in textual order (MLIR's ``JamBlockGatherer``)."""
+def _jam_structure(
+    loop: Operation, into_ifs: bool
+) -> tuple[list[tuple[Block, Operation, Operation]], list[Operation]]:
+    """The maximal runs of ops without nested loops (nor jammable ifs with ``into_ifs``), as
+    ``(block, first, last)`` in textual order (MLIR's ``JamBlockGatherer``), and the loops
+    walked into (``loop`` and the nested loops the copies are jammed into)."""
     runs: list[tuple[Block, Operation, Operation]] = []
+    containers: list[Operation] = [loop]
 
     def is_container(op: Operation) -> bool:
         return is_loop(op) or (into_ifs and _jammable_if(loop, op))
@@ -238,13 +242,14 @@ def _sub_blocks(loop: Operation, into_ifs: bool) -> list[tuple[Block, Operation,
             if i > start:
                 runs.append((block, ops[start], ops[i - 1]))
             while i < len(ops) and is_container(ops[i]):
+                containers.append(ops[i])
                 for region in ops[i].regions:
                     for nested in region.blocks:
                         walk_block(nested)
                 i += 1
 
     walk_block(ForOp(loop).body)
-    return runs
+    return runs, [op for op in containers if is_loop(op)]
 
 
 def _add_iter_args(loop: Operation, copies: int) -> None:
@@ -304,11 +309,11 @@ def unroll_and_jam(loop: Operation, factor: int, jam_into_ifs: bool = False) -> 
         raise TransformError(
             "cannot unroll-and-jam a loop whose iter_args are not all reductions", loop.loc
         )
-    runs = _sub_blocks(loop, jam_into_ifs)
+    runs, jammed_loops = _jam_structure(loop, jam_into_ifs)
     cleanup = None
     if _cleanup_needed(loop, factor, exact_trip_count=False):
         cleanup = _generate_cleanup(loop, factor)
-    carrying = [op for op in loop.walk(post_order=True) if is_loop(op) and op.results]
+    carrying = [op for op in jammed_loops if op.results]
     mappings: list[dict[Value, Value]] = [{} for _ in range(factor - 1)]
     for carrier in carrying:
         n = len(carrier.results)
