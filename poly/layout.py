@@ -22,6 +22,7 @@ from affine.types import DYNAMIC, MemRefType
 from poly.context import budget
 from poly.convert import box_set, map_to_isl, set_to_isl
 from poly.sets import Piecewise, piecewise
+from poly.space import align_params, composition_symbol_names, dim_names, size_names
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,9 @@ class OneToOne:
     witness: tuple[tuple[int, ...], tuple[int, ...], dict[str, int]] | None = None
 
 
-def _size_params(t: MemRefType) -> list[str]:
-    return [f"size{k}" for k, size in enumerate(t.shape) if size == DYNAMIC]
-
-
-def _index_space(t: MemRefType, extra_params: Sequence[str] = ()) -> isl.Set:
-    sizes: list[int | str] = [f"size{k}" if s == DYNAMIC else s for k, s in enumerate(t.shape)]
-    return box_set(sizes, _size_params(t) + list(extra_params))
+def _index_space(t: MemRefType) -> isl.Set:
+    sizes = size_names(t.shape, DYNAMIC)
+    return box_set(sizes, [s for s in sizes if isinstance(s, str)])
 
 
 def one_to_one_on(t: MemRefType, symbol_values: Mapping[int, int] | None = None) -> list[OneToOne]:
@@ -60,9 +57,8 @@ def one_to_one_on(t: MemRefType, symbol_values: Mapping[int, int] | None = None)
                 for j in range(m.num_symbols)
                 if symbol_values and first_symbol + j in symbol_values
             }
-            relation = map_to_isl(
-                m, [f"m{k}_s{j}" for j in range(m.num_symbols)], symbol_values=local
-            )
+            names = composition_symbol_names(k, m.num_symbols)
+            relation = map_to_isl(m, names, symbol_values=local)
             relation, domain = _aligned(relation, domain)
             relation = relation.intersect_domain(domain)
             verdicts.append(_verdict(m, relation))
@@ -73,14 +69,12 @@ def one_to_one_on(t: MemRefType, symbol_values: Mapping[int, int] | None = None)
 
 def _unnamed(s: isl.Set) -> isl.Set:
     """``s`` with set dimensions renamed ``d0..`` (the input names of the next map)."""
-    for i in range(s.dim(isl.dim_type.set)):
-        s = s.set_dim_name(isl.dim_type.set, i, f"d{i}")
+    for i, name in enumerate(dim_names(s.dim(isl.dim_type.set))):
+        s = s.set_dim_name(isl.dim_type.set, i, name)
     return s
 
 
 def _aligned(relation: isl.Map, domain: isl.Set) -> tuple[isl.Map, isl.Set]:
-    from poly.space import align_params
-
     relation, domain_as_map = align_params(relation, isl.Map.from_domain(domain))
     return relation, domain_as_map.domain()
 

@@ -17,6 +17,7 @@ from affine.expr import AffineExpr
 from affine.integer_set import IntegerSet
 from poly.context import budget
 from poly.convert import pw_aff_to_expr, set_from_isl, set_to_isl, sets_from_isl
+from poly.space import symbol_names
 
 Piecewise = list[tuple[IntegerSet, AffineExpr]]  # (condition on the symbols, value)
 
@@ -126,7 +127,7 @@ def dim_bounds(s: IntegerSet, position: int) -> tuple[Piecewise, Piecewise]:
 def piecewise(pa: isl.PwAff, num_symbols: int) -> Piecewise:
     """The pieces of a function of the symbols ``s0..``: (condition, value)."""
     out: Piecewise = []
-    names = [f"s{j}" for j in range(num_symbols)]
+    names = symbol_names(num_symbols)
     for domain, aff in pa.coalesce().get_pieces():
         condition = set_from_isl(domain, names)
         condition = IntegerSet.get(0, num_symbols, condition.constraints, condition.eq_flags)

@@ -11,7 +11,9 @@ Conventions (each has one function here; nothing else spells these names):
   (e.g. after the SSA values they are bound to, so equal values give equal parameters);
 * results of a map: ``r0, r1, ...`` (:func:`result_names`);
 * memref index spaces: tuple named after the memref, dimensions ``i0, i1, ...``
-  (:func:`memref_space`);
+  (:func:`memref_space`); a ``?`` size is the parameter ``size<k>`` (:func:`size_names`);
+* the symbols of map ``k`` of a layout composition, judged apart from the others:
+  ``m<k>_s<j>`` (:func:`composition_symbol_names`);
 * statement instances: tuple named after the statement, one dimension per enclosing loop
   named after its induction variable (:func:`statement_space`).
 """
@@ -42,6 +44,15 @@ def result_names(count: int) -> list[str]:
 
 def memref_index_names(rank: int) -> list[str]:
     return [f"i{k}" for k in range(rank)]
+
+
+def size_names(shape: Sequence[int], dynamic: int) -> list[str | int]:
+    """The shape with each ``dynamic`` size replaced by its parameter name ``size<k>``."""
+    return [f"size{k}" if size == dynamic else size for k, size in enumerate(shape)]
+
+
+def composition_symbol_names(map_index: int, count: int) -> list[str]:
+    return [f"m{map_index}_s{j}" for j in range(count)]
 
 
 def _check_names(names: Sequence[str], what: str) -> None:
