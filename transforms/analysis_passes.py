@@ -31,6 +31,13 @@ class MemRefDependenceCheck:
                     f"dependence from {source.number} to {dep.target.number} at depth "
                     f"{dep.depth} = {dep.remark_value()}",
                 )
+                if dep.status != UNKNOWN and dep.exists and not dep.exact:
+                    reasons = "; ".join(dict.fromkeys(source.reasons + dep.target.reasons))
+                    context.emit(
+                        source.op,
+                        "note",
+                        f"over-approximated ({reasons}): the dependence may not exist",
+                    )
                 if dep.status == UNKNOWN:
                     context.emit(
                         source.op,

@@ -30,22 +30,29 @@ class Expectation:
 
 
 def expectations(source: SourceFile) -> list[Expectation]:
+    """The ``expected-*`` annotations of a buffer, with the line each one refers to.
+
+    ``@above`` / ``@below`` skip lines that hold annotations themselves, so several
+    annotations for one op can follow (or precede) it.
+    """
+    lines = source.text.splitlines(keepends=True)
+    annotated = [bool(_EXPECTED.search(line)) for line in lines]
     found = []
     offset = 0
-    for number, line in enumerate(source.text.splitlines(keepends=True), 1):
+    for index, line in enumerate(lines):
         for m in _EXPECTED.finditer(line):
             where = m.group("where")
-            target = number
-            if where == "above":
-                target -= 1
-            elif where == "below":
-                target += 1
+            target = index
+            if where in ("above", "below"):
+                step = -1 if where == "above" else 1
+                target += step
+                while 0 <= target < len(lines) and annotated[target]:
+                    target += step
             elif where:
                 target += int(where)
             loc = Location(source, offset + m.start())
-            found.append(
-                Expectation(m.group("severity"), m.group("text"), target + source.line_offset, loc)
-            )
+            line_number = target + 1 + source.line_offset
+            found.append(Expectation(m.group("severity"), m.group("text"), line_number, loc))
         offset += len(line)
     return found
 
