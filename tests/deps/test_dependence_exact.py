@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from dep_oracle import expected_remarks, trace
+from hypothesis import HealthCheck, given, settings
+from nestgen import nests
 
 import affine
 from affine.ir import Module, Value
@@ -110,3 +112,11 @@ def test_remarks_match_mlir_opt_or_are_tighter(mlir_opt: str, path: Path) -> Non
         return
     exact = {(i, j, d): v for i, j, d, v in expected_remarks(trace(module))}
     assert all(ours[k] == exact[k] for k in differences), differences
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nests())
+def test_random_nests_equal_brute_force(nest) -> None:
+    module = affine.parse(nest.text, "nest.mlir")
+    expected = {(i, j, d): value for i, j, d, value in expected_remarks(trace(module))}
+    assert analysis_remarks(module, {}) == expected
