@@ -314,7 +314,7 @@ FLOAT_UNARY: dict[str, Callable[[Any], Any]] = {
     "asinh": np.arcsinh,
     "acosh": np.arccosh,
     "atanh": np.arctanh,
-    "absf": np.abs,
+    "absf": np.fabs,  # np.abs flips the sign of a longdouble NaN
     "ceil": np.ceil,
     "floor": np.floor,
     "round": _round_half_away,
