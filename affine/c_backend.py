@@ -516,7 +516,8 @@ class _Emitter:
 
 
 def float_types(module: Operation) -> dict[str, ElementInfo]:
-    """The float types of the values in ``module`` (memref elements included), by name."""
+    """The runnable float types of the values in ``module`` (memref elements included), by
+    name; others are refused where a function that is compiled uses them."""
     found: dict[str, ElementInfo] = {}
     for op in module.walk():
         values = [*op.operands, *op.results]
@@ -524,7 +525,10 @@ def float_types(module: Operation) -> dict[str, ElementInfo]:
         for v in values:
             t = v.type.element_type if isinstance(v.type, MemRefType) else v.type
             if isinstance(t, FloatType) and t.name not in found:
-                found[t.name] = element_info(t, op.loc)
+                try:
+                    found[t.name] = element_info(t, op.loc)
+                except ExecutionError:
+                    continue
     return dict(sorted(found.items()))
 
 

@@ -19,8 +19,15 @@ to the row-major strides of the logical shape and an unbound ``?`` offset to 0.
 
 **Deterministic inputs** (:func:`deterministic_inputs`, the ``poly-opt --run`` inputs and the
 mlir-runner harness): element ``i`` (row-major logical order) of memref argument ``a`` is
-``((7*i + 13*a) mod 17) / 17`` rounded to a float element type, or ``(7*i + 13*a) mod 17``
-wrapped to an integer element type.
+``((7*i + 13*a) mod 17) / 17`` rounded to a float element type (through f32 for the types
+with a :class:`FloatFormat`, see :func:`float_values`), or ``(7*i + 13*a) mod 17`` wrapped
+to an integer element type.
+
+**Element types** (:func:`element_info`): index, i1..i64 and the floats of one table shared
+by both backends: f16, f32, f64, f80 (numpy.longdouble / long double, when they are the x87
+format) and, held in their own encoding and computed in f32, bf16, tf32 and the f8/f6/f4
+types (ml_dtypes dtypes; tf32 as float32 on the tf32 grid).  f128 has no numpy type and is
+refused.
 
 numpy and the C toolchain are imported lazily, so ``import affine`` stays light.
 """
