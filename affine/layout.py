@@ -32,7 +32,8 @@ from typing import Protocol
 from affine.affine_map import AffineMap
 from affine.algebra import compose, provably_one_to_one, specialize_symbols
 from affine.attributes import AffineMapAttr, IntegerAttr, TypeAttr
-from affine.builders import affine_apply, constant_index
+from affine.builders import affine_apply, constant_index, memref_alloc
+from affine.dialects.common import segments
 from affine.expr import (
     ADD,
     CEILDIV,
@@ -43,11 +44,14 @@ from affine.expr import (
     MUL,
     AffineExpr,
     ceil_div,
+    constant,
+    dim,
     floor_div,
     mod,
 )
-from affine.ir import Module, Operation, Value
-from affine.simplify import FlattenError, flatten, shape_ranges, simplify_map
+from affine.ir import Module, Operation, Value, replace_uses
+from affine.ops import DmaStartOp, is_valid_dim, is_valid_symbol
+from affine.simplify import FlattenError, exprs_equal, flatten, shape_ranges, simplify_map
 from affine.types import DYNAMIC, FunctionType, MemRefType, StridedLayout
 
 # -- compositions and strided forms -------------------------------------------------------------
@@ -77,11 +81,10 @@ def strided_from_map(m: AffineMap) -> StridedLayout | None:
     offset: int | None = flat.constant_term
     used_symbols: list[int] = []
     for monomial, c in flat.terms:
-        kinds = sorted(a.kind for a in monomial if isinstance(a, AffineExpr))
-        if monomial == () or len(kinds) != len(monomial):
-            if monomial != ():
-                return None
+        if monomial == ():
             continue
+        if not all(isinstance(a, AffineExpr) for a in monomial):
+            return None  # a division
         dims = [a for a in monomial if a.kind == DIM]
         syms = [a for a in monomial if a.kind != DIM]
         if len(dims) > 1 or len(syms) > 1 or (syms and c != 1):
@@ -115,11 +118,7 @@ def strided_form(t: MemRefType, oracle: LayoutOracle | None = None) -> StridedLa
     if t.has_identity_layout:
         if not t.has_static_shape:
             return None
-        strides, running = [], 1
-        for size in reversed(t.shape):
-            strides.append(running)
-            running *= size
-        return StridedLayout(list(reversed(strides)), 0)
+        return strided_from_map(AffineMap.get(t.rank, 0, [_row_major(t.shape)]))
     try:
         new_type, layout = normalize_memref_type(t, oracle=oracle)
     except LayoutNotNormalizable:
@@ -129,13 +128,13 @@ def strided_form(t: MemRefType, oracle: LayoutOracle | None = None) -> StridedLa
 
 
 def _row_major(shape: Sequence[int]) -> AffineExpr:
-    from affine.expr import constant, dim
-
+    """The linear position of ``(d0, ..)`` in a row-major array of ``shape``."""
+    strides = [1] * len(shape)
+    for k in reversed(range(len(shape) - 1)):
+        strides[k] = strides[k + 1] * shape[k + 1]
     expr: AffineExpr = constant(0)
-    stride = 1
-    for k in reversed(range(len(shape))):
+    for k, stride in enumerate(strides):
         expr = expr + dim(k) * stride
-        stride *= shape[k]
     return expr
 
 
@@ -269,13 +268,12 @@ def _mixed_radix(m: AffineMap, shape: Sequence[int]) -> bool:
     for monomial, c in flat.terms:
         if monomial == ():
             continue
-        if len(monomial) != 1 or not isinstance(monomial[0], AffineExpr):
+        atom = monomial[0] if len(monomial) == 1 else None
+        if not isinstance(atom, AffineExpr) or atom.kind != DIM:
             return False
-        terms.append((abs(c), shape[monomial[0].value]))
-    if len(terms) != sum(1 for size in shape if size > 1) + sum(
-        1 for (c, size) in terms if size <= 1
-    ):
-        return False
+        terms.append((abs(c), shape[atom.value]))
+    if len(terms) < sum(1 for size in shape if size > 1):
+        return False  # a dimension that varies but is not used
     span = 0
     for c, size in sorted(terms):
         if c <= span:
@@ -464,8 +462,6 @@ def _plan_function(
 
 
 def _alloc_symbol_values(alloc: Operation) -> dict[int, int] | None:
-    from affine.dialects.common import segments
-
     values = {}
     for j, v in enumerate(segments(alloc, 1)):
         constant = _constant_value(v)
@@ -487,8 +483,6 @@ def _unsupported_use(
     function: Operation, value: Value, layout: AffineMap, functions: dict[str, _FunctionState]
 ) -> str | None:
     """Why a use of ``value`` cannot be rewritten, or None when all can."""
-    from affine.ops import is_valid_dim, is_valid_symbol
-
     for user in function.walk():
         for index, operand in enumerate(user.operands):
             if operand is not value:
@@ -503,7 +497,7 @@ def _unsupported_use(
                     return f"call to an unknown function @{_callee(user)}"
                 continue
             if name == "affine.dma_wait" or (
-                name == "affine.dma_start" and _is_dma_tag(user, index)
+                name == "affine.dma_start" and _dma_tag_position(user) == index
             ):
                 continue
             if name in ("memref.load", "memref.store"):
@@ -526,17 +520,15 @@ def _callee(call: Operation) -> str:
     return call.properties["callee"].leaf  # type: ignore[attr-defined]
 
 
-def _is_dma_tag(op: Operation, index: int) -> bool:
-    from affine.ops import DmaStartOp
-
-    return DmaStartOp(op)._tag_pos == index
+def _dma_tag_position(op: Operation) -> int:
+    """Operand position of an ``affine.dma_start``'s tag memref."""
+    dma = DmaStartOp(op)
+    return 2 + dma.src_map.num_inputs + dma.dst_map.num_inputs
 
 
 def _vector_stays_contiguous(op: Operation, layout: AffineMap) -> bool:
     """Each element of the (1-D) vector lands right after the previous one in the last
     dimension of the new layout, for every value of the access's operands."""
-    from affine.simplify import exprs_equal
-
     vector_type = op.results[0].type if op.name == "affine.vector_load" else op.operands[0].type
     shape = getattr(vector_type, "shape", ())
     if len(shape) != 1:
@@ -582,8 +574,6 @@ def _rewrite_value(plan: _Plan) -> None:
     value = plan.value
     owner = value.owner_op
     if owner is not None and owner.name in ("memref.alloc", "memref.alloca"):
-        from affine.builders import memref_alloc
-
         fresh = memref_alloc(plan.new_type, alloca=owner.name == "memref.alloca")
         for key in ("alignment",):
             if key in owner.properties:
@@ -639,9 +629,7 @@ def _rewrite_uses(root: Operation, old: Value, new: Value, layout: AffineMap) ->
 
 
 def _rewrite_dma_tag(op: Operation, new: Value, layout: AffineMap) -> None:
-    from affine.ops import DmaStartOp
-
-    position = DmaStartOp(op)._tag_pos
+    position = _dma_tag_position(op)
     access = op.attributes["tag_map"].value  # type: ignore[attr-defined]
     op.attributes["tag_map"] = AffineMapAttr(compose(layout, access))
     op.operands[position] = new
@@ -664,8 +652,6 @@ def _rewrite_memref_access(op: Operation, index: int, new: Value, layout: Affine
 
 def _replace_dim(op: Operation, old: Value) -> None:
     """``memref.dim`` of the old memref is its old (static) size."""
-    from affine.ir import replace_uses
-
     size = old.type.shape[_constant_value(op.operands[1])]  # type: ignore[attr-defined,index]
     fresh = constant_index(size)
     block = op.parent

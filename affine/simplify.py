@@ -40,8 +40,11 @@ from affine.expr import (
     SYMBOL,
     AffineExpr,
     constant,
+    dim,
+    symbol,
 )
 from affine.integer_set import IntegerSet
+from affine.types import DYNAMIC
 
 Atom = Union[AffineExpr, "Local"]  # a dimension or symbol leaf, or a division term
 Monomial = tuple[Atom, ...]  # atoms in key order (repeats allowed); () is the constant 1
@@ -248,9 +251,6 @@ class Local:
     @property
     def is_pure_affine(self) -> bool:
         return self.divisor.is_constant and self.numerator.is_pure_affine
-
-    def evaluate(self, dims: Sequence[int], symbols: Sequence[int]) -> int:
-        return _evaluate_atom(self, dims, symbols)
 
 
 def _as_flat(value: FlatExpr | int) -> FlatExpr:
@@ -604,12 +604,6 @@ def _extract_exact_mods(flat: FlatExpr) -> tuple[FlatExpr, list[tuple[Local, int
     return flat, mods
 
 
-def _sum_cost(flat: FlatExpr, extra_terms: int = 0) -> int:
-    """Estimated nodes of ``flat`` plus ``extra_terms`` already spelt summands' additions."""
-    cost = _cost(flat)
-    return cost + (extra_terms if flat.terms else max(extra_terms - 1, 0))
-
-
 @lru_cache(maxsize=16384)
 def _present(flat: FlatExpr) -> AffineExpr:
     residual = flat
@@ -654,7 +648,8 @@ class _Spelling:
         self.factor = factor
         self.residual = residual  # what remains of the expression besides this term
         term = 1 + _cost(numerator) + _cost(divisor) + (0 if factor == 1 else 2)
-        self.cost = (term + _sum_cost(residual, 1), len(residual.terms))
+        addition = 1 if residual.terms else 0
+        self.cost = (term + _cost(residual) + addition, len(residual.terms))
 
     def build(self) -> AffineExpr:
         return _present(self.numerator).binary(self.op, _present(self.divisor)) * self.factor
@@ -862,7 +857,10 @@ def _check_ids(expr: AffineExpr, num_dims: int, num_symbols: int) -> None:
 def simplify_expr(
     expr: AffineExpr, num_dims: int, num_symbols: int, ranges: Ranges | None = None
 ) -> AffineExpr:
-    """The canonical form of ``expr`` (same value at every point where ``expr`` is defined).
+    """A simplified equivalent of ``expr``: the shorter spelling of its near and reduced
+    normal forms (the same value at every point where ``expr`` is defined).  Equal inputs
+    give identical results; for a form that is canonical across equal functions use
+    ``flatten(expr, reduced=True)`` (or :func:`exprs_equal`).
 
     ``ranges`` maps ``dim(i)``/``symbol(j)`` to inclusive ``(lower, upper)`` bounds (None for
     unbounded); the result is then only equal to ``expr`` on points within those ranges.
@@ -881,7 +879,7 @@ def simplify_expr(
 
 
 def simplify_map(m: AffineMap, ranges: Ranges | None = None) -> AffineMap:
-    """Each result in canonical form (the seed ``size`` is kept)."""
+    """Each result simplified by :func:`simplify_expr` (the seed ``size`` is kept)."""
     return AffineMap.get(
         m.num_dims,
         m.num_symbols,
@@ -927,8 +925,9 @@ def _normalize_constraint(flat: FlatExpr, equality: bool) -> FlatExpr | None:
 
 
 def exprs_equal(a: AffineExpr, b: AffineExpr, ranges: Ranges | None = None) -> bool | None:
-    """True when the canonical forms agree (then the functions are equal); None otherwise,
-    since different canonical forms can still denote the same function."""
+    """True when the reduced normal forms agree (then the functions are equal, within
+    ``ranges``); None otherwise: different normal forms can still denote one function
+    (``poly`` decides equality exactly)."""
     try:
         return True if flatten(a - b, ranges, reduced=True).is_zero else None
     except FlattenError:
@@ -939,8 +938,6 @@ def dim_ranges(
     bounds: Sequence[Bound], symbol_bounds: Sequence[Bound] = ()
 ) -> dict[AffineExpr, Bound]:
     """Ranges for ``d0, d1, ...`` (then ``s0, ...``) from inclusive ``(lower, upper)`` pairs."""
-    from affine.expr import dim, symbol
-
     out: dict[AffineExpr, Bound] = {dim(i): b for i, b in enumerate(bounds)}
     out.update({symbol(j): b for j, b in enumerate(symbol_bounds)})
     return out
@@ -948,6 +945,4 @@ def dim_ranges(
 
 def shape_ranges(shape: Iterable[int]) -> dict[AffineExpr, Bound]:
     """``0 <= d_i < shape[i]`` for a static memref shape (dynamic sizes: ``d_i >= 0``)."""
-    from affine.types import DYNAMIC
-
     return dim_ranges([(0, None if size == DYNAMIC else size - 1) for size in shape])

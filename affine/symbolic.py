@@ -79,12 +79,14 @@ def to_sympy(
             out = rec(e.lhs) + rec(e.rhs)
         elif kind == MUL:
             out = rec(e.lhs) * rec(e.rhs)
+        # Divisions are kept as written: sympy's automatic rewriting of them can leave the
+        # affine forms (a product of two Mods, say).
         elif kind == FLOORDIV:
-            out = sympy.floor(rec(e.lhs) / rec(e.rhs))
+            out = sympy.floor(rec(e.lhs) / rec(e.rhs), evaluate=False)
         elif kind == CEILDIV:
-            out = sympy.ceiling(rec(e.lhs) / rec(e.rhs))
+            out = sympy.ceiling(rec(e.lhs) / rec(e.rhs), evaluate=False)
         else:
-            out = sympy.Mod(rec(e.lhs), rec(e.rhs))
+            out = sympy.Mod(rec(e.lhs), rec(e.rhs), evaluate=False)
         memo[e] = out
         return out
 
