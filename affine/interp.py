@@ -396,6 +396,15 @@ class FloatOps:
         """An f32 value rounded to the type."""
         return self.type(y) if self._result is None else self._result(y)
 
+    def convert(self, x: Any) -> Any:
+        """A numpy float of another float type converted as ``arith.extf`` / ``truncf`` do:
+        through f32 for encoded types (as LLVM converts to bf16), else rounded once."""
+        if self.info.format is not None:
+            return self.from_f32(np.float32(x))
+        if self.info.name == "f16" and isinstance(x, np.longdouble) and np.isfinite(x):
+            return round_rational(_ratio(x), self.info)  # numpy would go through f64
+        return self.type(x)
+
     def from_rational(self, q: Fraction) -> Any:
         """The exact value ``q`` rounded to the type (through f32 when ``via_f32``)."""
         if self.via_f32:
@@ -1653,12 +1662,8 @@ def cast_function(
     if dst.kind == "float":
         dst_float = FloatOps(dst)
         if src.kind == "float":
-            value = FloatOps(src).value
-            if dst.format is not None:  # through f32, as LLVM converts to bf16
-                from_f32 = dst_float.from_f32
-                return lambda x: from_f32(np.float32(value(x)))
-            f = dst_float.type
-            return lambda x: f(value(x))
+            value, convert = FloatOps(src).value, dst_float.convert
+            return lambda x: convert(value(x))
         ops = IntOps(src)
         view = ops.to_u if name == "uitofp" else ops.to_s
         from_int = dst_float.from_int

@@ -485,6 +485,13 @@ CASES: dict[str, Case] = {
     "f80_fptosi_exact": Case(  # 2^53 + 3.5 truncates to 2^53 + 3 (through f64 it would be 2^53 + 4)
         "arith.fptosi %a : f80 to i64", (("f80", L(2**53) + L(3.5)),), "i64", 2**53 + 3
     ),
+    "f80_truncf_f16_single_rounding": Case(  # 1 + 2^-11 + 2^-60: past the f16 tie (numpy's own
+        # cast would round to f64 first, losing the 2^-60, and give 1)
+        "arith.truncf %a : f80 to f16",
+        (("f80", L(1) + L(2.0**-11) + L(2.0**-60)),),
+        "f16",
+        1 + 2**-10,
+    ),
     "f80_truncf_overflow": Case(  # 10^600 is finite in f80, infinite in f64
         "arith.truncf %a : f80 to f64", (("f80", L(1e300) * L(1e300)),), "f64", INF
     ),
