@@ -43,6 +43,13 @@ def reprint(tool: str, module: Module) -> str:
     return mlir_opt_output(tool, print_module(module))
 
 
+def assert_mlir_opt_accepts(tool: str, modules: Sequence[Module]) -> None:
+    """One mlir-opt run (``--split-input-file``) parses and verifies every module."""
+    text = "\n// -----\n".join(print_module(m) for m in modules)
+    result = run_mlir_opt(tool, text, "--split-input-file")
+    assert result.returncode == 0, result.stderr
+
+
 def assert_valid(module: Module) -> Module:
     """The module prints, reads back, verifies and prints the same; the re-read module."""
     text = print_module(module)

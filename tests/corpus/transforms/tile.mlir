@@ -29,16 +29,16 @@ func.func @rectangular(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %N: index, %M: 
   return
 }
 
-func.func @matmul(%A: memref<64x48xf32>, %B: memref<48x40xf32>, %C: memref<64x40xf32>) {
-  affine.for %i = 0 to 64 {
-    affine.for %j = 0 to 40 {
-      affine.for %k = 0 to 48 {
-        %a = affine.load %A[%i, %k] : memref<64x48xf32>
-        %b = affine.load %B[%k, %j] : memref<48x40xf32>
-        %c = affine.load %C[%i, %j] : memref<64x40xf32>
+func.func @matmul(%A: memref<24x18xf32>, %B: memref<18x20xf32>, %C: memref<24x20xf32>) {
+  affine.for %i = 0 to 24 {
+    affine.for %j = 0 to 20 {
+      affine.for %k = 0 to 18 {
+        %a = affine.load %A[%i, %k] : memref<24x18xf32>
+        %b = affine.load %B[%k, %j] : memref<18x20xf32>
+        %c = affine.load %C[%i, %j] : memref<24x20xf32>
         %p = arith.mulf %a, %b : f32
         %s = arith.addf %c, %p : f32
-        affine.store %s, %C[%i, %j] : memref<64x40xf32>
+        affine.store %s, %C[%i, %j] : memref<24x20xf32>
       }
     }
   }
