@@ -111,7 +111,6 @@ class DependenceAnalysis:
         self.model = root if isinstance(root, Model) else build_model(root, bindings=bindings)
         self.max_operations = max_operations
         self._pairs: dict[tuple[int, int], _PairInfo] = {}
-        self._orderings: dict[tuple[int, int], isl.Set] = {}
 
     @property
     def ctx(self) -> isl.Context:
@@ -132,12 +131,12 @@ class DependenceAnalysis:
             return result
         try:
             self._start_budget()
-            distances = info.distances.intersect(self._ordering(n, depth))  # type: ignore[union-attr]
+            distances = info.distances.intersect(ordering_set(self.model, n, depth))  # type: ignore[union-attr]
             if distances.is_empty():
                 return result
             result.status = DEPENDENCE
             result.distances = distances
-            result.bounds = [_bound(distances, k) for k in range(n)]
+            result.bounds = [bound(distances, k) for k in range(n)]
         except isl.Error as error:
             return self._unknown(result, error)
         finally:
@@ -175,7 +174,7 @@ class DependenceAnalysis:
         return info
 
     def _compute_pair(self, source: Access, target: Access) -> _PairInfo:
-        n = _num_common(source, target)
+        n = num_common_ivs(source, target)
         info = _PairInfo(n, source.statement.depth, target.statement.depth)
         if source.statement.scope is not target.statement.scope:
             info.reason = "different affine scopes"
@@ -190,10 +189,7 @@ class DependenceAnalysis:
             relation = source.relation.apply_range(target.relation.reverse())
             if relation.is_empty():
                 return info
-            common = relation.project_out(isl.dim_type.in_, n, info.source_dims - n)
-            common = common.project_out(isl.dim_type.out, n, info.target_dims - n)
-            common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
-            info.distances = common.deltas().coalesce()
+            info.distances = common_distances(relation, n, info.source_dims, info.target_dims)
             info.relation = relation
             info.status = DEPENDENCE
         except isl.Error as error:
@@ -207,18 +203,6 @@ class DependenceAnalysis:
         finally:
             self._stop_budget()
         return info
-
-    def _ordering(self, n: int, depth: int) -> isl.Set:
-        key = (n, depth)
-        if key not in self._orderings:
-            names = [f"d{k}" for k in range(n)]
-            constraints = [f"{names[k]} = 0" for k in range(min(depth - 1, n))]
-            if depth <= n:
-                constraints.append(f"{names[depth - 1]} >= 1")
-            body = " and ".join(constraints)
-            text = f"{{ [{', '.join(names)}]" + (f" : {body}" if body else "") + " }"
-            self._orderings[key] = isl.Set.read_from_str(self.ctx, text)
-        return self._orderings[key]
 
     def _start_budget(self) -> None:
         self.ctx.reset_operations()
@@ -251,7 +235,7 @@ class _PairInfo:
     reason: str = ""
 
 
-def _num_common(a: Access, b: Access) -> int:
+def num_common_ivs(a: Access, b: Access) -> int:
     """Number of IVs of the loops surrounding both accesses (an affine.parallel counts once
     per IV)."""
     count = 0
@@ -262,7 +246,8 @@ def _num_common(a: Access, b: Access) -> int:
     return count
 
 
-def _bound(distances: isl.Set, k: int) -> Bound:
+def bound(distances: isl.Set, k: int) -> Bound:
+    """The exact least and greatest value of dimension ``k`` of ``distances``."""
     space = distances.get_space()
     aff = isl.Aff.var_on_domain(isl.LocalSpace.from_space(space), isl.dim_type.set, k)
     low = distances.min_val(aff)
@@ -271,6 +256,30 @@ def _bound(distances: isl.Set, k: int) -> Bound:
         None if low.is_infty() or low.is_neginfty() else low.to_python(),
         None if high.is_infty() or high.is_neginfty() else high.to_python(),
     )
+
+
+def common_distances(relation: isl.Map, n: int, source_dims: int, target_dims: int) -> isl.Set:
+    """``{ iv(t) - iv(s) }`` on the first ``n`` (common) IVs of the instance pairs."""
+    common = relation.project_out(isl.dim_type.in_, n, source_dims - n)
+    common = common.project_out(isl.dim_type.out, n, target_dims - n)
+    common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
+    return common.deltas().coalesce()
+
+
+def ordering_set(model: Model, n: int, depth: int) -> isl.Set:
+    """Distance vectors (on ``n`` common IVs) of pairs ordered at ``depth``: zero on the
+    first ``depth - 1`` IVs and positive on IV ``depth``; all zero for ``depth = n + 1``."""
+    cache = model.cache
+    key = ("ordering", n, depth)
+    if key not in cache:
+        names = [f"d{k}" for k in range(n)]
+        constraints = [f"{names[k]} = 0" for k in range(min(depth - 1, n))]
+        if depth <= n:
+            constraints.append(f"{names[depth - 1]} >= 1")
+        body = " and ".join(constraints)
+        text = f"{{ [{', '.join(names)}]" + (f" : {body}" if body else "") + " }"
+        cache[key] = isl.Set.read_from_str(model.ctx, text)
+    return cache[key]
 
 
 def _ordering_text(n: int, depth: int, source_dims: int, target_dims: int) -> str:

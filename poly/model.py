@@ -303,6 +303,33 @@ class Statement:
     def depth(self) -> int:
         return len(self.iv_names)
 
+    def schedule_vector(self) -> list[str]:
+        """``[b0, ivs of loop 1, b1, ivs of loop 2, ..., bk]`` as ISL text."""
+        vector = []
+        ivs = iter(self.iv_names)
+        for position, loop in zip(self.position, self.loops):
+            vector.append(str(position))
+            count = (
+                len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
+            )
+            vector.extend(next(ivs) for _ in range(count))
+        vector.append(str(self.position[-1]))
+        return vector
+
+    def schedule_map(
+        self, width: int, name: str | None = None, tail: tuple[int, ...] = ()
+    ) -> isl.Map:
+        """The schedule padded with zeros to ``width`` dims (then ``tail``), on the domain
+        tuple ``name`` (the statement's own by default)."""
+        vector = self.schedule_vector()
+        vector += ["0"] * (width - len(vector)) + [str(t) for t in tail]
+        text = (
+            f"{self.scope.params_text()} -> {{ {name or self.name}[{', '.join(self.iv_names)}]"
+            f" -> [{', '.join(vector)}] }}"
+        )
+        domain = self.domain if name is None else self.domain.set_tuple_name(name)
+        return isl.Map.read_from_str(self.scope.model.ctx, text).intersect_domain(domain)
+
 
 @dataclass
 class Access:
@@ -346,6 +373,7 @@ class Model:
     accesses: list[Access] = field(default_factory=list)
     scopes: dict[Region, Scope] = field(default_factory=dict)
     memref_names: dict[Value, str] = field(default_factory=dict)
+    cache: dict[object, object] = field(default_factory=dict)  # ISL objects analyses reuse
 
     @property
     def numbered(self) -> list[Access]:
@@ -359,19 +387,13 @@ class Model:
         return next((s for s in self.statements if s.op is op), None)
 
     def schedule(self, scope: Scope | None = None) -> isl.UnionMap:
-        """The original execution order as a 2d+1 schedule ``{ S[i..] -> [b0, i0, b1, ...] }``."""
+        """The original execution order as a 2d+1 schedule ``{ S[i..] -> [b0, i0, b1, ...] }``
+        (an ``affine.parallel`` contributes all its IVs after one position)."""
         stmts = [s for s in self.statements if scope is None or s.scope is scope]
-        width = max((s.depth for s in stmts), default=0)
+        width = max((len(s.schedule_vector()) for s in stmts), default=1)
         result = isl.UnionMap.empty(isl.Space.params_alloc(self.ctx, 0))
         for s in stmts:
-            out = []
-            for k in range(width + 1):
-                out.append(str(s.position[k]) if k < len(s.position) else "0")
-                if k < width:
-                    out.append(s.iv_names[k] if k < s.depth else "0")
-            text = f"{s.scope.params_text()} -> {{ {s.name}[{', '.join(s.iv_names)}] -> [{', '.join(out)}] }}"
-            m = isl.Map.read_from_str(self.ctx, text).intersect_domain(s.domain)
-            result = result.union(isl.UnionMap.from_map(m))
+            result = result.union(isl.UnionMap.from_map(s.schedule_map(width)))
         return result
 
     def union_accesses(self, kind: str, must_only: bool = False) -> isl.UnionMap:
@@ -833,7 +855,7 @@ def _positions(
     (or of the op itself) in walk order. Only their relative order matters, and walk order is
     textual order, so ops under an ``affine.if`` keep theirs."""
     loops = [a for a in chain if a.name in LOOP_OPS]
-    return tuple(order[target] for target in [*loops[1:], op])
+    return tuple(order[target] for target in [*loops, op])
 
 
 def _is_scope_op(op: Operation) -> bool:

@@ -22,16 +22,19 @@ it writes the tag element, ``dma_wait`` reads it.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from affine.affine_map import AffineMap
 from affine.integer_set import IntegerSet
 from affine.ir import Block, Module, Operation, OpResult, Value
-from affine.types import DYNAMIC, MemRefType
+from affine.types import DYNAMIC, IndexType, MemRefType
 
 LOOPS = ("affine.for", "affine.parallel")
 NUMBERED = ("affine.load", "affine.store")
@@ -423,3 +426,56 @@ def expected_remarks(tr: Trace) -> Iterator[tuple[int, int, int, str]]:
             n = common_loops(a, b)
             for depth in range(1, n + 2):
                 yield i, j, depth, remark_text(found.get((i, j, depth)), depth, n)
+
+
+def flow_dependences(tr: Trace) -> dict[tuple[int, int, int], PairResult]:
+    """Value-based RAW: ``(W, R, depth) -> distance bounds`` from each read instance to the
+    last write of its element before it (numbered accesses only; DMA writes kill too)."""
+    found: dict[tuple[int, int, int], PairResult] = {}
+    for group in tr.by_element().values():
+        last: Instance | None = None
+        for inst in group:
+            if inst.is_write:
+                last = inst
+                continue
+            if last is None or last.access < 0 or inst.access < 0:
+                continue
+            n = _flat_common(last, inst)
+            diffs = np.array([inst.ivs[k] - last.ivs[k] for k in range(n)], dtype=np.int64)
+            nonzero = np.flatnonzero(diffs)
+            depth = int(nonzero[0]) + 1 if len(nonzero) else n + 1
+            key = (last.access, inst.access, depth)
+            if key in found:
+                found[key].merge(diffs, diffs)
+            else:
+                found[key] = PairResult(diffs, diffs)
+    return found
+
+
+def index_arguments(module: Module, text: str) -> dict[Value, int]:
+    """``// oracle-args: 7 5`` binds the index arguments of each function, in order."""
+    found = re.search(r"// oracle-args: (.*)", text)
+    if not found:
+        return {}
+    values = [int(x) for x in found.group(1).split()]
+    bindings: dict[Value, int] = {}
+    for op in module.operation.walk():
+        if op.name == "func.func":
+            args = [a for a in op.regions[0].blocks[0].arguments if isinstance(a.type, IndexType)]
+            bindings.update(zip(args, values))
+    return bindings
+
+
+@functools.cache
+def traced_file(path: str) -> tuple[Module, dict[Value, int], Trace | str]:
+    """A corpus file parsed, its ``oracle-args`` bound, and its trace (or why there is none);
+    cached, as several tests compare against the same brute-force run."""
+    from affine import parse
+
+    text = Path(path).read_text(encoding="utf-8")
+    module = parse(text, path)
+    bindings = index_arguments(module, text)
+    try:
+        return module, bindings, trace(module, bindings, max_instances=150_000)
+    except ValueError as e:
+        return module, bindings, str(e)

@@ -7,31 +7,16 @@ import re
 from pathlib import Path
 
 import pytest
-from dep_oracle import expected_remarks, trace
+from dep_oracle import expected_remarks, index_arguments, trace, traced_file
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
 
 import affine
 from affine.ir import Module, Value
-from affine.types import IndexType
 from poly.deps import DependenceAnalysis
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 NESTS = sorted((CORPUS / "deps").glob("*.mlir")) + sorted((CORPUS / "kernels").glob("*.mlir"))
-
-
-def index_arguments(module: Module, text: str) -> dict[Value, int]:
-    """``// oracle-args: 7 5`` binds the index arguments of each function, in order."""
-    found = re.search(r"// oracle-args: (.*)", text)
-    if not found:
-        return {}
-    values = [int(x) for x in found.group(1).split()]
-    bindings: dict[Value, int] = {}
-    for op in module.operation.walk():
-        if op.name == "func.func":
-            args = [a for a in op.regions[0].blocks[0].arguments if isinstance(a.type, IndexType)]
-            bindings.update(zip(args, values))
-    return bindings
 
 
 def analysis_remarks(module: Module, bindings: dict[Value, int]) -> dict[tuple[int, int, int], str]:
@@ -47,13 +32,9 @@ def test_enough_nests() -> None:
 
 @pytest.mark.parametrize("path", NESTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_remarks_equal_brute_force(path: Path) -> None:
-    text = path.read_text()
-    module = affine.parse(text, str(path))
-    bindings = index_arguments(module, text)
-    try:
-        tr = trace(module, bindings, max_instances=150_000)
-    except ValueError as e:
-        pytest.skip(str(e))
+    module, bindings, tr = traced_file(str(path))
+    if isinstance(tr, str):
+        pytest.skip(tr)
     expected = {(i, j, d): value for i, j, d, value in expected_remarks(tr)}
     assert analysis_remarks(module, bindings) == expected
 
