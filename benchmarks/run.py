@@ -67,6 +67,7 @@ SIZES: dict[str, dict[str, int]] = {
     "if_else": {"N": 40_000_000},
     "int_mix": {"N": 16_000_000},
     "f16_axpy": {"N": 32_000_000},
+    "bf16_matvec": {"M": 6000, "N": 5000},
 }
 
 _LITERAL = r"(?<![0-9A-Za-wyz_.%#@]){}(?![0-9A-Za-wyz_.])"
