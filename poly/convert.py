@@ -121,8 +121,14 @@ def _division(kind: str, numerator: isl.PwAff, q: int, val) -> isl.PwAff:
     return numerator.sub(quotient.scale_val(val(q)))
 
 
-def _bind(obj, symbol_values: Mapping[int, int] | None):
-    return specialize_symbols(obj, symbol_values) if symbol_values else obj
+def _bind(obj, symbols: Sequence[str] | None, symbol_values: Mapping[int, int] | None):
+    """``obj`` with ``symbol_values`` substituted, and the parameter names of the symbols
+    that remain."""
+    names = _names(obj.num_symbols, symbols, symbol_names)
+    if not symbol_values:
+        return obj, names
+    kept = [n for j, n in enumerate(names) if j not in symbol_values]
+    return specialize_symbols(obj, symbol_values), kept
 
 
 def map_to_multi_pw_aff(
@@ -135,10 +141,7 @@ def map_to_multi_pw_aff(
     """``m`` as ``[symbols] -> { in_tuple[d0..] -> out_tuple[r0..] }`` (one piecewise
     quasi-affine function per result).  ``symbol_values`` binds symbols first; their names
     are then dropped from ``symbols``."""
-    names = _names(m.num_symbols, symbols, symbol_names)
-    if symbol_values:
-        names = [n for j, n in enumerate(names) if j not in symbol_values]
-        m = _bind(m, symbol_values)
+    m, names = _bind(m, symbols, symbol_values)
     domain = set_space(dim_names(m.num_dims), names, in_tuple)
     space = map_space(
         dim_names(m.num_dims), result_names(m.num_results), names, in_tuple, out_tuple
@@ -170,10 +173,7 @@ def set_to_isl(
     symbol_values: Mapping[int, int] | None = None,
 ) -> isl.Set:
     """The integer points of ``s``: ``[symbols] -> { tuple_name[d0..] : constraints }``."""
-    names = _names(s.num_symbols, symbols, symbol_names)
-    if symbol_values:
-        names = [n for j, n in enumerate(names) if j not in symbol_values]
-        s = _bind(s, symbol_values)
+    s, names = _bind(s, symbols, symbol_values)
     domain = set_space(_names(s.num_dims, dims, dim_names), names, tuple_name)
     result = isl.Set.universe(domain)
     for c, eq in zip(s.constraints, s.eq_flags):
