@@ -5,7 +5,9 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
+from affine.diagnostics import PolyError
 from affine.ir import Module
+from poly.deps import DEFAULT_MAX_OPERATIONS
 from transforms.registry import PassContext
 
 
@@ -16,13 +18,14 @@ class MemRefDependenceCheck:
     exactly (see :mod:`poly.deps`). Undecided pairs say ``unknown`` with a warning."""
 
     name = "test-memref-dependence-check"
+    max_operations: int = DEFAULT_MAX_OPERATIONS  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
         from poly.deps import UNKNOWN, AnalysisWarning, DependenceAnalysis
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AnalysisWarning)
-            analysis = DependenceAnalysis(module)
+            analysis = DependenceAnalysis(module, max_operations=self.max_operations)
             for dep in analysis.all_checks():
                 source = dep.source
                 context.emit(
@@ -46,3 +49,60 @@ class MemRefDependenceCheck:
                         f"be decided ({dep.reason}); it is assumed to exist",
                     )
         return module
+
+
+REPORT_FORMATS = ("json", "dot", "text")
+
+
+def dependence_report(module: Module, value: str, context: PassContext) -> str:
+    """``--dependence-report=FORMAT[,LEVEL]``: the dependence graph and loop verdicts as JSON
+    (default), Graphviz DOT or text; LEVEL is ``access`` (default), ``statement`` or ``nest``."""
+    from poly.deps import AnalysisWarning
+    from poly.flow import FlowAnalysis
+    from poly.graph import LEVELS, dependence_graph, report_json, to_dot
+
+    fmt, _, level = (value or "json").partition(",")
+    level = level or "access"
+    if fmt not in REPORT_FORMATS or level not in LEVELS:
+        raise PolyError(
+            f"--dependence-report takes FORMAT[,LEVEL] with FORMAT in {', '.join(REPORT_FORMATS)} "
+            f"and LEVEL in {', '.join(LEVELS)}; got '{value}'"
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AnalysisWarning)
+        analysis = FlowAnalysis(module)
+    for w in caught:
+        context.emit(None, "warning", str(w.message))
+    if fmt == "json":
+        return report_json(analysis, level)
+    if fmt == "dot":
+        return to_dot(dependence_graph(analysis, level))
+    return _text_report(analysis)
+
+
+def _text_report(analysis) -> str:
+    """One line per dependence and per loop, for reading in a terminal."""
+    lines = ["dependences (memory-based; value-based RAW marked *):"]
+    value_raw = {(id(e.source), id(e.target)) for e in analysis.value if e.kind == "RAW"}
+    for e in analysis.memory:
+        mark = "*" if e.kind == "RAW" and (id(e.source), id(e.target)) in value_raw else " "
+        carried = ", ".join(str(c.op.loc) for c in e.carried_by) or "-"
+        lines.append(
+            f" {mark}{e.kind} {e.source.op.name} {e.source.op.loc} -> {e.target.op.name} "
+            f"{e.target.op.loc}: direction {e.direction()} distance "
+            f"{''.join(str(b) for b in e.bounds())} carried by {carried}"
+            + ("" if e.exact else " (over-approximated)")
+        )
+    lines.append("loops:")
+    for info in analysis.loops():
+        verdict = (
+            "parallel"
+            if info.parallel
+            else "reduction only"
+            if info.reduction_only
+            else f"sequential ({len(info.carried)} dependences carried)"
+        )
+        lines.append(
+            f"  {info.loop.op.name} at {info.loop.op.loc} (IV {info.loop.index}): {verdict}"
+        )
+    return "\n".join(lines) + "\n"

@@ -31,6 +31,7 @@ from transforms.errors import TransformError
 from transforms.value_map import (
     MapSlot,
     ValueMap,
+    as_read_back,
     canonicalize,
     constant_trip_count,
     difference,
@@ -420,7 +421,7 @@ def skew(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
         new_map = AffineMap.get(m.num_dims + k, m.num_symbols, [r + offset for r in m.results])
         operands = [*vm.dim_operands, *outer_ivs, *vm.symbol_operands]
         new_map, operands = canonicalize(new_map, operands, promote_symbols=False)
-        set_bound(target, which, ValueMap(simplify_map(new_map), tuple(operands)))
+        set_bound(target, which, ValueMap(as_read_back(simplify_map(new_map)), tuple(operands)))
     iv = ForOp(target).induction_var
     shift = sum((dim(1 + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
     inverse = AffineMap.get(1 + k, 0, [simplify_expr(dim(0) - shift, 1 + k, 0)])

@@ -21,3 +21,9 @@ register(
     "transforms.analysis_passes",
     "MemRefDependenceCheck",
 )
+register_action(
+    "dependence-report",
+    "Print the dependence graph and loop verdicts: --dependence-report=json|dot|text[,access|statement|nest]",
+    "transforms.analysis_passes",
+    "dependence_report",
+)

@@ -38,6 +38,7 @@ from transforms.loop_utils import (
 )
 from transforms.value_map import (
     ValueMap,
+    as_read_back,
     canonicalize,
     concat,
     constant_trip_count,
@@ -183,7 +184,8 @@ def _aligned_lower(vm: ValueMap, tile_iv: Value, step: int, loop: Operation) -> 
         )
     lb = m.results[0]
     aligned = simplify_expr(lb + (t - lb).ceildiv(step) * step, m.num_dims + 1, m.num_symbols)
-    return _with_tile_dim(vm, tile_iv, aligned)
+    lower = _with_tile_dim(vm, tile_iv, aligned)
+    return ValueMap(as_read_back(lower.map), lower.operands)
 
 
 def _parametric_bounds(

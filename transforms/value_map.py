@@ -40,6 +40,7 @@ from affine.expr import (
     DIM,
     MOD,
     MUL,
+    SYMBOL,
     AffineExpr,
     constant,
     dim,
@@ -48,6 +49,7 @@ from affine.expr import (
 from affine.integer_set import IntegerSet
 from affine.ir import Operation, Value
 from affine.ops import ForOp, is_valid_symbol
+from affine.parser import parse_affine_map, parse_integer_set
 
 MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)
 
@@ -228,6 +230,43 @@ def simplify_map(m: AffineMap) -> AffineMap:
     return AffineMap.get(
         m.num_dims, m.num_symbols, [simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results]
     )
+
+
+def in_order_of_appearance(m: MapOrSet, operands: Sequence[Value]) -> tuple[MapOrSet, list[Value]]:
+    """``m`` and ``operands`` with dims, and symbols, numbered in the order they first occur
+    in the printed results (how an op printing its map inline, ``%A[%j + %i]``, reads back)."""
+    dims: list[int] = []
+    syms: list[int] = []
+    for e in _exprs_of(m):
+        for leaf in e.walk():
+            order = dims if leaf.kind == DIM else syms if leaf.kind == SYMBOL else None
+            if order is not None and leaf.value not in order:
+                order.append(leaf.value)
+    dims += [i for i in range(m.num_dims) if i not in dims]
+    syms += [i for i in range(m.num_symbols) if i not in syms]
+    dim_remap = [dim(0)] * m.num_dims
+    for new, old in enumerate(dims):
+        dim_remap[old] = dim(new)
+    sym_remap = [symbol(0)] * m.num_symbols
+    for new, old in enumerate(syms):
+        sym_remap[old] = symbol(new)
+    reordered = m.replace(dim_remap, sym_remap, m.num_dims, m.num_symbols)
+    return reordered, [operands[i] for i in dims] + [operands[m.num_dims + i] for i in syms]
+
+
+def as_read_back(m: MapOrSet) -> MapOrSet:
+    """``m`` as its printed form reads back.  MLIR's construction rules admit trees such as
+    ``d1 + ((d0 floordiv 2) + 3)`` that print like their left-nested twin and read back as
+    it (then possibly simplifying further, ``(d1 + e + 3) mod 3`` to ``(d1 + e) mod 3``);
+    rewrites that build new expressions return this form, so their output reads back to
+    itself."""
+    for _ in range(4):
+        text = str(m)
+        again = parse_affine_map(text) if isinstance(m, AffineMap) else parse_integer_set(text)
+        if again is m:
+            break
+        m = again  # type: ignore[assignment]
+    return m
 
 
 def remove_duplicate_results(m: AffineMap) -> AffineMap:
@@ -420,9 +459,12 @@ def substitute(
     ]
     new, new_operands = canonicalize(new, new_operands, promote_symbols=False)
     if isinstance(new, AffineMap):
-        return simplify_map(new), new_operands  # type: ignore[return-value]
-    constraints = [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints]
-    return IntegerSet.get(new.num_dims, new.num_symbols, constraints, new.eq_flags), new_operands  # type: ignore[return-value]
+        simplified = simplify_map(new)
+    else:
+        constraints = [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints]
+        simplified = IntegerSet.get(new.num_dims, new.num_symbols, constraints, new.eq_flags)
+    ordered, new_operands = in_order_of_appearance(simplified, new_operands)
+    return as_read_back(ordered), new_operands  # type: ignore[return-value]
 
 
 def substitute_value(vm: ValueMap, value: Value, replacement: ValueMap) -> ValueMap:
@@ -448,7 +490,7 @@ def concat(parts: Sequence[ValueMap]) -> ValueMap:
     m, operands = canonicalize(AffineMap.get(len(dims), len(syms), results), [*dims, *syms])
     m = simplify_map(m)
     unique = list(dict.fromkeys(m.results))
-    return ValueMap(AffineMap.get(m.num_dims, m.num_symbols, unique), tuple(operands))
+    return ValueMap(as_read_back(AffineMap.get(m.num_dims, m.num_symbols, unique)), tuple(operands))
 
 
 # -- trip counts ----------------------------------------------------------------------------------
