@@ -57,13 +57,30 @@ def _names(count: int, given: Sequence[str] | None, default) -> list[str]:
     return list(given)
 
 
-def expr_to_pw_aff(expr: AffineExpr, domain: isl.Space) -> isl.PwAff:
+def expr_to_pw_aff(
+    expr: AffineExpr,
+    domain: isl.Space,
+    inputs: Sequence[isl.PwAff | None] | None = None,
+    num_dims: int = 0,
+) -> isl.PwAff:
     """``expr`` as a piecewise quasi-affine function on the set space ``domain`` (its set
-    dimensions are ``d0..``, its parameters ``s0..`` in order)."""
+    dimensions are ``d0..``, its parameters ``s0..`` in order).
+
+    With ``inputs``, the expression is composed with them instead: ``d_i`` stands for
+    ``inputs[i]`` and ``s_j`` for ``inputs[num_dims + j]`` (functions on ``domain``); an
+    input that is None must not be used (:class:`NotPresburgerError` otherwise).
+    """
     ls = isl.LocalSpace.from_space(domain)
     universe = isl.Set.universe(domain)
     ctx = isl_context()
     memo: dict[AffineExpr, isl.PwAff] = {}
+
+    def leaf(position: int, what: str) -> isl.PwAff:
+        assert inputs is not None
+        value = inputs[position]
+        if value is None:
+            raise NotPresburgerError(f"{expr} uses {what}, which is not affine")
+        return value
 
     def val(v: int) -> isl.Val:
         return isl.Val.int_from_si(ctx, v)
@@ -76,9 +93,15 @@ def expr_to_pw_aff(expr: AffineExpr, domain: isl.Space) -> isl.PwAff:
         if kind == CONST:
             out = isl.PwAff.val_on_domain(universe, val(e.value))
         elif kind == DIM:
-            out = isl.PwAff.var_on_domain(ls, isl.dim_type.set, e.value)
+            if inputs is not None:
+                out = leaf(e.value, f"d{e.value}")
+            else:
+                out = isl.PwAff.var_on_domain(ls, isl.dim_type.set, e.value)
         elif kind == SYMBOL:
-            out = isl.PwAff.var_on_domain(ls, isl.dim_type.param, e.value)
+            if inputs is not None:
+                out = leaf(num_dims + e.value, f"s{e.value}")
+            else:
+                out = isl.PwAff.var_on_domain(ls, isl.dim_type.param, e.value)
         elif kind == "+":
             out = rec(e.lhs).add(rec(e.rhs))
         elif kind == MUL:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir import Module, Operation, Value
+from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.model import Access, Model, build_model
 
 NONE = "none"
@@ -95,8 +96,11 @@ class Dependence:
         return "" if self.distances is None else str(self.distances)
 
 
-def _is_quota_error(error: isl.Error) -> bool:
-    return "maximal number of operations exceeded" in str(error)
+def explain(error: Exception, max_operations: int) -> str:
+    """Why an ISL computation gave no answer, for the "unknown" it becomes."""
+    if isinstance(error, IslBudgetExceeded):
+        return f"ISL operations budget ({max_operations}) exceeded"
+    return f"ISL failed: {error}"
 
 
 class DependenceAnalysis:
@@ -112,10 +116,6 @@ class DependenceAnalysis:
         self.max_operations = max_operations
         self._pairs: dict[tuple[int, int], _PairInfo] = {}
 
-    @property
-    def ctx(self) -> isl.Context:
-        return self.model.ctx
-
     # -- queries -----------------------------------------------------------------------------------
     def check(self, source: Access, target: Access, depth: int) -> Dependence:
         """The dependence from ``source`` to ``target`` at ``depth`` (1 .. common loops + 1)."""
@@ -130,17 +130,15 @@ class DependenceAnalysis:
         if depth == n + 1 and not _appears_before(source.op, target.op):
             return result
         try:
-            self._start_budget()
-            distances = info.distances.intersect(ordering_set(self.model, n, depth))  # type: ignore[union-attr]
-            if distances.is_empty():
-                return result
-            result.status = DEPENDENCE
-            result.distances = distances
-            result.bounds = [bound(distances, k) for k in range(n)]
-        except isl.Error as error:
+            with budget(self.max_operations, "a dependence query"):
+                distances = info.distances.intersect(ordering_set(self.model, n, depth))  # type: ignore[union-attr]
+                if distances.is_empty():
+                    return result
+                result.status = DEPENDENCE
+                result.distances = distances
+                result.bounds = [bound(distances, k) for k in range(n)]
+        except (IslBudgetExceeded, isl.Error) as error:
             return self._unknown(result, error)
-        finally:
-            self._stop_budget()
         return result
 
     def relation(self, source: Access, target: Access, depth: int) -> isl.Map | None:
@@ -150,7 +148,7 @@ class DependenceAnalysis:
             return None
         n = info.num_common
         text = _ordering_text(n, depth, info.source_dims, info.target_dims)
-        ordering = isl.Map.read_from_str(self.ctx, text)
+        ordering = isl.Map.read_from_str(isl_context(), text)
         ordering = ordering.set_tuple_name(isl.dim_type.in_, source.statement.name)
         ordering = ordering.set_tuple_name(isl.dim_type.out, target.statement.name)
         return info.relation.intersect(ordering)
@@ -185,41 +183,26 @@ class DependenceAnalysis:
             info.reason = "both accesses read"
             return info
         try:
-            self._start_budget()
-            relation = source.relation.apply_range(target.relation.reverse())
-            if relation.is_empty():
-                return info
-            info.distances = common_distances(relation, n, info.source_dims, info.target_dims)
-            info.relation = relation
-            info.status = DEPENDENCE
-        except isl.Error as error:
+            with budget(self.max_operations, "a dependence query"):
+                relation = source.relation.apply_range(target.relation.reverse())
+                if relation.is_empty():
+                    return info
+                info.distances = common_distances(relation, n, info.source_dims, info.target_dims)
+                info.relation = relation
+                info.status = DEPENDENCE
+        except (IslBudgetExceeded, isl.Error) as error:
             info.status = UNKNOWN
-            info.reason = self._explain(error)
+            info.reason = explain(error, self.max_operations)
             warnings.warn(
                 f"dependence from {source.op.name} to {target.op.name}: {info.reason}",
                 AnalysisWarning,
                 stacklevel=3,
             )
-        finally:
-            self._stop_budget()
         return info
 
-    def _start_budget(self) -> None:
-        self.ctx.reset_operations()
-        self.ctx.set_max_operations(self.max_operations)
-
-    def _stop_budget(self) -> None:
-        self.ctx.set_max_operations(0)
-        self.ctx.reset_operations()
-
-    def _explain(self, error: isl.Error) -> str:
-        if _is_quota_error(error):
-            return f"ISL operations budget ({self.max_operations}) exceeded"
-        return f"ISL failed: {error}"
-
-    def _unknown(self, result: Dependence, error: isl.Error) -> Dependence:
+    def _unknown(self, result: Dependence, error: Exception) -> Dependence:
         result.status = UNKNOWN
-        result.reason = self._explain(error)
+        result.reason = explain(error, self.max_operations)
         warnings.warn(result.reason, AnalysisWarning, stacklevel=3)
         return result
 

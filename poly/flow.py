@@ -7,9 +7,9 @@ On these:
 * **memory-based** dependences: every earlier/later pair of instances touching the same
   element, at least one writing (``RAW``, ``WAR``, ``WAW``; ``RAR`` on request, for
   locality);
-* **value-based** dependences (ISL's ``compute_flow``): ``RAW`` from the last write
-  before each read (writes in between kill older ones), ``WAW`` between consecutive
-  writes, ``WAR`` from reads to the next write (the recipe of Polly's DependenceInfo).
+* **value-based** dependences: ``RAW`` from the last write before each read (must-writes in
+  between kill older values; may-writes do not), ``WAW`` between consecutive writes,
+  ``WAR`` from reads to the next write (the kinds of Polly's DependenceInfo).
 
 For each dependence: the common loops, its exact distance set on them, the loops that carry
 it (a loop carries a pair when the pair agrees on the outer common loops and the target is
@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir import Module, Operation, OpResult, Value
+from poly.context import IslBudgetExceeded, budget
 from poly.deps import (
     DEFAULT_MAX_OPERATIONS,
     AnalysisWarning,
@@ -186,61 +187,41 @@ class FlowAnalysis:
             self.ctx, (self._renamed(a) for a in accesses if a.kind == WRITE and a.must)
         )
         by_name = {self._name(a): a for a in accesses}
+        memory: dict[str, isl.UnionMap] = {}
         try:
-            self._start()
-            before = schedule.lex_lt_union_map(schedule)
-            pairs = [
-                (RAW, writes, reads),
-                (WAR, reads, writes),
-                (WAW, writes, writes),
-            ]
-            if self.include_rar:
-                pairs.append((RAR, reads, reads))
-            for kind, sources, sinks in pairs:
-                relation = sources.apply_range(sinks.reverse()).intersect(before)
-                self.memory.extend(self._edges(kind, relation, by_name, value_based=False))
-        except isl.Error as error:
+            with budget(self.max_operations, "memory-based dependences"):
+                before = schedule.lex_lt_union_map(schedule)
+                pairs = [(RAW, writes, reads), (WAR, reads, writes), (WAW, writes, writes)]
+                if self.include_rar:
+                    pairs.append((RAR, reads, reads))
+                for kind, sources, sinks in pairs:
+                    memory[kind] = sources.apply_range(sinks.reverse()).intersect(before)
+                    self.memory.extend(self._edges(kind, memory[kind], by_name, value_based=False))
+        except (IslBudgetExceeded, isl.Error) as error:
             self._fallback_memory(accesses, error)
-        finally:
-            self._stop()
+            self.value.extend(e for e in self.memory if e.source.statement.scope is scope)
+            return
         try:
-            self._start()
-            may_writes = writes
-            raw = (
-                isl.UnionAccessInfo.from_sink(reads)
-                .set_must_source(must_writes)
-                .set_may_source(may_writes)
-                .set_schedule_map(schedule)
-                .compute_flow()
-                .get_may_dependence()
-            )
-            waw = (
-                isl.UnionAccessInfo.from_sink(writes)
-                .set_must_source(must_writes)
-                .set_may_source(may_writes)
-                .set_schedule_map(schedule)
-                .compute_flow()
-                .get_may_dependence()
-            )
-            war = (
-                isl.UnionAccessInfo.from_sink(writes)
-                .set_may_source(reads)
-                .set_kill(must_writes)
-                .set_schedule_map(schedule)
-                .compute_flow()
-                .get_may_dependence()
-            )
-            for kind, relation in ((RAW, raw), (WAW, waw), (WAR, war)):
-                self.value.extend(self._edges(kind, relation, by_name, value_based=True))
-        except isl.Error as error:
+            with budget(self.max_operations, "value-based dependences"):
+                # A must-write kills older values of its element: RAW keeps the writes since
+                # the last must-write before each read, WAW likewise for writes, WAR the
+                # reads since the last must-write before each write.
+                kills_before_reads = must_writes.apply_range(reads.reverse()).intersect(before)
+                kills_before_writes = must_writes.apply_range(writes.reverse()).intersect(before)
+                flows = (
+                    (RAW, _unkilled(memory[RAW], kills_before_reads, schedule)),
+                    (WAW, _unkilled(memory[WAW], kills_before_writes, schedule)),
+                    (WAR, _unkilled(memory[WAR], kills_before_writes, schedule)),
+                )
+                for kind, relation in flows:
+                    self.value.extend(self._edges(kind, relation, by_name, value_based=True))
+        except (IslBudgetExceeded, isl.Error) as error:
             warnings.warn(
                 f"value-based dependences fall back to memory-based ones: {error}",
                 AnalysisWarning,
                 stacklevel=3,
             )
             self.value.extend(e for e in self.memory if e.source.statement.scope is scope)
-        finally:
-            self._stop()
 
     def _name(self, a: Access) -> str:
         return f"A{self._index[id(a)]}"
@@ -271,7 +252,7 @@ class FlowAnalysis:
             edges.append(edge)
         return edges
 
-    def _fallback_memory(self, accesses: list[Access], error: isl.Error) -> None:
+    def _fallback_memory(self, accesses: list[Access], error: Exception) -> None:
         warnings.warn(
             f"memory-based dependences could not be computed ({error}); every pair of "
             "accesses of a memref with a write is assumed to depend",
@@ -294,14 +275,6 @@ class FlowAnalysis:
                 edge.carried = list(range(len(common)))
                 edge.loop_independent = True
                 self.memory.append(edge)
-
-    def _start(self) -> None:
-        self.ctx.reset_operations()
-        self.ctx.set_max_operations(self.max_operations)
-
-    def _stop(self) -> None:
-        self.ctx.set_max_operations(0)
-        self.ctx.reset_operations()
 
     # -- loops ---------------------------------------------------------------------------------
     def loops(self) -> list[LoopInfo]:
@@ -340,6 +313,31 @@ class FlowAnalysis:
             if info.loop.op is op and info.loop.index == index:
                 return info
         raise KeyError(f"no statement inside {op.name} at {op.loc}")
+
+
+def _unkilled(
+    dependences: isl.UnionMap, kills: isl.UnionMap, schedule: isl.UnionMap
+) -> isl.UnionMap:
+    """The pairs ``source -> sink`` of ``dependences`` with no instance of ``kills`` (a
+    ``kill -> sink`` relation of earlier instances) strictly between them in time.
+
+    The last kill before each sink is a lexicographic maximum of times; a source survives
+    when it is not older than that kill (it may be the kill itself). This is what ISL's
+    ``compute_flow`` answers, computed with plain Presburger operations (``compute_flow``
+    was seen to drop a last writer depending on the order of its inputs).
+    """
+    last_kill = kills.reverse().apply_range(schedule).lexmax()  # sink -> time of last kill
+    times = schedule.range()
+    not_older = (
+        isl.UnionMap.from_map(isl.Map.lex_le(isl.Set.from_union_set(times).get_space()))
+        .intersect_domain(times)
+        .intersect_range(times)
+    )
+    sources = dependences.reverse()  # sink -> source
+    after_kill = last_kill.apply_range(not_older).apply_range(schedule.reverse())
+    survivors = sources.intersect(after_kill)
+    unkilled = sources.subtract_domain(last_kill.domain())
+    return survivors.union(unkilled).reverse()
 
 
 def _union(ctx: isl.Context, maps: Iterable[isl.Map]) -> isl.UnionMap:

@@ -29,7 +29,7 @@ alias. ``Model.schedule`` is the original execution order in 2d+1 form.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -44,10 +44,14 @@ from affine.dialects.affine_dialect import (
     is_valid_symbol,
 )
 from affine.dialects.registry import AFFINE_SCOPE, lookup
-from affine.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MUL, SYMBOL, AffineExpr
+from affine.expr import AffineExpr, AffineExprError, dim, symbol
+from affine.expr import constant as const_expr
 from affine.integer_set import IntegerSet
 from affine.ir import BlockArgument, Module, Operation, OpResult, Region, Value
 from affine.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from poly.context import isl_context
+from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
+from poly.space import iv_name, memref_space, model_tuple_name, statement_space, value_param_name
 
 READ = "read"
 WRITE = "write"
@@ -84,123 +88,122 @@ class ModelError(Exception):
 # -- affine values ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Linear:
-    """An index value as an affine expression over named atoms (IVs and parameters)."""
-
-    expr: AffineExpr  # dims: positions in ``ivs``; symbols: positions in ``params``
-    ivs: tuple[Value, ...]
-    params: tuple[Value, ...]
-
-
 class Scope:
-    """One affine scope (a function body): names for its IVs, parameters and memrefs.
+    """One affine scope (a function body) and the ISL names of its values.
 
-    This object owns the mapping between IR values and ISL names: IV ``k`` of loop op ``L``
-    is ``i<L#>_<k>`` and a symbol value is ``p<n>``, numbered in first-use order, so that
-    every set and relation of the scope aligns by name.
+    This is where IR values meet ISL: an IV is the dimension named by
+    :func:`poly.space.iv_name` (loops numbered as the model meets them), a value used as a
+    symbol is the parameter :func:`poly.space.value_param_name`; every object of the scope
+    aligns by these names.
     """
 
     def __init__(self, region: Region, model: Model) -> None:
         self.region = region
         self.model = model
-        self.param_values: list[Value] = []
-        self.param_names: dict[Value, str] = {}
+        self.param_names: dict[object, str] = {}
         self.loop_ids: dict[Operation, int] = {}
 
-    # names ---------------------------------------------------------------------------------------
     def iv_name(self, iv: Value) -> str:
         assert isinstance(iv, BlockArgument)
         loop = iv.owner.parent_op
         assert loop is not None
         if loop not in self.loop_ids:
             self.loop_ids[loop] = len(self.loop_ids)
-        return f"i{self.loop_ids[loop]}_{iv.index}"
+        return iv_name(self.loop_ids[loop], iv.index)
 
-    def param_name(self, value: Value) -> str:
-        if value not in self.param_names:
-            self.param_names[value] = f"p{len(self.param_values)}"
-            self.param_values.append(value)
-        return self.param_names[value]
-
-    def fresh_param(self, key: object) -> str:
-        """A parameter standing for an unknown run-time number (a layout symbol, say)."""
-        marker = _Opaque(key)
-        if marker not in self.param_names:
-            self.param_names[marker] = f"p{len(self.param_values)}"  # type: ignore[index]
-            self.param_values.append(marker)  # type: ignore[arg-type]
-        return self.param_names[marker]  # type: ignore[index]
-
-    def params_text(self) -> str:
-        return "[" + ", ".join(self.param_names[v] for v in self.param_values) + "]"
-
-    # values --------------------------------------------------------------------------------------
-    def affine_text(self, value: Value, depth: int = 0) -> str | None:
-        """ISL text of an index value, or None when it is not an affine function of IVs and
-        parameters (semi-affine with a non-constant symbol, loaded values, ...)."""
-        if depth > 64:
-            return None
-        if _is_loop_iv(value):
-            return self.iv_name(value)
-        constant = self.constant(value)
-        if constant is not None:
-            return str(constant)
-        if isinstance(value, OpResult):
-            op = value.owner
-            if op.name == "affine.apply":
-                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
-                return self.map_result_text(m, m.results[0], op.operands, depth + 1)
-            if op.name in ("arith.addi", "arith.subi", "arith.muli") and isinstance(
-                value.type, IndexType
-            ):
-                lhs = self.affine_text(op.operands[0], depth + 1)
-                rhs = self.affine_text(op.operands[1], depth + 1)
-                if lhs is None or rhs is None:
-                    return None
-                if op.name == "arith.muli":
-                    left_c, right_c = (
-                        _constant_value(op.operands[0]),
-                        _constant_value(op.operands[1]),
-                    )
-                    if left_c is None and right_c is None:
-                        return self._symbol_or_none(value)
-                return f"({lhs} {'+' if op.name == 'arith.addi' else '-' if op.name == 'arith.subi' else '*'} {rhs})"
-            if op.name == "arith.index_cast" and isinstance(op.operands[0].type, IndexType):
-                return self.affine_text(op.operands[0], depth + 1)
-        return self._symbol_or_none(value)
+    def param_name(self, key: object) -> str:
+        """The parameter for a symbol value (or for any other fixed unknown ``key``)."""
+        if key not in self.param_names:
+            self.param_names[key] = value_param_name(len(self.param_names))
+        return self.param_names[key]
 
     def constant(self, value: Value) -> int | None:
         """The value of an index constant, or of a value the model was told to fix."""
         bound = self.model.bindings.get(value)
         return bound if bound is not None else _constant_value(value)
 
-    def _symbol_or_none(self, value: Value) -> str | None:
+    def pw_aff(self, value: Value, on: StatementSpace, depth: int = 0) -> isl.PwAff | None:
+        """An index value as a function of the statement's IVs and the parameters, or None
+        when it is not affine (semi-affine with a non-constant symbol, a loaded value...)."""
+        if depth > 64:
+            return None
+        if _is_loop_iv(value):
+            name = self.iv_name(value)
+            return on.var(name) if name in on.iv_names else None
+        constant = self.constant(value)
+        if constant is not None:
+            return on.const(constant)
+        if isinstance(value, OpResult):
+            op = value.owner
+            if op.name == "affine.apply":
+                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
+                return self.map_result(m, m.results[0], op.operands, on, depth + 1)
+            if op.name in ("arith.addi", "arith.subi", "arith.muli") and isinstance(
+                value.type, IndexType
+            ):
+                lhs = self.pw_aff(op.operands[0], on, depth + 1)
+                rhs = self.pw_aff(op.operands[1], on, depth + 1)
+                if lhs is not None and rhs is not None:
+                    if op.name == "arith.addi":
+                        return lhs.add(rhs)
+                    if op.name == "arith.subi":
+                        return lhs.sub(rhs)
+                    if lhs.is_cst() or rhs.is_cst():
+                        return lhs.mul(rhs)
+            if op.name == "arith.index_cast" and isinstance(op.operands[0].type, IndexType):
+                return self.pw_aff(op.operands[0], on, depth + 1)
         if isinstance(value.type, IndexType) and is_valid_symbol(value, self.region):
-            return self.param_name(value)
+            return on.param(self.param_name(value))
         return None
 
-    def map_result_text(
-        self, m: AffineMap, e: AffineExpr, operands: list[Value], depth: int = 0
-    ) -> str | None:
-        """ISL text of one result of ``m`` applied to ``operands``, or None if not affine."""
-        texts: list[str | None] = [self.affine_text(v, depth) for v in operands]
+    def map_result(
+        self,
+        m: AffineMap,
+        e: AffineExpr,
+        operands: Sequence[Value],
+        on: StatementSpace,
+        depth: int = 0,
+    ) -> isl.PwAff | None:
+        """One result of ``m`` applied to ``operands``; operands with known constant values
+        are substituted first, so semi-affine maps over constants become affine."""
         constants = [self.constant(v) for v in operands]
-        return _expr_text(e, texts, m.num_dims, constants)
+        dims = [
+            dim(k) if c is None else const_expr(c) for k, c in enumerate(constants[: m.num_dims])
+        ]
+        syms = [
+            symbol(k) if c is None else const_expr(c) for k, c in enumerate(constants[m.num_dims :])
+        ]
+        try:
+            e = e.replace(dims, syms)
+            inputs = [
+                None if c is not None else self.pw_aff(v, on, depth)
+                for v, c in zip(operands, constants)
+            ]
+            return expr_to_pw_aff(e, on.space, inputs, m.num_dims)
+        except (NotPresburgerError, AffineExprError, ZeroDivisionError):
+            return None
 
 
-class _Opaque:
-    """A hashable stand-in for an unknown parameter (not an IR value)."""
+class StatementSpace:
+    """The instance space ``S<n>[ivs]`` of one statement, for building functions on it."""
 
-    __slots__ = ("key",)
+    def __init__(self, name: str, iv_names: list[str]) -> None:
+        self.name = name
+        self.iv_names = iv_names
+        self.space = statement_space(name, iv_names)
+        self.universe = isl.Set.universe(self.space)
+        self.local = isl.LocalSpace.from_space(self.space)
 
-    def __init__(self, key: object) -> None:
-        self.key = key
+    def var(self, iv: str) -> isl.PwAff:
+        return isl.PwAff.var_on_domain(self.local, isl.dim_type.set, self.iv_names.index(iv))
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Opaque) and other.key == self.key
+    def const(self, value: int) -> isl.PwAff:
+        return isl.PwAff.val_on_domain(self.universe, isl.Val.int_from_si(isl_context(), value))
 
-    def __hash__(self) -> int:
-        return hash(("opaque", self.key))
+    def param(self, name: str) -> isl.PwAff:
+        return isl.PwAff.param_on_domain_id(
+            self.universe, isl.Id.read_from_str(isl_context(), name)
+        )
 
 
 def _is_loop_iv(value: Value) -> bool:
@@ -221,67 +224,6 @@ def _constant_value(value: Value) -> int | None:
     return None
 
 
-def _expr_text(
-    e: AffineExpr, inputs: list[str | None], num_dims: int, constants: list[int | None]
-) -> str | None:
-    """ISL text of ``e`` with dims and symbols replaced by ``inputs`` (None: not affine).
-
-    Products and divisions need a constant on one side once symbols bound to constants are
-    substituted; anything else is semi-affine and has no ISL form (None).
-    """
-
-    def value_of(x: AffineExpr) -> int | None:
-        """The constant ``x`` evaluates to when its symbols/dims are constants."""
-        if x.kind == CONST:
-            return x.value
-        if x.kind in (DIM, SYMBOL):
-            pos = x.position if x.kind == DIM else num_dims + x.position
-            return constants[pos]
-        lhs, rhs = value_of(x.lhs), value_of(x.rhs)
-        if lhs is None or rhs is None:
-            return None
-        if x.kind == ADD:
-            return lhs + rhs
-        if x.kind == MUL:
-            return lhs * rhs
-        if rhs == 0:
-            return None
-        if x.kind == FLOORDIV:
-            return lhs // rhs
-        if x.kind == CEILDIV:
-            return -(-lhs // rhs)
-        return lhs % rhs
-
-    def rec(x: AffineExpr) -> str | None:
-        known = value_of(x)
-        if known is not None:
-            return str(known)
-        if x.kind in (DIM, SYMBOL):
-            return inputs[x.position if x.kind == DIM else num_dims + x.position]
-        lhs = rec(x.lhs)
-        if lhs is None:
-            return None
-        if x.kind == ADD:
-            rhs = rec(x.rhs)
-            return None if rhs is None else f"({lhs} + {rhs})"
-        divisor = value_of(x.rhs)
-        if x.kind == MUL:
-            if divisor is None:
-                left = value_of(x.lhs)
-                rhs = rec(x.rhs)
-                return None if left is None or rhs is None else f"({left} * {rhs})"
-            return f"({divisor} * {lhs})"
-        if divisor is None or divisor <= 0:
-            return None
-        if x.kind == FLOORDIV:
-            return f"floor(({lhs}) / {divisor})"
-        if x.kind == CEILDIV:
-            return f"ceil(({lhs}) / {divisor})"
-        return f"(({lhs}) mod {divisor})"
-
-    return rec(e)
-
-
 # -- statements and accesses -------------------------------------------------------------------------
 
 
@@ -298,22 +240,21 @@ class Statement:
     exact: bool
     reasons: list[str]
     position: tuple[int, ...]  # 2d+1 schedule constants (textual positions at each depth)
+    space: StatementSpace
 
     @property
     def depth(self) -> int:
         return len(self.iv_names)
 
-    def schedule_vector(self) -> list[str]:
-        """``[b0, ivs of loop 1, b1, ivs of loop 2, ..., bk]`` as ISL text."""
-        vector = []
+    def schedule_vector(self) -> list[int | str]:
+        """``[b0, ivs of loop 1, b1, ivs of loop 2, ..., bk]``: textual positions (ints)
+        interleaved with IV names."""
+        vector: list[int | str] = []
         ivs = iter(self.iv_names)
         for position, loop in zip(self.position, self.loops):
-            vector.append(str(position))
-            count = (
-                len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
-            )
-            vector.extend(next(ivs) for _ in range(count))
-        vector.append(str(self.position[-1]))
+            vector.append(position)
+            vector.extend(next(ivs) for _ in range(_num_ivs(loop)))
+        vector.append(self.position[-1])
         return vector
 
     def schedule_map(
@@ -321,14 +262,18 @@ class Statement:
     ) -> isl.Map:
         """The schedule padded with zeros to ``width`` dims (then ``tail``), on the domain
         tuple ``name`` (the statement's own by default)."""
+        on = self.space
         vector = self.schedule_vector()
-        vector += ["0"] * (width - len(vector)) + [str(t) for t in tail]
-        text = (
-            f"{self.scope.params_text()} -> {{ {name or self.name}[{', '.join(self.iv_names)}]"
-            f" -> [{', '.join(vector)}] }}"
+        vector += [0] * (width - len(vector)) + list(tail)
+        pieces = isl.PwAffList.alloc(isl_context(), len(vector))
+        for entry in vector:
+            pieces = pieces.add(on.var(entry) if isinstance(entry, str) else on.const(entry))
+        target = on.space.map_from_domain_and_range(
+            isl.Space.set_alloc(isl_context(), 0, len(vector))
         )
-        domain = self.domain if name is None else self.domain.set_tuple_name(name)
-        return isl.Map.read_from_str(self.scope.model.ctx, text).intersect_domain(domain)
+        schedule = isl.Map.from_multi_pw_aff(isl.MultiPwAff.from_pw_aff_list(target, pieces))
+        schedule = schedule.intersect_domain(self.domain)
+        return schedule if name is None else schedule.set_tuple_name(isl.dim_type.in_, name)
 
 
 @dataclass
@@ -410,27 +355,22 @@ class Model:
         return result
 
 
-def build_model(
-    root: Module | Operation,
-    ctx: isl.Context | None = None,
-    bindings: Mapping[Value, int] | None = None,
-) -> Model:
+def build_model(root: Module | Operation, bindings: Mapping[Value, int] | None = None) -> Model:
     """The polyhedral model of every statement under ``root`` (a module or one function).
 
     ``bindings`` fixes index values (function arguments, say) to constants: the model of
     that instance of the code, with semi-affine subscripts over those values made affine.
     """
     op = root.operation if isinstance(root, Module) else root
-    model = Model(ctx or isl.Context(), dict(bindings or {}))
+    model = Model(isl_context(), dict(bindings or {}))
     order = {inner: k for k, inner in enumerate(op.walk())}
     builder = _Builder(model, order)
     number = 0
     for inner in order:
         statement_accesses = builder.visit(inner)
-        for access in statement_accesses:
-            if inner.name in ("affine.load", "affine.store"):
-                access.number = number
         if inner.name in ("affine.load", "affine.store"):
+            for access in statement_accesses:
+                access.number = number
             number += 1
     return model
 
@@ -465,142 +405,168 @@ class _Builder:
     # domains ---------------------------------------------------------------------------------------
     def statement(self, op: Operation, scope: Scope) -> Statement:
         chain = _ancestors_in_scope(op, scope.region)
-        loops = [a for a in chain if a.name in LOOPS_ALL]
-        iv_names: list[str] = []
-        constraints: list[str] = []
+        loops = [a for a in chain if a.name in LOOP_OPS]
+        iv_names = [
+            scope.iv_name(iv)
+            for loop in loops
+            for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]
+        ]
+        name = model_tuple_name("S", len(self.model.statements))
+        on = StatementSpace(name, iv_names)
         reasons: list[str] = []
-        for ancestor in chain:
-            if ancestor.name == "affine.for":
-                iv_names.append(scope.iv_name(ForOp(ancestor).induction_var))
-                constraints.append(self.for_constraints(ancestor, scope, reasons))
-            elif ancestor.name == "affine.parallel":
-                par = ParallelOp(ancestor)
-                iv_names.extend(scope.iv_name(iv) for iv in par.induction_vars)
-                constraints.append(self.parallel_constraints(ancestor, scope, reasons))
-        name = f"S{len(self.model.statements)}"
-        text = f"{scope.params_text()} -> {{ {name}[{', '.join(iv_names)}] }}"
-        domain = isl.Set.read_from_str(self.model.ctx, text)
-        for c in constraints:
-            if c:
-                domain = domain.intersect(
-                    isl.Set.read_from_str(
-                        self.model.ctx,
-                        f"{scope.params_text()} -> {{ {name}[{', '.join(iv_names)}] : {c} }}",
-                    )
-                )
+        domain = on.universe
         for ancestor, child in zip(chain, [*chain[1:], op]):
-            if ancestor.name == "affine.if":
-                domain = self.if_restrict(ancestor, child, domain, name, iv_names, scope, reasons)
+            if ancestor.name == "affine.for":
+                domain = domain.intersect(self.for_domain(ancestor, scope, on, reasons))
+            elif ancestor.name == "affine.parallel":
+                domain = domain.intersect(self.parallel_domain(ancestor, scope, on, reasons))
+            elif ancestor.name == "affine.if":
+                domain = self.if_restrict(ancestor, child, domain, scope, on, reasons)
         position = _positions(op, chain, self.order)
         return Statement(
-            name, op, scope, loops, iv_names, domain.coalesce(), not reasons, reasons, position
+            name, op, scope, loops, iv_names, domain.coalesce(), not reasons, reasons, position, on
         )
 
     def bound_terms(
-        self, m: AffineMap, operands: list[Value], scope: Scope, reasons: list[str], what: str
-    ) -> list[str]:
+        self,
+        m: AffineMap,
+        operands: Sequence[Value],
+        scope: Scope,
+        on: StatementSpace,
+        reasons: list[str],
+        what: str,
+    ) -> list[isl.PwAff]:
         terms = []
         for e in m.results:
-            text = scope.map_result_text(m, e, operands)
-            if text is None:
+            term = scope.map_result(m, e, operands, on)
+            if term is None:
                 reasons.append(f"non-affine {what} {e} dropped")
             else:
-                terms.append(text)
+                terms.append(term)
         return terms
 
-    def for_constraints(self, op: Operation, scope: Scope, reasons: list[str]) -> str:
+    def iv_range(
+        self,
+        iv: isl.PwAff,
+        lbs: list[isl.PwAff],
+        ubs: list[isl.PwAff],
+        step: int,
+        lbs_complete: bool,
+        on: StatementSpace,
+    ) -> isl.Set:
+        """``max(lbs) <= iv < min(ubs)`` and ``iv = max(lbs) + step * k``."""
+        result = on.universe
+        for lb in lbs:
+            result = result.intersect(iv.ge_set(lb))
+        for ub in ubs:
+            result = result.intersect(iv.lt_set(ub))
+        if step != 1 and lbs and lbs_complete:
+            # one disjunct per lower bound that can be the maximum
+            stride = isl.Val.int_from_si(isl_context(), step)
+            options = on.universe.empty(on.space)
+            for k, lb in enumerate(lbs):
+                option = iv.sub(lb).mod_val(stride).zero_set()
+                for j, other in enumerate(lbs):
+                    if j != k:
+                        option = option.intersect(lb.ge_set(other))
+                options = options.union(option)
+            result = result.intersect(options)
+        return result
+
+    def for_domain(
+        self, op: Operation, scope: Scope, on: StatementSpace, reasons: list[str]
+    ) -> isl.Set:
         loop = ForOp(op)
-        iv = scope.iv_name(loop.induction_var)
         lbs = self.bound_terms(
-            loop.lower_bound_map, loop.lower_bound_operands, scope, reasons, "lower bound"
+            loop.lower_bound_map, loop.lower_bound_operands, scope, on, reasons, "lower bound"
         )
         ubs = self.bound_terms(
-            loop.upper_bound_map, loop.upper_bound_operands, scope, reasons, "upper bound"
+            loop.upper_bound_map, loop.upper_bound_operands, scope, on, reasons, "upper bound"
         )
-        return _range_constraint(
-            iv, lbs, ubs, loop.step, len(lbs) == loop.lower_bound_map.num_results
-        )
+        iv = on.var(scope.iv_name(loop.induction_var))
+        complete = len(lbs) == loop.lower_bound_map.num_results
+        return self.iv_range(iv, lbs, ubs, loop.step, complete, on)
 
-    def parallel_constraints(self, op: Operation, scope: Scope, reasons: list[str]) -> str:
+    def parallel_domain(
+        self, op: Operation, scope: Scope, on: StatementSpace, reasons: list[str]
+    ) -> isl.Set:
         par = ParallelOp(op)
-        parts = []
+        result = on.universe
         lb_pos = ub_pos = 0
         for k, iv_value in enumerate(par.induction_vars):
-            iv = scope.iv_name(iv_value)
             lb_count, ub_count = par.lower_bounds_groups[k], par.upper_bounds_groups[k]
             lb_map = par.lower_bounds_map.sub_map(list(range(lb_pos, lb_pos + lb_count)))
             ub_map = par.upper_bounds_map.sub_map(list(range(ub_pos, ub_pos + ub_count)))
             lb_pos += lb_count
             ub_pos += ub_count
-            lbs = self.bound_terms(lb_map, par.lower_bounds_operands, scope, reasons, "lower bound")
-            ubs = self.bound_terms(ub_map, par.upper_bounds_operands, scope, reasons, "upper bound")
-            parts.append(_range_constraint(iv, lbs, ubs, par.steps[k], len(lbs) == lb_count))
-        return " and ".join(p for p in parts if p)
+            lbs = self.bound_terms(
+                lb_map, par.lower_bounds_operands, scope, on, reasons, "lower bound"
+            )
+            ubs = self.bound_terms(
+                ub_map, par.upper_bounds_operands, scope, on, reasons, "upper bound"
+            )
+            iv = on.var(scope.iv_name(iv_value))
+            result = result.intersect(
+                self.iv_range(iv, lbs, ubs, par.steps[k], len(lbs) == lb_count, on)
+            )
+        return result
 
     def if_restrict(
         self,
         op: Operation,
         child: Operation,
         domain: isl.Set,
-        name: str,
-        iv_names: list[str],
         scope: Scope,
+        on: StatementSpace,
         reasons: list[str],
     ) -> isl.Set:
         cond = IfOp(op).condition
-        texts = []
+        as_map = _set_as_map(cond)
+        condition = on.universe
         for e, is_eq in zip(cond.constraints, cond.eq_flags):
-            t = scope.map_result_text(_set_as_map(cond), e, op.operands)
-            if t is None:
+            pa = scope.map_result(as_map, e, op.operands, on)
+            if pa is None:
                 reasons.append(f"non-affine condition {cond} dropped")
                 return domain
-            texts.append(f"{t} {'=' if is_eq else '>='} 0")
-        if not texts:
-            return domain
-        cset = isl.Set.read_from_str(
-            self.model.ctx,
-            f"{scope.params_text()} -> {{ {name}[{', '.join(iv_names)}] : {' and '.join(texts)} }}",
-        )
+            condition = condition.intersect(pa.zero_set() if is_eq else pa.nonneg_set())
         in_then = child.parent is not None and child.parent.parent is op.regions[0]
-        return domain.intersect(cset) if in_then else domain.subtract(cset)
+        return domain.intersect(condition) if in_then else domain.subtract(condition)
 
     # accesses ------------------------------------------------------------------------------------
     def accesses(self, s: Statement, scope: Scope) -> Iterator[Access]:
         op = s.op
         name = op.name
+        on = s.space
         if name in ("affine.load", "affine.vector_load", "affine.store", "affine.vector_store"):
             is_load = "load" in name
             memref = op.operands[0] if is_load else op.operands[1]
             m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
             operands = op.operands[1:] if is_load else op.operands[2:]
-            subscripts = [scope.map_result_text(m, e, operands) for e in m.results]
-            vector_extent = _vector_extent(op)
-            yield self.element_access(
-                s, scope, READ if is_load else WRITE, memref, subscripts, vector_extent
-            )
+            subscripts = [scope.map_result(m, e, operands, on) for e in m.results]
+            kind = READ if is_load else WRITE
+            yield self.element_access(s, scope, kind, memref, subscripts, _vector_extent(op))
         elif name in ("memref.load", "memref.store"):
             is_load = name == "memref.load"
             memref = op.operands[0] if is_load else op.operands[1]
             operands = op.operands[1:] if is_load else op.operands[2:]
-            subscripts = [scope.affine_text(v) for v in operands]
+            subscripts = [scope.pw_aff(v, on) for v in operands]
             yield self.element_access(s, scope, READ if is_load else WRITE, memref, subscripts)
         elif name == "affine.dma_start":
             dma = DmaStartOp(op)
-            count = scope.affine_text(dma.num_elements)
+            count = scope.pw_aff(dma.num_elements, on)
             for kind, memref, m, operands in (
                 (READ, dma.src, dma.src_map, dma.src_indices),
                 (WRITE, dma.dst, dma.dst_map, dma.dst_indices),
             ):
-                start = [scope.map_result_text(m, e, operands) for e in m.results]
+                start = [scope.map_result(m, e, operands, on) for e in m.results]
                 yield self.range_access(s, scope, kind, memref, start, count)
             tag_m = dma.tag_map
-            tag = [scope.map_result_text(tag_m, e, dma.tag_indices) for e in tag_m.results]
+            tag = [scope.map_result(tag_m, e, dma.tag_indices, on) for e in tag_m.results]
             yield self.element_access(s, scope, WRITE, dma.tag, tag)
         elif name == "affine.dma_wait":
             m = op.get_attr("tag_map").value  # type: ignore[union-attr]
-            tag = [
-                scope.map_result_text(m, e, op.operands[1 : 1 + m.num_inputs]) for e in m.results
-            ]
+            indices = op.operands[1 : 1 + m.num_inputs]
+            tag = [scope.map_result(m, e, indices, on) for e in m.results]
             yield self.element_access(s, scope, READ, op.operands[0], tag)
         else:
             reason = f"'{name}' may read and write the whole memref"
@@ -611,12 +577,29 @@ class _Builder:
     def memref_name(self, memref: Value) -> str:
         names = self.model.memref_names
         if memref not in names:
-            names[memref] = f"M{len(names)}"
+            names[memref] = model_tuple_name("M", len(names))
         return names[memref]
 
-    def _relation(self, s: Statement, scope: Scope, memref: Value, body: str) -> isl.Map:
-        text = f"{scope.params_text()} -> {{ {s.name}[{', '.join(s.iv_names)}] -> {body} }}"
-        return isl.Map.read_from_str(self.model.ctx, text).intersect_domain(s.domain)
+    def _access(
+        self,
+        s: Statement,
+        kind: str,
+        buffer: Value,
+        relation: isl.Map,
+        reasons: list[str],
+        must: bool | None = None,
+    ) -> Access:
+        exact = not reasons
+        return Access(
+            s,
+            kind,
+            buffer,
+            self.memref_name(buffer),
+            relation.intersect_domain(s.domain).coalesce(),
+            must=exact if must is None else must,
+            exact=exact and s.exact,
+            reasons=reasons + s.reasons,
+        )
 
     def element_access(
         self,
@@ -624,7 +607,7 @@ class _Builder:
         scope: Scope,
         kind: str,
         memref: Value,
-        subscripts: list[str | None],
+        subscripts: list[isl.PwAff | None],
         vector_extent: list[int] | None = None,
     ) -> Access:
         buffer, through_view = _trace_view(memref)
@@ -634,31 +617,15 @@ class _Builder:
         assert isinstance(t, MemRefType)
         reasons = [f"non-affine subscript {k}" for k, x in enumerate(subscripts) if x is None]
         rank = len(subscripts)
-        names = [f"e{k}" for k in range(rank)]
-        constraints = []
-        for k, x in enumerate(subscripts):
-            if x is None:
-                continue
-            if vector_extent and k >= rank - len(vector_extent):
-                width = vector_extent[k - (rank - len(vector_extent))]
-                constraints.append(f"{x} <= e{k} < {x} + {width}")
-            else:
-                constraints.append(f"e{k} = {x}")
-        logical = f"{self.memref_name(buffer)}[{', '.join(names)}]" + (
-            f" : {' and '.join(constraints)}" if constraints else ""
+        relation = isl.Map.from_domain_and_range(
+            s.space.universe, isl.Set.universe(memref_space(self.memref_name(buffer), rank))
         )
-        relation = self._relation(s, scope, buffer, logical)
+        widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
+        for k, (x, width) in enumerate(zip(subscripts, widths)):
+            if x is not None:
+                relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
-        return Access(
-            s,
-            kind,
-            buffer,
-            self.memref_name(buffer),
-            relation,
-            must=not reasons,
-            exact=not reasons and s.exact,
-            reasons=reasons + s.reasons,
-        )
+        return self._access(s, kind, buffer, relation, reasons)
 
     def range_access(
         self,
@@ -666,39 +633,35 @@ class _Builder:
         scope: Scope,
         kind: str,
         memref: Value,
-        start: list[str | None],
-        count: str | None,
+        start: list[isl.PwAff | None],
+        count: isl.PwAff | None,
     ) -> Access:
+        """``count`` consecutive elements (row-major order of the logical index space) from
+        ``start``."""
         buffer, through_view = _trace_view(memref)
         t = memref.type
         assert isinstance(t, MemRefType)
-        if (
-            through_view
-            or count is None
-            or any(x is None for x in start)
-            or any(d == DYNAMIC for d in t.shape)
-        ):
+        known = [x for x in start if x is not None]
+        if through_view or count is None or len(known) != len(start) or DYNAMIC in t.shape:
             return self.whole_access(s, scope, kind, buffer, "DMA range not affine")
-        names = [f"e{k}" for k in range(len(start))]
-        linear_e = _linear_text(names, t.shape)
-        linear_start = _linear_text([f"({x})" for x in start], t.shape)  # type: ignore[misc]
-        bounds = " and ".join(f"0 <= {n} < {d}" for n, d in zip(names, t.shape))
-        body = f"{self.memref_name(buffer)}[{', '.join(names)}] : {linear_start} <= {linear_e} < {linear_start} + {count}"
-        if bounds:
-            body += f" and {bounds}"
-        relation = self._relation(s, scope, buffer, body)
+        ctx = isl_context()
+        first = s.space.const(0)
+        for x, size in zip(known, t.shape):
+            first = first.scale_val(isl.Val.int_from_si(ctx, size)).add(x)
+        positions = isl.Map.from_pw_aff(first).apply_range(
+            isl.Map.read_from_str(ctx, "{ [x] -> [y] : y >= x }")
+        )
+        positions = positions.intersect(
+            isl.Map.from_pw_aff(first.add(count)).apply_range(
+                isl.Map.read_from_str(ctx, "{ [x] -> [y] : y < x }")
+            )
+        )
+        name = self.memref_name(buffer)
+        linear = _row_major_linearization(name, t.shape)
+        relation = positions.apply_range(linear.reverse())
         reasons: list[str] = []
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
-        return Access(
-            s,
-            kind,
-            buffer,
-            self.memref_name(buffer),
-            relation,
-            must=not reasons,
-            exact=not reasons and s.exact,
-            reasons=reasons + s.reasons,
-        )
+        return self._access(s, kind, buffer, relation, reasons)
 
     def whole_access(
         self, s: Statement, scope: Scope, kind: str, memref: Value, reason: str
@@ -706,23 +669,12 @@ class _Builder:
         buffer, _ = _trace_view(memref)
         t = buffer.type
         rank = len(t.shape) if isinstance(t, MemRefType) else 0
-        elements = self._layout_space_rank(t) if isinstance(t, MemRefType) else rank
-        names = ", ".join(f"e{k}" for k in range(elements))
-        relation = self._relation(s, scope, buffer, f"{self.memref_name(buffer)}[{names}]")
-        return Access(
-            s,
-            kind,
-            buffer,
-            self.memref_name(buffer),
-            relation,
-            must=False,
-            exact=False,
-            reasons=[reason, *s.reasons],
+        m = _layout_map(t) if isinstance(t, MemRefType) else None
+        elements = rank if m is None else m.num_results
+        relation = isl.Map.from_domain_and_range(
+            s.space.universe, isl.Set.universe(memref_space(self.memref_name(buffer), elements))
         )
-
-    def _layout_space_rank(self, t: MemRefType) -> int:
-        m = _layout_map(t)
-        return len(t.shape) if m is None else m.num_results
+        return self._access(s, kind, buffer, relation, [reason], must=False)
 
     def apply_layout(
         self, relation: isl.Map, t: MemRefType, scope: Scope, buffer: Value, reasons: list[str]
@@ -731,55 +683,53 @@ class _Builder:
         m = _layout_map(t)
         if m is None:
             return relation
-        rank = len(t.shape)
-        layout_symbols = _layout_symbol_values(buffer, m.num_symbols)
-        sym_texts = [
-            scope.affine_text(v) if v is not None else scope.fresh_param((buffer, k))
-            for k, v in enumerate(layout_symbols)
+        values = _layout_symbol_values(buffer, m.num_symbols)
+        constants = {
+            k: c
+            for k, v in enumerate(values)
+            if v is not None and (c := scope.constant(v)) is not None
+        }
+        names = [
+            scope.param_name(v if v is not None else (buffer, "layout", k))
+            for k, v in enumerate(values)
         ]
-        names = [f"x{k}" for k in range(rank)]
-        results = []
-        for e in m.results:
-            text = _expr_text(e, [*names, *sym_texts], rank, [None] * (rank + m.num_symbols))
-            results.append(text)
-        out_names = [f"y{k}" for k in range(len(results))]
-        constraints = [f"{y} = {x}" for y, x in zip(out_names, results) if x is not None]
-        if any(x is None for x in results):
-            reasons.append(f"semi-affine layout {m}")
+        kept = [n for k, n in enumerate(names) if k not in constants]
         buffer_name = self.memref_name(buffer)
-        text = (
-            f"{scope.params_text()} -> {{ {buffer_name}[{', '.join(names)}] -> "
-            f"{buffer_name}[{', '.join(out_names)}]"
-            + (f" : {' and '.join(constraints)}" if constraints else "")
-            + " }"
-        )
-        layout = isl.Map.read_from_str(self.model.ctx, text)
+        try:
+            layout = map_to_isl(m, kept, buffer_name, buffer_name, constants)
+        except NotPresburgerError:
+            reasons.append(f"semi-affine layout {m}")
+            elements = isl.Set.universe(memref_space(buffer_name, m.num_results))
+            return isl.Map.from_domain_and_range(relation.domain(), elements)
         return relation.apply_range(layout)
 
 
-LOOPS_ALL = LOOP_OPS
+def _num_ivs(loop: Operation) -> int:
+    return len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
 
 
-def _range_constraint(
-    iv: str, lbs: list[str], ubs: list[str], step: int, lbs_complete: bool
-) -> str:
-    parts = [f"{iv} >= {lb}" for lb in lbs] + [f"{iv} < {ub}" for ub in ubs]
-    if step != 1 and lbs and lbs_complete:
-        # iv = max(lbs) + step * k: one disjunct per lower bound that can be the maximum.
-        options = []
-        for k, lb in enumerate(lbs):
-            others = [f"{lb} >= {o}" for j, o in enumerate(lbs) if j != k]
-            options.append("(" + " and ".join([*others, f"({iv} - ({lb})) mod {step} = 0"]) + ")")
-        parts.append("(" + " or ".join(options) + ")")
-    return " and ".join(parts)
+def _coordinate_range(x: isl.PwAff, k: int, rank: int, width: int, like: isl.Map) -> isl.Map:
+    """``{ S[ivs] -> M[e] : x(ivs) <= e_k < x(ivs) + width }`` in the space of ``like``."""
+    ctx = isl_context()
+    names = ", ".join(f"e{j}" for j in range(rank))
+    window = isl.Map.read_from_str(ctx, f"{{ [x] -> [{names}] : x <= e{k} < x + {width} }}")
+    pointwise = isl.Map.from_pw_aff(x).apply_range(window)
+    return pointwise.set_tuple_id(isl.dim_type.out, like.get_tuple_id(isl.dim_type.out))
 
 
-def _linear_text(coords: list[str], shape: tuple[int, ...] | list[int]) -> str:
-    """Row-major linear position of ``coords`` in ``shape``."""
-    text = "0"
-    for c, d in zip(coords, shape):
-        text = f"(({text}) * {d} + {c})"
-    return text
+def _row_major_linearization(name: str, shape: Sequence[int]) -> isl.Map:
+    """``{ name[e] -> [row-major position of e] : 0 <= e < shape }``."""
+    coords = [f"e{k}" for k in range(len(shape))]
+    position = "0"
+    for c, size in zip(coords, shape):
+        position = f"({position}) * {size} + {c}"
+    bounds = " and ".join(f"0 <= {c} < {size}" for c, size in zip(coords, shape))
+    text = (
+        f"{{ {name}[{', '.join(coords)}] -> [{position}]"
+        + (f" : {bounds}" if bounds else "")
+        + " }"
+    )
+    return isl.Map.read_from_str(isl_context(), text)
 
 
 def _set_as_map(s: IntegerSet) -> AffineMap:

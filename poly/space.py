@@ -15,7 +15,11 @@ Conventions (each has one function here; nothing else spells these names):
 * the symbols of map ``k`` of a layout composition, judged apart from the others:
   ``m<k>_s<j>`` (:func:`composition_symbol_names`);
 * statement instances: tuple named after the statement, one dimension per enclosing loop
-  named after its induction variable (:func:`statement_space`).
+  named after its induction variable (:func:`statement_space`);
+* in the polyhedral model of IR (:mod:`poly.model`): statements ``S<n>``, the per-access
+  instance spaces ``A<n>``, memrefs ``M<n>`` (:func:`model_tuple_name`), IV ``k`` of the
+  ``n``-th loop of a scope ``i<n>_<k>`` (:func:`iv_name`) and IR values used as symbols
+  ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them.
 """
 
 from __future__ import annotations
@@ -53,6 +57,21 @@ def size_names(shape: Sequence[int], dynamic: int) -> list[str | int]:
 
 def composition_symbol_names(map_index: int, count: int) -> list[str]:
     return [f"m{map_index}_s{j}" for j in range(count)]
+
+
+def iv_name(loop: int, index: int) -> str:
+    return f"i{loop}_{index}"
+
+
+def value_param_name(number: int) -> str:
+    return f"p{number}"
+
+
+def model_tuple_name(kind: str, number: int) -> str:
+    """``S<n>`` (statement), ``A<n>`` (access) or ``M<n>`` (memref)."""
+    if kind not in ("S", "A", "M"):
+        raise ValueError(f"unknown tuple kind {kind!r}")
+    return f"{kind}{number}"
 
 
 def _check_names(names: Sequence[str], what: str) -> None:
