@@ -484,11 +484,18 @@ def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     return None
 
 
+_INT64_MIN = -(2**63)
+
+
 def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    if rhs.kind != CONST or rhs.value < 1:
+    # MLIR 22 folds divisions by any nonzero constant (negative ones included), except the
+    # one that overflows int64.
+    if rhs.kind != CONST or rhs.value == 0:
         return None
     q = rhs.value
     if lhs.kind == CONST:
+        if lhs.value == _INT64_MIN and q == -1:
+            return None
         return constant(floor_div(lhs.value, q))
     if q == 1:
         return lhs
@@ -502,10 +509,12 @@ def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
 
 
 def _simplify_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    if rhs.kind != CONST or rhs.value < 1:
+    if rhs.kind != CONST or rhs.value == 0:
         return None
     q = rhs.value
     if lhs.kind == CONST:
+        if lhs.value == _INT64_MIN and q == -1:
+            return None
         return constant(ceil_div(lhs.value, q))
     if q == 1:
         return lhs
