@@ -61,7 +61,14 @@ def test_isl_relation_is_the_function(m: AffineMap) -> None:
 @settings(max_examples=100, deadline=None)
 @given(maps(num_dims=2, num_symbols=1, num_results=2))
 def test_map_to_isl_and_back_is_the_same_function(m: AffineMap) -> None:
-    back = map_from_isl(map_to_isl(m))
+    # ISL may keep a division of a division (``(s0 floordiv 5) mod 3``) only as several
+    # pieces; such a map may come back as a clear NotExpressibleError. Every other map must
+    # come back as the same function.
+    try:
+        back = map_from_isl(map_to_isl(m))
+    except NotExpressibleError:
+        assert any(_nested_division(r) for r in m.results)
+        return
     assert (back.num_dims, back.num_symbols, back.num_results) == (2, 1, 2)
     for ds, ss in box(2, 1, range(-4, 5), range(1, 4)):
         assert back.evaluate(ds, ss) == m.evaluate(ds, ss)
@@ -210,3 +217,12 @@ def test_empty_and_universe_sets() -> None:
     assert set_to_isl(IntegerSet.universe(2, 1)).is_equal(
         isl.Set.read_from_str(isl_context(), "[s0] -> { [d0, d1] }")
     )
+
+
+def _nested_division(e) -> bool:
+    """A floordiv, ceildiv or mod inside the numerator of another one."""
+    divisions = ("floordiv", "ceildiv", "mod")
+    for sub in e.walk():
+        if sub.kind in divisions and any(x.kind in divisions for x in sub.lhs.walk()):
+            return True
+    return False
