@@ -68,6 +68,17 @@ def loops(root: Operation | Module) -> list[Operation]:
     return [o for o in op.walk() if o.name == "affine.for"]
 
 
+def innermost_loops(root: Operation | Module) -> list[Operation]:
+    """The ``affine.for`` ops in ``root`` without nested ``affine.for``, in post-order
+    (MLIR's ``gatherInnermostLoops``, the loops ``-affine-loop-unroll`` rewrites)."""
+    op = root.operation if isinstance(root, Module) else root
+    return [
+        o
+        for o in op.walk(post_order=True)
+        if is_loop(o) and not any(is_loop(n) for n in o.nested_ops())
+    ]
+
+
 def is_loop(op: Operation) -> bool:
     return op.name == "affine.for"
 
@@ -315,22 +326,22 @@ def normalize_loop(
     scale = AffineMap.get(
         span_map.num_results, 0, [dim(i).ceildiv(step) for i in range(span_map.num_results)]
     )
-    set_bound(loop, "upper", ValueMap(scale.compose(span_map), tuple(span_operands)))
-    set_bound(loop, "lower", ValueMap(AffineMap.constant_map(0), ()))
-    set_step(loop, 1)
     iv = f.induction_var
     scaled_iv = ValueMap(AffineMap.get(1, 0, [-dim(0) * step]), (iv,))
     old_iv = difference(lb, scaled_iv)
     old_map, old_operands = canonicalize(old_iv.map, old_iv.operands)
     replacement = ValueMap(old_map, tuple(old_operands))
-    if compose:
+    if compose:  # may refuse: substitute before changing the bounds
         replace_iv(f.body, iv, replacement, compose=True)
-        return loop
-    apply = affine_apply(old_map, old_operands)
-    apply.loc = loop.loc
-    for op in f.body.operations:
-        replace_uses(op, iv, apply.result)
-    f.body.insert(0, apply)
+    else:
+        apply = affine_apply(old_map, old_operands)
+        apply.loc = loop.loc
+        for op in f.body.operations:
+            replace_uses(op, iv, apply.result)
+        f.body.insert(0, apply)
+    set_bound(loop, "upper", ValueMap(scale.compose(span_map), tuple(span_operands)))
+    set_bound(loop, "lower", ValueMap(AffineMap.constant_map(0), ()))
+    set_step(loop, 1)
     return loop
 
 
@@ -415,15 +426,19 @@ def skew(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
         return target
     outer_ivs = tuple(iv for iv, _ in pairs)
     k = len(pairs)
-    for which, vm in (("lower", lower_bound(target)), ("upper", upper_bound(target))):
+    bounds = []
+    for vm in (lower_bound(target), upper_bound(target)):
         m = vm.map
         offset = sum((dim(m.num_dims + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
-        new_map = AffineMap.get(m.num_dims + k, m.num_symbols, [r + offset for r in m.results])
-        operands = [*vm.dim_operands, *outer_ivs, *vm.symbol_operands]
-        new_map, operands = canonicalize(new_map, operands, promote_symbols=False)
-        set_bound(target, which, ValueMap(as_read_back(simplify_map(new_map)), tuple(operands)))
+        shifted = AffineMap.get(m.num_dims + k, m.num_symbols, [r + offset for r in m.results])
+        shifted, operands = canonicalize(
+            shifted, [*vm.dim_operands, *outer_ivs, *vm.symbol_operands], promote_symbols=False
+        )
+        bounds.append(ValueMap(as_read_back(simplify_map(shifted)), tuple(operands)))
     iv = ForOp(target).induction_var
     shift = sum((dim(1 + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
     inverse = AffineMap.get(1 + k, 0, [simplify_expr(dim(0) - shift, 1 + k, 0)])
-    replace_iv(ForOp(target).body, iv, ValueMap(inverse, (iv, *outer_ivs)))
+    replace_iv(ForOp(target).body, iv, ValueMap(inverse, (iv, *outer_ivs)))  # may refuse
+    set_bound(target, "lower", bounds[0])
+    set_bound(target, "upper", bounds[1])
     return target

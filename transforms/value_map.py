@@ -17,6 +17,9 @@ rewrites in this package print as ``mlir-opt``'s.  The algorithms are MLIR's:
   :func:`max_constant_trip_count`, :func:`largest_divisor_of_trip_count`: ``AffineValueMap``
   arithmetic and mlir/lib/Dialect/Affine/Analysis/LoopAnalysis.cpp.
 
+:func:`substitute` (an operand replaced by an expression), :func:`concat` (results of
+several value maps over merged operands) and :func:`as_read_back` serve rewrites that have
+no MLIR counterpart; they return the form the printed text reads back to.
 :func:`map_slots` / :func:`set_map_slots` give uniform access to the maps (and integer
 sets) of every affine op together with the operands each one applies to.
 """
@@ -193,8 +196,8 @@ class _Flattener:
         for x in lhs:
             g = gcd(g, abs(x))
         quotient = self.expr([x // g for x in lhs]).floordiv(c // g)
-        lhs_position = self._local_position(quotient)
-        lhs[self.local_start + lhs_position] = -c
+        position = self._local_position(quotient)
+        lhs[self.local_start + position] = -c
         return True
 
     def _div(self, lhs: list[int], c: int, ceil: bool) -> bool:

@@ -16,6 +16,7 @@ from transforms.errors import TransformError
 from transforms.loop_utils import (
     get_perfect_band,
     get_tileable_bands,
+    innermost_loops,
     is_loop,
     normalize_loop,
     permute_loops,
@@ -64,15 +65,6 @@ def assert_equivalent(
     again = assert_valid(rewritten)
     outcome = check_equivalent(original.function(name), again.function(name), backend=backend)
     assert outcome, str(outcome)
-
-
-def innermost_loops(function: Operation) -> list[Operation]:
-    """Loops without nested loops, in post-order (mlir-opt's ``gatherInnermostLoops``)."""
-    return [
-        op
-        for op in function.walk(post_order=True)
-        if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
-    ]
 
 
 def unroll_like_mlir_opt(
