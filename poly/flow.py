@@ -94,6 +94,13 @@ class Edge:
     def exact(self) -> bool:
         return not self.unknown and self.source.exact and self.target.exact
 
+    def __repr__(self) -> str:
+        how = "value" if self.value_based else "memory"
+        return (
+            f"<{self.kind} ({how}) {self.source.op.name}@{self.source.op.loc} -> "
+            f"{self.target.op.name}@{self.target.op.loc} {self.direction()}>"
+        )
+
     @property
     def carried_by(self) -> list[LoopRef]:
         return [self.common[k] for k in self.carried]

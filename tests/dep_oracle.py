@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -479,3 +479,38 @@ def traced_file(path: str) -> tuple[Module, dict[Value, int], Trace | str]:
         return module, bindings, trace(module, bindings, max_instances=150_000)
     except ValueError as e:
         return module, bindings, str(e)
+
+
+def dependent_pairs(tr: Trace, limit: int = 2_000_000) -> Iterator[tuple[Instance, Instance]]:
+    """Every pair (earlier, later) of instances touching the same element, one writing
+    (all accesses, DMA included)."""
+    count = 0
+    for group in tr.by_element().values():
+        for bi, b in enumerate(group):
+            for a in group[:bi]:
+                if a.is_write or b.is_write:
+                    count += 1
+                    if count > limit:
+                        raise ValueError("too many dependent pairs for brute force")
+                    yield a, b
+
+
+def loop_distances(a: Instance, b: Instance, loops: Sequence[Operation]) -> tuple[int, ...] | None:
+    """``iv(b) - iv(a)`` on ``loops`` (consecutive loops around both instances) when the
+    pair agrees on every loop outside them; None otherwise."""
+    common = 0
+    for x, y in zip(a.loops, b.loops):
+        if x is not y:
+            break
+        common += 1
+    try:
+        start = a.loops.index(loops[0])
+    except ValueError:
+        return None
+    if start + len(loops) > common or any(
+        a.loops[start + k] is not loop for k, loop in enumerate(loops)
+    ):
+        return None
+    if any(a.ivs[k] != b.ivs[k] for k in range(start)):
+        return None
+    return tuple(b.ivs[start + k] - a.ivs[start + k] for k in range(len(loops)))

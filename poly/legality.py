@@ -1,0 +1,286 @@
+"""Legality of loop transformations, decided from exact dependences.
+
+Each check returns a :class:`Verdict`: legal, or not with the reason (the dependence the
+transformation would reverse, with a witness distance, or the shape it cannot handle).
+Dependences are memory-based (:class:`poly.flow.FlowAnalysis`): every pair of instances
+touching the same element, at least one writing. What the analysis could not decide, and
+ops whose effects it cannot see, make a transformation illegal.
+
+The tests on a band ``L1..Ln`` (loops of one perfect nest) look at the distance vectors of
+the dependences between instances inside the band that agree on every loop outside it,
+restricted to the band's IVs (deeper loops keep their order):
+
+* permutation: no permuted distance vector is lexicographically negative;
+* tiling (rectangular or not): every component is non-negative (the band is fully
+  permutable);
+* unroll-and-jam of ``L`` by ``F``: no dependence whose source and target lie less than
+  ``F`` iterations of ``L`` apart has a lexicographically negative distance on the loops
+  inside ``L`` (they would run in the opposite order once jammed);
+* parallelisation of ``L``: ``L`` carries no dependence, and its ``iter_args`` (if any)
+  are reductions;
+* skewing and unrolling keep the order of every pair of instances: always legal.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import islpy as isl
+
+from affine.dialects.registry import PURE, lookup
+from affine.ir import Operation
+from poly.deps import AnalysisWarning
+from poly.flow import Edge, FlowAnalysis, iter_args_reductions
+from poly.model import NO_MEMORY_ACCESS
+
+# Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
+# memory ops the dependence model sees.
+_STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a transformation is legal; when not, why."""
+
+    legal: bool
+    reason: str = ""
+    dependence: Edge | None = None
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+LEGAL = Verdict(True)
+
+
+def _analysis(op: Operation, analysis: FlowAnalysis | None) -> FlowAnalysis:
+    if analysis is not None:
+        return analysis
+    function = op
+    while function.parent_op is not None and function.name != "func.func":
+        function = function.parent_op
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        return FlowAnalysis(function)
+
+
+def _where(op: Operation) -> str:
+    return f"{op.name} at {op.loc}" if op.loc is not None else op.name
+
+
+def describe(edge: Edge, witness: Sequence[int] | None = None) -> str:
+    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12``."""
+    text = f"{edge.kind} dependence from {_where(edge.source.op)} to {_where(edge.target.op)}"
+    if witness is not None:
+        text += f" with distance ({', '.join(str(v) for v in witness)})"
+    return text
+
+
+def unsupported_ops(loops: Sequence[Operation]) -> Verdict:
+    """Illegal when the nest holds an op whose effects the dependence model does not see
+    (a call, an op of an unknown dialect, a region op other than the affine ones)."""
+    for op in loops[0].nested_ops():
+        if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS:
+            continue
+        if op.name in ("affine.load", "affine.store", "affine.vector_load", "affine.vector_store"):
+            continue
+        if op.name in ("memref.load", "memref.store", "affine.dma_start", "affine.dma_wait"):
+            continue
+        d = lookup(op.name)
+        if d is not None and d.has(PURE) and not op.regions:
+            continue
+        return Verdict(False, f"{_where(op)} may have effects the dependence analysis cannot see")
+    return LEGAL
+
+
+def _band_positions(edge: Edge, band: Sequence[Operation]) -> int | None:
+    """Where the band's IVs start among the edge's common loops (None: not inside it)."""
+    for k, ref in enumerate(edge.common):
+        if ref.op is band[0]:
+            if len(edge.common) < k + len(band):
+                return None
+            if all(edge.common[k + j].op is band[j] for j in range(len(band))):
+                return k
+            return None
+    return None
+
+
+def band_distances(edge: Edge, band: Sequence[Operation]) -> isl.Set | None:
+    """The edge's distance vectors on the band's IVs, for instance pairs that agree on
+    every loop outside the band; None when the edge does not lie inside the band."""
+    start = _band_positions(edge, band)
+    if start is None:
+        return None
+    if edge.distances is None:
+        raise _Unknown(edge)
+    distances = edge.distances
+    n = len(edge.common)
+    for k in range(start):
+        distances = distances.fix_val(isl.dim_type.set, k, isl.Val.zero(distances.get_ctx()))
+    distances = distances.project_out(isl.dim_type.set, start + len(band), n - start - len(band))
+    return distances.project_out(isl.dim_type.set, 0, start)
+
+
+class _Unknown(Exception):
+    def __init__(self, edge: Edge) -> None:
+        self.edge = edge
+
+
+def _violations(
+    analysis: FlowAnalysis, band: Sequence[Operation], bad: isl.Set, transform=None
+) -> Verdict:
+    """Illegal if some dependence inside the band has band distances in ``bad`` (after
+    ``transform`` maps the distance set)."""
+    for edge in analysis.memory:
+        try:
+            distances = band_distances(edge, band)
+        except _Unknown:
+            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
+        if distances is None:
+            continue
+        if transform is not None:
+            distances = transform(distances)
+        hit = distances.intersect(bad.align_params(distances.get_space()))
+        if not hit.is_empty():
+            point = hit.sample_point()
+            witness = [
+                point.get_coordinate_val(isl.dim_type.set, k).to_python()
+                for k in range(hit.dim(isl.dim_type.set))
+            ]
+            return Verdict(False, f"it would reverse the {describe(edge, witness)}", edge)
+    return LEGAL
+
+
+def _lex_negative(ctx: isl.Context, n: int) -> isl.Set:
+    names = [f"x{k}" for k in range(n)]
+    pieces = []
+    for k in range(n):
+        zeros = [f"{names[j]} = 0" for j in range(k)]
+        pieces.append("(" + " and ".join([*zeros, f"{names[k]} < 0"]) + ")")
+    body = " or ".join(pieces) if pieces else "false"
+    return isl.Set.read_from_str(ctx, f"{{ [{', '.join(names)}] : {body} }}")
+
+
+def _any_negative(ctx: isl.Context, n: int) -> isl.Set:
+    names = [f"x{k}" for k in range(n)]
+    body = " or ".join(f"{x} < 0" for x in names) if names else "false"
+    return isl.Set.read_from_str(ctx, f"{{ [{', '.join(names)}] : {body} }}")
+
+
+def _structure(band: Sequence[Operation]) -> Verdict:
+    for loop in band:
+        if loop.name != "affine.for":
+            return Verdict(False, f"{_where(loop)} is not an affine.for")
+        if len(loop.regions[0].blocks[0].arguments) > 1:
+            return Verdict(False, f"{_where(loop)} carries values through iter_args")
+    return unsupported_ops(band)
+
+
+def check_permutation(
+    band: Sequence[Operation], permutation: Sequence[int], analysis: FlowAnalysis | None = None
+) -> Verdict:
+    """Can the perfect band be permuted (``permutation[i]`` = new position of loop i, as in
+    MLIR's ``permuteLoops``)?"""
+    if sorted(permutation) != list(range(len(band))):
+        return Verdict(False, f"{list(permutation)} is not a permutation of {len(band)} loops")
+    verdict = _structure(band)
+    if not verdict:
+        return verdict
+    analysis = _analysis(band[0], analysis)
+    n = len(band)
+    order = [0] * n
+    for old, new in enumerate(permutation):
+        order[new] = old
+
+    def permute(distances: isl.Set) -> isl.Set:
+        text = (
+            f"{{ [{', '.join(f'x{k}' for k in range(n))}] -> "
+            f"[{', '.join(f'x{order[k]}' for k in range(n))}] }}"
+        )
+        return distances.apply(isl.Map.read_from_str(distances.get_ctx(), text))
+
+    return _violations(analysis, band, _lex_negative(analysis.model.ctx, n), permute)
+
+
+def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None) -> Verdict:
+    """Can the band be tiled: is it fully permutable (every band distance non-negative)?"""
+    verdict = _structure(band)
+    if not verdict:
+        return verdict
+    analysis = _analysis(band[0], analysis)
+    return _violations(analysis, band, _any_negative(analysis.model.ctx, len(band)))
+
+
+def check_unroll_and_jam(
+    loop: Operation, factor: int, analysis: FlowAnalysis | None = None
+) -> Verdict:
+    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside?"""
+    if factor < 1:
+        return Verdict(False, f"unroll-and-jam factor {factor} is not positive")
+    verdict = unsupported_ops([loop])
+    if not verdict:
+        return verdict
+    analysis = _analysis(loop, analysis)
+    step = loop.properties["step"].value  # type: ignore[attr-defined]
+    for edge in analysis.memory:
+        start = next((k for k, ref in enumerate(edge.common) if ref.op is loop), None)
+        if start is None:
+            continue
+        if edge.distances is None:
+            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
+        distances = edge.distances
+        ctx = distances.get_ctx()
+        for k in range(start):
+            distances = distances.fix_val(isl.dim_type.set, k, isl.Val.zero(ctx))
+        distances = distances.project_out(isl.dim_type.set, 0, start)
+        n = distances.dim(isl.dim_type.set)
+        names = [f"x{k}" for k in range(n)]
+        inner_negative = " or ".join(
+            "(" + " and ".join([*(f"{names[j]} = 0" for j in range(1, k)), f"{names[k]} < 0"]) + ")"
+            for k in range(1, n)
+        )
+        if not inner_negative:
+            continue
+        bad = isl.Set.read_from_str(
+            ctx,
+            f"{{ [{', '.join(names)}] : 0 < x0 < {factor * step} and ({inner_negative}) }}",
+        )
+        hit = distances.intersect(bad.align_params(distances.get_space()))
+        if not hit.is_empty():
+            point = hit.sample_point()
+            witness = [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
+            return Verdict(False, f"jamming would reverse the {describe(edge, witness)}", edge)
+    return LEGAL
+
+
+def check_parallel(
+    loop: Operation, reductions: bool = False, analysis: FlowAnalysis | None = None
+) -> Verdict:
+    """Can ``loop`` run its iterations in parallel (as ``affine.parallel``)? With
+    ``reductions``, ``iter_args`` reductions are allowed (they become ``reduce`` kinds)."""
+    if loop.name != "affine.for":
+        return Verdict(False, f"{_where(loop)} is not an affine.for")
+    combiners, sequential = iter_args_reductions(loop)
+    if sequential:
+        return Verdict(
+            False, f"{_where(loop)} carries a value through iter_args that is not a reduction"
+        )
+    if combiners and not reductions:
+        return Verdict(
+            False,
+            f"{_where(loop)} carries reductions through iter_args (allow parallel-reductions)",
+        )
+    verdict = unsupported_ops([loop])
+    if not verdict:
+        return verdict
+    analysis = _analysis(loop, analysis)
+    for edge in analysis.memory:
+        carried = [ref for ref in edge.carried_by if ref.op is loop]
+        if not carried:
+            continue
+        if edge.distances is None:
+            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
+        return Verdict(False, f"it carries the {describe(edge)}", edge)
+    return LEGAL
