@@ -38,7 +38,6 @@ from transforms.value_map import (
     lower_bound,
     map_operand_positions,
     map_slots,
-    max_constant_trip_count,
     set_map_slots,
     simplify_expr,
     simplify_map,
@@ -256,9 +255,7 @@ def promote_if_single_iteration(loop: Operation) -> bool:
     the enclosing function for a constant bound, the bound operand for ``(d0) -> (d0)``,
     else an ``affine.apply`` before the loop.  MLIR's ``promoteIfSingleIteration``."""
     f = ForOp(loop)
-    if constant_trip_count(loop) != 1 or max_constant_trip_count(loop) != 1:
-        return False
-    if f.lower_bound_map.num_results != 1:
+    if constant_trip_count(loop) != 1 or f.lower_bound_map.num_results != 1:
         return False
     iv = f.induction_var
     parent = loop.parent

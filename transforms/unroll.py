@@ -36,7 +36,6 @@ from transforms.value_map import (
     constant_trip_count,
     fully_compose,
     largest_divisor_of_trip_count,
-    max_constant_trip_count,
     simplify_map,
     trip_count,
 )
@@ -53,12 +52,10 @@ def _check_factor(loop: Operation, factor: int) -> None:
         raise TransformError(f"the unroll factor must be positive, got {factor}", loop.loc)
 
 
-def _cleanup_needed(loop: Operation, factor: int, exact_trip_count: bool) -> bool:
-    """Whether iterations are left over after the main unrolled loop; raises when the
+def _cleanup_needed(loop: Operation, factor: int) -> bool:
+    """Whether iterations may be left over after the main unrolled loop; raises when the
     cleanup loop cannot be expressed (max lower or min upper bound)."""
-    trip, most = constant_trip_count(loop), max_constant_trip_count(loop)
-    uneven = exact_trip_count and trip is not None and most is not None and trip != most
-    if not uneven and largest_divisor_of_trip_count(loop) % factor == 0:
+    if largest_divisor_of_trip_count(loop) % factor == 0:
         return False
     f = ForOp(loop)
     if f.lower_bound_map.num_results != 1 or f.upper_bound_map.num_results != 1:
@@ -163,7 +160,7 @@ def unroll(loop: Operation, factor: int, cleanup_unroll: bool = False) -> list[O
             f"cannot unroll by {factor}: the loop runs only {trip} times", loop.loc
         )
     cleanup = None
-    if _cleanup_needed(loop, factor, exact_trip_count=True):
+    if _cleanup_needed(loop, factor):
         if cleanup_unroll:
             return unroll_full(loop)
         cleanup = _generate_cleanup(loop, factor)
@@ -311,7 +308,7 @@ def unroll_and_jam(loop: Operation, factor: int, jam_into_ifs: bool = False) -> 
         )
     runs, jammed_loops = _jam_structure(loop, jam_into_ifs)
     cleanup = None
-    if _cleanup_needed(loop, factor, exact_trip_count=False):
+    if _cleanup_needed(loop, factor):
         cleanup = _generate_cleanup(loop, factor)
     carrying = [op for op in jammed_loops if op.results]
     mappings: list[dict[Value, Value]] = [{} for _ in range(factor - 1)]

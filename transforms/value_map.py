@@ -14,8 +14,8 @@ rewrites in this package print as ``mlir-opt``'s.  The algorithms are MLIR's:
   ``fullyComposeAffineMapAndOperands``: operands produced by ``affine.apply`` are replaced
   by the apply's map.
 * :func:`difference`, :func:`trip_count`, :func:`constant_trip_count`,
-  :func:`max_constant_trip_count`, :func:`largest_divisor_of_trip_count`: ``AffineValueMap``
-  arithmetic and mlir/lib/Dialect/Affine/Analysis/LoopAnalysis.cpp.
+  :func:`largest_divisor_of_trip_count`: ``AffineValueMap`` arithmetic and
+  mlir/lib/Dialect/Affine/Analysis/LoopAnalysis.cpp.
 
 :func:`substitute` (an operand replaced by an expression), :func:`concat` (results of
 several value maps over merged operands) and :func:`as_read_back` serve rewrites that have
@@ -531,25 +531,14 @@ def trip_count(loop: Operation) -> ValueMap | None:
     )
 
 
-def _constant_trip_counts(loop: Operation) -> list[int] | None:
+def constant_trip_count(loop: Operation) -> int | None:
+    """The number of iterations when every trip count result is constant (their minimum;
+    a negative count is 0), else None.  MLIR's ``getConstantTripCount`` (which reads a
+    negative count as a huge unsigned one)."""
     counts = trip_count(loop)
     if counts is None or not counts.map.is_constant():
         return None
-    return [max(0, c) for c in counts.map.constant_results]
-
-
-def constant_trip_count(loop: Operation) -> int | None:
-    """The number of iterations when every trip count result is constant (their minimum;
-    a negative count is 0), else None.  MLIR's ``getConstantTripCount``."""
-    counts = _constant_trip_counts(loop)
-    return min(counts) if counts else None
-
-
-def max_constant_trip_count(loop: Operation) -> int | None:
-    """The largest constant trip count result (an upper bound on the iterations), or None.
-    MLIR's ``getUpperBoundOnTripCount``."""
-    counts = _constant_trip_counts(loop)
-    return max(counts) if counts else None
+    return max(0, min(counts.map.constant_results))
 
 
 def largest_divisor_of_trip_count(loop: Operation) -> int:

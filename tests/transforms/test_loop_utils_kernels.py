@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from transform_helpers import (
     KERNELS,
@@ -19,11 +20,13 @@ from transform_helpers import (
     assert_mlir_opt_accepts,
     assert_valid,
     normalize_like_mlir_opt,
+    parametric_tile_like_mlir_opt,
     read,
     rewritten,
     unroll_like_mlir_opt,
 )
 
+from affine.execute import check_equivalent
 from affine.ir import Module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
@@ -227,6 +230,16 @@ for kernel, numbers in [
     ("two_mm", [0, 1, 3, 4]),
 ]:
     CURATED[f"parallel-{kernel}"] = (KERNELS / f"{kernel}.mlir", kernel, _parallelize(numbers))
+
+
+@pytest.mark.parametrize("sizes", [(1, 1), (4, 5), (5, 2), (13, 40), (50, 3)])
+def test_parametric_tiling_preserves_results(sizes: tuple[int, int]) -> None:
+    module = read(TRANSFORMS / "tile_parametric.mlir")
+    tiled = assert_valid(rewritten(module, parametric_tile_like_mlir_opt))
+    rng = np.random.default_rng(7)
+    a, b = rng.random((13, 40), dtype=np.float32), rng.random((40, 13), dtype=np.float32)
+    outcome = check_equivalent(module.function("small"), tiled.function("small"), *sizes, a, b)
+    assert outcome, str(outcome)
 
 
 @pytest.mark.parametrize("case", sorted(CURATED))

@@ -29,7 +29,6 @@ from transforms.value_map import (
     largest_divisor_of_trip_count,
     map_operand_positions,
     map_slots,
-    max_constant_trip_count,
     set_map_slots,
     simplify_expr,
     simplify_map,
@@ -170,13 +169,14 @@ func.func @f(%N: index, %M: index) {
 
 def test_trip_counts() -> None:
     stepped, symbolic, minimum, constant_min, maximum, empty = loops(affine.parse(LOOPS))
-    assert constant_trip_count(stepped) == max_constant_trip_count(stepped) == 4
+    assert constant_trip_count(stepped) == 4
     counts = trip_count(symbolic)
     assert counts is not None and str(counts.map) == "()[s0, s1] -> ((s0 - s1) ceildiv 2)"
     assert constant_trip_count(symbolic) is None and largest_divisor_of_trip_count(symbolic) == 1
     assert str(trip_count(minimum).map) == "()[s0] -> (s0 * 4, 12)"  # type: ignore[union-attr]
     assert largest_divisor_of_trip_count(minimum) == 4
-    assert (constant_trip_count(constant_min), max_constant_trip_count(constant_min)) == (10, 12)
+    assert constant_trip_count(constant_min) == 10
+    assert largest_divisor_of_trip_count(constant_min) == 2
     assert trip_count(maximum) is None and largest_divisor_of_trip_count(maximum) == 1
     assert constant_trip_count(empty) == 0 and largest_divisor_of_trip_count(empty) == 2**64 - 1
 

@@ -21,3 +21,13 @@ func.func @symbolic_and_min_bounds(%t0: index, %t1: index, %A: memref<?x?xf32>, 
   }
   return
 }
+
+func.func @small(%t0: index, %t1: index, %A: memref<13x40xf32>, %B: memref<40x13xf32>) {
+  affine.for %i = 1 to 13 {
+    affine.for %j = 2 to 40 step 3 {
+      %v = affine.load %A[%i, %j] : memref<13x40xf32>
+      affine.store %v, %B[%j, %i] : memref<40x13xf32>
+    }
+  }
+  return
+}

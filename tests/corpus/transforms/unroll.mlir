@@ -1,6 +1,6 @@
 // Loops for unrolling: constant, symbolic and stepped trip counts, a trip count below the
-// factor, iter_args, max/min bounds over an outer loop, an unused induction variable and an
-// empty body.
+// factor, iter_args, max/min bounds over an outer loop or of constants, an unused induction
+// variable and an empty body.
 func.func @constant_trip(%A: memref<100xf32>) {
   affine.for %i = 0 to 10 {
     %v = affine.load %A[%i] : memref<100xf32>
@@ -68,6 +68,26 @@ func.func @unused_iv_and_empty(%A: memref<100xf32>, %x: f32) {
     affine.store %x, %A[0] : memref<100xf32>
   }
   affine.for %i = 0 to 9 {
+  }
+  return
+}
+
+func.func @constant_min_max(%A: memref<100xf32>) {
+  affine.for %i = 0 to min affine_map<() -> (10, 12)>() {
+    %v = affine.load %A[%i] : memref<100xf32>
+    affine.store %v, %A[%i + 1] : memref<100xf32>
+  }
+  affine.for %i = max affine_map<() -> (2, 0)>() to 10 {
+    %v = affine.load %A[%i] : memref<100xf32>
+    affine.store %v, %A[%i + 1] : memref<100xf32>
+  }
+  affine.for %i = 0 to min affine_map<() -> (8, 12)>() {
+    %v = affine.load %A[%i] : memref<100xf32>
+    affine.store %v, %A[%i + 1] : memref<100xf32>
+  }
+  affine.for %i = 0 to min affine_map<() -> (1, 12)>() {
+    %v = affine.load %A[%i] : memref<100xf32>
+    affine.store %v, %A[%i + 1] : memref<100xf32>
   }
   return
 }
