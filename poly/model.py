@@ -811,3 +811,58 @@ def _positions(
 def _is_scope_op(op: Operation) -> bool:
     d = lookup(op.name)
     return d is not None and d.has(AFFINE_SCOPE)
+
+
+@dataclass
+class BandInstances:
+    """The iterations of a perfect loop band as an ISL set over the band's IVs.
+
+    IVs of loops around the band, and symbol values, are parameters (``params`` gives the
+    value of each); ``exact`` is False when some bound or condition was not affine (the
+    set is then larger than the real iteration space).
+    """
+
+    name: str
+    domain: isl.Set
+    iv_names: list[str]
+    ivs: list[Value]
+    params: dict[str, Value]
+    exact: bool
+    reasons: list[str]
+
+
+def band_instances(band: Sequence[Operation]) -> BandInstances:
+    """The iteration space of ``band`` (outermost first; each loop the only op, apart from
+    its terminator, in the body of the one before)."""
+    innermost = band[-1].regions[0].blocks[0]
+    anchor = innermost.operations[0]
+    model = Model(isl_context())
+    builder = _Builder(model, {})
+    scope = builder.scope_of(anchor)
+    if scope is None or scope.region.parent is None:
+        raise ModelError("the band is not inside an affine scope (a function)")
+    builder.order = {op: k for k, op in enumerate(scope.region.parent.walk())}
+    statement = builder.statement(anchor, scope)
+    band_ivs = [iv for loop in band for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]]
+    band_names = [scope.iv_name(iv) for iv in band_ivs]
+    outer = [n for n in statement.iv_names if n not in band_names]
+    if statement.iv_names[len(outer) :] != band_names:
+        raise ModelError("the loops do not form a band")
+    domain = statement.domain.move_dims(isl.dim_type.param, 0, isl.dim_type.set, 0, len(outer))
+    outer_values = {
+        scope.iv_name(iv): iv
+        for loop in statement.loops[: len(statement.loops) - len(band)]
+        for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]
+    }
+    params = {name: key for key, name in scope.param_names.items() if isinstance(key, Value)}
+    if len(params) != len(scope.param_names):
+        raise ModelError("a bound depends on a layout symbol the IR does not hold")
+    return BandInstances(
+        statement.name,
+        domain.set_tuple_name(statement.name),
+        band_names,
+        band_ivs,
+        {**params, **outer_values},
+        statement.exact,
+        statement.reasons,
+    )
