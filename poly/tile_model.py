@@ -1,0 +1,283 @@
+"""Choosing tile sizes and the loop order inside a tile, from the data a tile touches.
+
+The *footprint* of a tile is, per memref, the bounding box of the elements its accesses
+touch during one tile (the box of a middle tile of the iteration space; loops inside the
+band run in full), times the element size. The model grows the tile (doubling one size
+at a time, the one that improves reuse — iterations per byte of footprint — the most)
+while the footprint stays within the cache budget, so that a tile's data is loaded once
+and reused from cache. Sizes never exceed a loop's trip count.
+
+The order of the loops inside a tile puts innermost the loop along which the most
+accesses are contiguous (unit stride in the last memref dimension) or invariant, so that
+the innermost loop streams through memory and vectorises; this is free to choose when the
+band is fully permutable, which tiling requires anyway.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import islpy as isl
+
+from affine.ir import Operation
+from affine.types import FloatType, IndexType, IntegerType, MemRefType
+from poly.context import isl_context
+from poly.deps import AnalysisWarning
+from poly.model import Access, Model, build_model
+
+TYPICAL_PARAMETER = 1024  # the value a symbolic size is assumed to have when sizing tiles
+CACHE_OCCUPANCY = 0.5  # the share of the cache a tile's data may fill (room for conflicts)
+
+
+@dataclass(frozen=True)
+class TileChoice:
+    sizes: tuple[int, ...]
+    order: tuple[int, ...]  # the band's loops (positions) inside a tile, outermost first
+    footprint: int  # bytes one tile touches
+    reason: str
+
+
+def element_bytes(t: MemRefType) -> int:
+    e = t.element_type
+    if isinstance(e, IndexType):
+        return 8
+    if isinstance(e, (IntegerType, FloatType)):
+        return max(1, math.ceil(e.width / 8))
+    return 8
+
+
+def _function(op: Operation) -> Operation:
+    while op.parent_op is not None and op.name != "func.func":
+        op = op.parent_op
+    return op
+
+
+class _BandData:
+    """The accesses inside a band, each restricted to a middle tile of given sizes."""
+
+    def __init__(self, band: Sequence[Operation], model: Model) -> None:
+        self.band = list(band)
+        self.accesses = [a for a in model.accesses if band[0] in a.statement.loops]
+        self.names: list[str] = []
+        for a in self.accesses:
+            for loop in band:
+                iv = loop.regions[0].blocks[0].arguments[0]
+                name = a.statement.scope.iv_name(iv)
+                if name not in self.names:
+                    self.names.append(name)
+        self.trip = [self._extent(k) for k in range(len(band))]
+
+    def _fixed_params(self, s: isl.Set) -> isl.Set:
+        ctx = isl_context()
+        for k in range(s.dim(isl.dim_type.param)):
+            s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx, TYPICAL_PARAMETER))
+        return s
+
+    def _range(self, k: int) -> tuple[int, int] | None:
+        name = self.names[k]
+        for a in self.accesses:
+            domain = self._fixed_params(a.statement.domain)
+            if name not in a.statement.iv_names:
+                continue
+            position = a.statement.iv_names.index(name)
+            low = domain.dim_min_val(position) if hasattr(domain, "dim_min_val") else None
+            if low is None:
+                aff = isl.Aff.var_on_domain(
+                    isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, position
+                )
+                low, high = domain.min_val(aff), domain.max_val(aff)
+            else:
+                high = domain.dim_max_val(position)
+            if low.is_int() and high.is_int():
+                return low.to_python(), high.to_python()
+        return None
+
+    def _extent(self, k: int) -> int:
+        span = self._range(k)
+        return TYPICAL_PARAMETER if span is None else max(1, span[1] - span[0] + 1)
+
+    def footprint(self, sizes: Sequence[int]) -> int:
+        """Bytes touched by a middle tile of ``sizes``."""
+        images: dict[str, tuple[isl.Set, int]] = {}
+        for a in self.accesses:
+            domain = self._fixed_params(a.statement.domain)
+            names = a.statement.iv_names
+            ctx = isl_context()
+            # Loops outside the band sit at a middle iteration; band loops span a tile.
+            for position, name in enumerate(names):
+                if name in self.names:
+                    k = self.names.index(name)
+                    span = self._range(k)
+                    start = 0 if span is None else (span[0] + span[1] + 1 - sizes[k]) // 2
+                    start = max(start, 0 if span is None else span[0])
+                    aff = isl.Aff.var_on_domain(
+                        isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, position
+                    )
+                    window = aff.ge_set(
+                        isl.Aff.val_on_domain(
+                            isl.LocalSpace.from_space(domain.get_space()),
+                            isl.Val.int_from_si(ctx, start),
+                        )
+                    ).intersect(
+                        aff.lt_set(
+                            isl.Aff.val_on_domain(
+                                isl.LocalSpace.from_space(domain.get_space()),
+                                isl.Val.int_from_si(ctx, start + sizes[k]),
+                            )
+                        )
+                    )
+                    domain = domain.intersect(window)
+                elif _outside_band(a, name, self.band):
+                    middle = self._middle(domain, position)
+                    domain = domain.fix_val(
+                        isl.dim_type.set, position, isl.Val.int_from_si(ctx, middle)
+                    )
+            image = a.relation.intersect_domain(domain.align_params(a.relation.get_space())).range()
+            image = self._fixed_params(image)
+            bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]
+            if a.memref_name in images:
+                previous, _ = images[a.memref_name]
+                image = previous.union(image)
+            images[a.memref_name] = (image, bytes_each)
+        total = 0
+        for image, bytes_each in images.values():
+            total += _box_volume(image) * bytes_each
+        return total
+
+    def _middle(self, domain: isl.Set, position: int) -> int:
+        aff = isl.Aff.var_on_domain(
+            isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, position
+        )
+        low, high = domain.min_val(aff), domain.max_val(aff)
+        if low.is_int() and high.is_int():
+            return (low.to_python() + high.to_python()) // 2
+        return 0
+
+
+def _outside_band(a: Access, name: str, band: Sequence[Operation]) -> bool:
+    """Whether IV ``name`` belongs to a loop around the band (not one inside it)."""
+    scope = a.statement.scope
+    for loop in a.statement.loops:
+        if loop is band[0]:
+            return False
+        ivs = loop.regions[0].blocks[0].arguments
+        if any(scope.iv_name(iv) == name for iv in ivs[:1] if loop.name == "affine.for"):
+            return True
+        if loop.name == "affine.parallel" and any(scope.iv_name(iv) == name for iv in ivs):
+            return True
+    return False
+
+
+def _box_volume(image: isl.Set) -> int:
+    """Elements in the bounding box of ``image`` (0 when empty)."""
+    if image.is_empty():
+        return 0
+    volume = 1
+    n = image.dim(isl.dim_type.set)
+    for k in range(n):
+        aff = isl.Aff.var_on_domain(
+            isl.LocalSpace.from_space(image.get_space()), isl.dim_type.set, k
+        )
+        low, high = image.min_val(aff), image.max_val(aff)
+        if not (low.is_int() and high.is_int()):
+            return TYPICAL_PARAMETER**n
+        volume *= high.to_python() - low.to_python() + 1
+    return volume
+
+
+def contiguity_order(band: Sequence[Operation], model: Model | None = None) -> tuple[int, ...]:
+    """The band's loops ordered so that the innermost is the one along which most accesses
+    are invariant or unit-stride in their last dimension (the others keep their order)."""
+    model = model or _model(band)
+    scores = [0.0] * len(band)
+    for a in [x for x in model.accesses if band[0] in x.statement.loops]:
+        names = a.statement.iv_names
+        for k, loop in enumerate(band):
+            name = a.statement.scope.iv_name(loop.regions[0].blocks[0].arguments[0])
+            if name not in names:
+                continue
+            stride = _last_dim_stride(a, names.index(name))
+            if stride == 0:
+                scores[k] += 1.0
+            elif stride in (1, -1):
+                scores[k] += 2.0
+            elif stride is None:
+                scores[k] -= 0.5
+            else:
+                scores[k] -= 1.0
+    best = max(range(len(band)), key=lambda k: (scores[k], k))
+    return tuple([k for k in range(len(band)) if k != best] + [best])
+
+
+def _last_dim_stride(a: Access, position: int) -> int | None:
+    """How far the last element coordinate moves when IV ``position`` grows by one."""
+    relation = a.relation
+    n_out = relation.dim(isl.dim_type.out)
+    if n_out == 0:
+        return 0
+    n_in = relation.dim(isl.dim_type.in_)
+    names = [f"x{k}" for k in range(n_in)]
+    moved = list(names)
+    moved[position] = f"x{position} + 1"
+    step = isl.Map.read_from_str(
+        isl_context(), f"{{ [{', '.join(names)}] -> [{', '.join(moved)}] }}"
+    )
+    step = step.set_tuple_id(isl.dim_type.in_, relation.get_tuple_id(isl.dim_type.in_))
+    step = step.set_tuple_id(isl.dim_type.out, relation.get_tuple_id(isl.dim_type.in_))
+    pairs = relation.reverse().apply_range(step).apply_range(relation)  # e -> e' one step on
+    if pairs.is_empty():
+        return None
+    deltas = pairs.deltas()
+    aff = isl.Aff.var_on_domain(
+        isl.LocalSpace.from_space(deltas.get_space()), isl.dim_type.set, n_out - 1
+    )
+    low, high = deltas.min_val(aff), deltas.max_val(aff)
+    if low.is_int() and high.is_int() and low.to_python() == high.to_python():
+        return low.to_python()
+    return None
+
+
+def _model(band: Sequence[Operation]) -> Model:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        return build_model(_function(band[0]))
+
+
+def choose_tile_sizes(
+    band: Sequence[Operation], cache_bytes: int, model: Model | None = None
+) -> TileChoice:
+    """Tile sizes (powers of two, at most each trip count) whose footprint fits in
+    ``cache_bytes * CACHE_OCCUPANCY``, chosen greedily for the most reuse."""
+    model = model or _model(band)
+    data = _BandData(band, model)
+    budget = cache_bytes * CACHE_OCCUPANCY
+    sizes = [1] * len(band)
+    footprint = data.footprint(sizes)
+    while True:
+        best: tuple[float, int, int] | None = None
+        for k in range(len(band)):
+            if sizes[k] >= data.trip[k]:
+                continue
+            trial = list(sizes)
+            trial[k] = min(sizes[k] * 2, data.trip[k])
+            fp = data.footprint(trial)
+            if fp > budget:
+                continue
+            reuse = math.prod(trial) / max(fp, 1)
+            key = (reuse, -fp, k)
+            if best is None or key > best:
+                best = (reuse, -fp, k)
+        if best is None:
+            break
+        k = best[2]
+        sizes[k] = min(sizes[k] * 2, data.trip[k])
+        footprint = data.footprint(sizes)
+    order = contiguity_order(band, model)
+    reason = (
+        f"tiles of {'x'.join(map(str, sizes))} touch {footprint} bytes "
+        f"(budget {int(budget)} of a {cache_bytes}-byte cache)"
+    )
+    return TileChoice(tuple(sizes), order, footprint, reason)
