@@ -236,6 +236,40 @@ def _parametric_bounds(
     return lb, tile_upper, point_lower, point_upper
 
 
+def _tile_bounds(
+    loop: Operation,
+    lb_dep: bool,
+    ub_dep: bool,
+    tile_iv: Value,
+    size: int,
+    windows: Mapping[Value, Range],
+    to_points: Mapping[Value, Value],
+) -> tuple[ValueMap, ValueMap, ValueMap, ValueMap]:
+    """Tile loop lower/upper and intra-tile lower/upper bounds of one band loop, whose
+    bounds depend on the outer band loops when ``lb_dep`` / ``ub_dep``: MLIR's bounds when
+    neither does; otherwise covering tile bounds over the outer ``windows`` and intra-tile
+    bounds clipped to the tile, outer band loops renamed by ``to_points``."""
+    step = ForOp(loop).step
+    lb, ub = lower_bound(loop), upper_bound(loop)
+    tile_lower = _covering(lb, windows, True, loop) if lb_dep else lb
+    tile_upper = _covering(ub, windows, False, loop) if ub_dep else ub
+    if not (lb_dep or ub_dep):
+        return (
+            tile_lower,
+            tile_upper,
+            identity_value_map(tile_iv),
+            _rectangular_point_upper(loop, tile_iv, size),
+        )
+    point_lower = (
+        _aligned_lower(_rename(lb, to_points), tile_iv, step, loop)
+        if lb_dep
+        else identity_value_map(tile_iv)
+    )
+    clip = dim(ub.map.num_dims) + size * step
+    point_upper = _with_tile_dim(_rename(ub, to_points), tile_iv, clip)
+    return tile_lower, tile_upper, point_lower, point_upper
+
+
 def _check_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> bool:
     """Validate the tile sizes; True when they are SSA values (parametric tiling)."""
     if len(sizes) != len(band):
@@ -295,21 +329,7 @@ def tile_perfect_band(
         else:
             size = sizes[k]
             assert isinstance(size, int)
-            tile_lower = _covering(lb, windows, True, loop) if lb_dep else lb
-            tile_upper = _covering(ub, windows, False, loop) if ub_dep else ub
-            if not (lb_dep or ub_dep):
-                point_lower = identity_value_map(tile_ivs[k])
-                point_upper = _rectangular_point_upper(loop, tile_ivs[k], size)
-            else:
-                point_lower = (
-                    _aligned_lower(_rename(lb, to_points), tile_ivs[k], step, loop)
-                    if lb_dep
-                    else identity_value_map(tile_ivs[k])
-                )
-                point_upper = _with_tile_dim(
-                    _rename(ub, to_points), tile_ivs[k], dim(ub.map.num_dims) + size * step
-                )
-            bounds = (tile_lower, tile_upper, point_lower, point_upper)
+            bounds = _tile_bounds(loop, lb_dep, ub_dep, tile_ivs[k], size, windows, to_points)
             tile_step = size * step
             windows[ivs[k]] = _window(identity_value_map(tile_ivs[k]), size * step - 1)
         for target, which, vm in zip(
