@@ -8,14 +8,13 @@ references); attributes of other dialects (``#arith.fastmath<fast>``,
 
 from __future__ import annotations
 
-import math
-import struct
 from collections.abc import Iterable, Mapping, Sequence
 
 from affine.affine_map import AffineMap
+from affine.float_formats import SEMANTICS
 from affine.immutable import Immutable, init_fields
 from affine.integer_set import IntegerSet
-from affine.types import F32, F64, I1, I64, INDEX, FloatType, ShapedType, Type
+from affine.types import F32, F64, I1, I64, INDEX, ComplexType, FloatType, ShapedType, Type
 
 
 class Attribute(Immutable):
@@ -53,7 +52,11 @@ def IndexAttr(value: int) -> IntegerAttr:
 
 
 class FloatAttr(Attribute):
-    """A floating point value; ``value`` is the nearest double, ``bits`` the exact encoding."""
+    """A value of a float type: ``bits`` is its exact encoding (the source of truth: equality
+    and printing use it), ``value`` the nearest Python float.
+
+    ``FloatAttr(x, t)`` rounds the double ``x`` to ``t`` as APFloat converts it (to nearest,
+    ties to even); :meth:`from_bits` takes an encoding as it is."""
 
     __slots__ = ("bits", "type", "value")
 
@@ -62,59 +65,18 @@ class FloatAttr(Attribute):
     bits: int
 
     def __init__(self, value: float, type: FloatType = F64, bits: int | None = None) -> None:
-        if bits is None:
-            bits = float_to_bits(value, type)
-        else:
-            value = bits_to_float(bits, type)
-        init_fields(self, value=round_to_type(value, type), type=type, bits=bits)
+        sem = SEMANTICS[type.name]
+        bits = sem.from_double(value) if bits is None else sem.canonical(bits)
+        init_fields(self, value=sem.to_double(bits), type=type, bits=bits)
+
+    @classmethod
+    def from_bits(cls, bits: int, type: FloatType) -> FloatAttr:
+        """The value of ``type`` encoded by ``bits`` (as APFloat reads it: f80 patterns it
+        does not write come out canonical)."""
+        return cls(0.0, type, bits)
 
     def _key(self) -> tuple:
         return (self.bits, self.type)
-
-
-def float_to_bits(value: float, t: FloatType) -> int:
-    """IEEE encoding of ``value`` rounded to the format of ``t`` (round to nearest even)."""
-    name = t.name
-    if name == "f64":
-        return struct.unpack("<Q", struct.pack("<d", value))[0]
-    if name == "f32":
-        return struct.unpack("<I", _pack_narrow("<f", value))[0]
-    if name == "f16":
-        return struct.unpack("<H", _pack_narrow("<e", value))[0]
-    if name == "bf16":
-        if math.isnan(value):
-            return 0x7FC0
-        bits32 = struct.unpack("<I", _pack_narrow("<f", value))[0]
-        rounding = 0x7FFF + ((bits32 >> 16) & 1)
-        return ((bits32 + rounding) >> 16) & 0xFFFF
-    # Other formats are not modelled bit-exactly; keep the double encoding.
-    return struct.unpack("<Q", struct.pack("<d", value))[0]
-
-
-def _pack_narrow(fmt: str, value: float) -> bytes:
-    """``struct.pack`` that rounds values too large for the format to infinity."""
-    try:
-        return struct.pack(fmt, value)
-    except OverflowError:
-        return struct.pack(fmt, math.copysign(math.inf, value))
-
-
-def bits_to_float(bits: int, t: FloatType) -> float:
-    name = t.name
-    if name == "f32":
-        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
-    if name == "f16":
-        return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
-    if name == "bf16":
-        return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
-    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
-
-
-def round_to_type(value: float, t: FloatType) -> float:
-    """``value`` rounded to the precision of ``t`` (as a double)."""
-    if t.name in ("f32", "f16", "bf16"):
-        return bits_to_float(float_to_bits(value, t), t)
-    return value
 
 
 class StringAttr(Attribute):
@@ -162,18 +124,25 @@ class ArrayAttr(Attribute):
 
 
 class DenseArrayAttr(Attribute):
-    """``array<i32: 1, 2>``: a 1-d array of integers or floats of one type."""
+    """``array<i32: 1, 2>``: a 1-d array of integers or floats of one type.
 
-    __slots__ = ("element_type", "values")
+    For a float type ``bits`` holds the exact encodings (the source of truth) and ``values``
+    the nearest Python floats; ``values`` given without ``bits`` are rounded to the type."""
+
+    __slots__ = ("bits", "element_type", "values")
 
     element_type: Type
     values: tuple
+    bits: tuple[int, ...] | None
 
-    def __init__(self, element_type: Type, values: Iterable) -> None:
-        init_fields(self, element_type=element_type, values=tuple(values))
+    def __init__(
+        self, element_type: Type, values: Iterable, bits: Iterable[int] | None = None
+    ) -> None:
+        values, bits = _float_entries(element_type, values, bits)
+        init_fields(self, element_type=element_type, values=values, bits=bits)
 
     def _key(self) -> tuple:
-        return (self.element_type, tuple(_bitwise(v) for v in self.values))
+        return (self.element_type, self.values if self.bits is None else self.bits)
 
 
 class DictionaryAttr(Attribute):
@@ -207,21 +176,38 @@ class DenseElementsAttr(Attribute):
     """``dense<...> : tensor<...>`` with values stored flat in row-major order.
 
     ``values`` has one entry for a splat, otherwise ``num_elements`` entries; entries are
-    ints, floats, bools or ``(re, im)`` pairs for complex element types.  ``hex`` keeps a
-    hexadecimal payload whose element type is not decoded.
+    ints, floats, bools or ``(re, im)`` pairs for complex element types.  Elements that are
+    all equal are kept as a splat, as MLIR stores them.  For float (and complex float)
+    elements ``bits`` holds the exact encodings (the source of truth, pairs for complex) and
+    ``values`` the nearest Python floats; ``values`` given without ``bits`` are rounded to
+    the element type.  ``hex`` keeps a hexadecimal payload whose element type is not decoded.
     """
 
-    __slots__ = ("hex", "type", "values")
+    __slots__ = ("bits", "hex", "type", "values")
 
     type: ShapedType
     values: tuple
     hex: str | None
+    bits: tuple | None
 
-    def __init__(self, type: ShapedType, values: Sequence, hex: str | None = None) -> None:
-        init_fields(self, type=type, values=tuple(values), hex=hex)
+    def __init__(
+        self,
+        type: ShapedType,
+        values: Sequence,
+        hex: str | None = None,
+        bits: Sequence | None = None,
+    ) -> None:
+        if hex is None:
+            values, bits = _float_entries(type.element_type, values, bits)
+            entries = values if bits is None else bits
+            if len(entries) > 1 and entries.count(entries[0]) == len(entries):
+                values, bits = values[:1], (None if bits is None else bits[:1])
+        else:
+            values, bits = tuple(values), None
+        init_fields(self, type=type, values=values, hex=hex, bits=bits)
 
     def _key(self) -> tuple:
-        return (self.type, tuple(_bitwise(v) for v in self.values), self.hex)
+        return (self.type, self.values if self.bits is None else self.bits, self.hex)
 
     @property
     def is_splat(self) -> bool:
@@ -236,13 +222,33 @@ class DenseElementsAttr(Attribute):
         return list(self.values)
 
 
-def _bitwise(value):
-    """A key equal for equal values and for identical NaNs (NaN != NaN as floats)."""
-    if isinstance(value, float):
-        return struct.pack("<d", value)
-    if isinstance(value, tuple):
-        return tuple(_bitwise(v) for v in value)
-    return value
+def _float_entries(
+    element: Type, values: Iterable, bits: Iterable | None
+) -> tuple[tuple, tuple | None]:
+    """``(values, bits)`` of the entries of an array of ``element``: for float and complex
+    float elements the encodings (from ``bits``, or ``values`` rounded to the type) and the
+    nearest Python floats (pairs for complex), otherwise ``(values, None)``."""
+    complex_parts = isinstance(element, ComplexType)
+    scalar = element.element_type if complex_parts else element
+    if not isinstance(scalar, FloatType):
+        return tuple(values), None
+    sem = SEMANTICS[scalar.name]
+    if bits is None:
+        encode = sem.from_double
+        if complex_parts:
+            bits = tuple((encode(re), encode(im)) for re, im in values)
+        else:
+            bits = tuple(encode(v) for v in values)
+    else:
+        canonical = sem.canonical
+        if complex_parts:
+            bits = tuple((canonical(re), canonical(im)) for re, im in bits)
+        else:
+            bits = tuple(canonical(b) for b in bits)
+    decode = sem.to_double
+    if complex_parts:
+        return tuple((decode(re), decode(im)) for re, im in bits), bits
+    return tuple(decode(b) for b in bits), bits
 
 
 class AffineMapAttr(Attribute):

@@ -35,11 +35,11 @@ from affine.attributes import (
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
-    bits_to_float,
 )
 from affine.diagnostics import Location, ParseError, SourceFile
 from affine.dialects.registry import ISOLATED, OpDef, lookup
 from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
+from affine.float_formats import SEMANTICS
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
 from affine.lexer import _TOKEN, find_balanced_end, lex, unescape_string
@@ -525,20 +525,18 @@ class Parser:
         negative = self.accept("-")
         if self.kind == "int":
             text = self.tok
+            offset = self.start
             self.advance()
-            value = int(text, 0)
-            if negative:
-                value = -value
             attr_type: Type = (
                 type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
             )
             if self.accept(":"):
                 attr_type = self.parse_type()
             if isinstance(attr_type, FloatType):
-                if text.startswith("0x"):
-                    return FloatAttr(0.0, attr_type, bits=value)
-                return FloatAttr(float(value), attr_type)
-            return IntegerAttr(value, attr_type)
+                bits = self._float_bits_of_integer(text, negative, offset, attr_type)
+                return FloatAttr.from_bits(bits, attr_type)
+            value = int(text, 0)
+            return IntegerAttr(-value if negative else value, attr_type)
         if self.kind == "float":
             value_f = float(self.tok)
             self.advance()
@@ -551,6 +549,31 @@ class Parser:
                     self.error("floating point value not valid for specified type")
             return FloatAttr(value_f, float_type)  # type: ignore[arg-type]
         self.error("expected integer or floating point literal")
+
+    def _float_bits_of_integer(self, text: str, negative: bool, offset: int, t: FloatType) -> int:
+        """The bits an integer literal spells for a value of ``t``: only hexadecimal ones
+        (see :func:`_hex_float_bits`); errors at the literal."""
+        if not text.startswith("0x"):
+            self.error("unexpected decimal integer literal for a floating point value", offset)
+        try:
+            return _hex_float_bits(int(text, 16), negative, t)
+        except _BadElement as bad:
+            self.error(bad.message, offset)
+
+    def _parse_float_literal(self, t: FloatType) -> int:
+        """The bits of a float literal of ``t``: a decimal read as a double and rounded to
+        ``t``, or a hexadecimal spelling of the bits."""
+        negative = self.accept("-")
+        offset = self.start
+        text = self.tok
+        if self.kind == "float":
+            self.advance()
+            value = float(text)
+            return SEMANTICS[t.name].from_double(-value if negative else value)
+        if self.kind == "int":
+            self.advance()
+            return self._float_bits_of_integer(text, negative, offset, t)
+        self.error("expected floating point literal")
 
     def _parse_symbol_ref(self) -> SymbolRefAttr:
         root = _symbol_name(self.tok)
@@ -685,6 +708,7 @@ class Parser:
         self.advance()
         values: list | None = None
         hex_payload: str | None = None
+        literal_start = self.start
         if self.kind == "str":
             hex_payload = unescape_string(self.tok)
             self.advance()
@@ -697,6 +721,7 @@ class Parser:
         if not isinstance(shaped, (TensorType, VectorType)) or not shaped.has_rank:
             self.error("dense attribute requires a ranked tensor or vector type", start)
         element = shaped.element_type
+        floats = _float_element(element)
         if hex_payload is not None:
             decoded = _decode_hex_dense(hex_payload, element)
             if decoded is None:
@@ -706,16 +731,15 @@ class Parser:
                 or not shaped.has_static_shape
                 or len(decoded) == shaped.num_elements
             ):
+                if floats:
+                    return DenseElementsAttr(shaped, (), bits=decoded)
                 return DenseElementsAttr(shaped, decoded)
             self.error("elements hex data size is invalid for provided type", start)
         flat: list = []
         shape: list[int] = []
-        if values is None:
-            flat_values: list = []
-        else:
+        if values is not None:
             _flatten_dense(values, flat, shape, 0)
-            flat_values = [_convert_dense_element(v, element, self, start) for v in flat]
-        if shaped.has_static_shape and len(flat_values) not in (1, shaped.num_elements):
+        if shaped.has_static_shape and len(flat) not in (1, shaped.num_elements):
             if values is None and shaped.num_elements == 0:
                 pass
             else:
@@ -724,10 +748,52 @@ class Parser:
                     f"not match type ([{', '.join(map(str, shaped.shape))}])",
                     start,
                 )
-        if len(flat_values) == 1 and isinstance(values, list):
-            # `[5]` for a one-element tensor is not a splat in the source, but equal to it.
-            pass
-        return DenseElementsAttr(shaped, flat_values)
+        # MLIR reads the literal as a list of numbers, a complex value giving two: a complex
+        # type takes them in pairs, other types take as many as there are elements.
+        scalars = [s for v in flat for s in (v[1:] if _is_complex(v) else (v,))]
+        scalar_type = element
+        if isinstance(element, ComplexType):
+            scalar_type = element.element_type
+            if len(scalars) != 2 * len(flat):
+                if not isinstance(values, list):
+                    self.error(
+                        f"parsed 1 elements, but type ('{element}') expected 2 elements", start
+                    )
+                self.error(
+                    f"parsed {len(scalars)} elements, but type ('{shaped}') expected "
+                    f"{2 * len(flat)} elements",
+                    start,
+                )
+        else:
+            scalars = scalars[: len(flat)]
+        entries: list = []
+        for index, value in enumerate(scalars):
+            try:
+                entries.append(_dense_entry(value, scalar_type))
+            except _BadElement as bad:
+                self.error(bad.message, self._dense_scalar_offset(literal_start, index))
+        if isinstance(element, ComplexType):
+            entries = list(zip(entries[::2], entries[1::2]))
+        if floats:
+            return DenseElementsAttr(shaped, (), bits=entries)
+        return DenseElementsAttr(shaped, entries)
+
+    def _dense_scalar_offset(self, literal: int, index: int) -> int:
+        """Where the ``index``-th number (or ``true``/``false``) of the dense literal at
+        ``literal`` starts: the literal is lexed again, only to place an error."""
+        state = self.save()
+        self.reset(literal)
+        count = -1
+        offset = literal
+        while self.kind not in ("eof", ">"):
+            if self.kind in ("int", "float") or self.tok in ("true", "false"):
+                count += 1
+                if count == index:
+                    offset = self.start
+                    break
+            self.advance()
+        self.restore(state)
+        return offset
 
     def _parse_dense_literal(self):
         if self.kind == "[":
@@ -761,11 +827,9 @@ class Parser:
             value_i = int(self.tok, 0)
             hexed = self.tok.startswith("0x")
             self.advance()
-            return (
-                ("hexint", -value_i if negative else value_i)
-                if hexed
-                else (-value_i if negative else value_i)
-            )
+            if hexed:  # the sign is kept apart: a float's bits may not be negated
+                return ("hexint", value_i, negative)
+            return -value_i if negative else value_i
         if self.kind == "float":
             value_f = float(self.tok)
             self.advance()
@@ -775,14 +839,23 @@ class Parser:
     def _parse_dense_array(self) -> DenseArrayAttr:
         self.advance()
         self.expect("<")
+        type_offset = self.start
         element = self.parse_type()
+        if isinstance(element, FloatType):
+            if SEMANTICS[element.name].width % 8:
+                self.error("element type bitwidth must be a multiple of 8", type_offset)
+            bits: list[int] = []
+            if self.accept(":"):
+                while True:
+                    bits.append(self._parse_float_literal(element))
+                    if not self.accept(","):
+                        break
+            self.expect(">", " in dense array")
+            return DenseArrayAttr(element, (), bits)
         values: list = []
         if self.accept(":"):
             while True:
-                if isinstance(element, FloatType):
-                    attr = self._parse_number_attr(element)
-                    values.append(attr.value if isinstance(attr, FloatAttr) else float(attr.value))
-                elif element == I1 and self.kind == "id":
+                if element == I1 and self.kind == "id":
                     values.append(self.parse_keyword() == "true")
                 else:
                     values.append(self.parse_integer())
@@ -1699,36 +1772,79 @@ def _flatten_dense(value, out: list, shape: list[int], depth: int) -> None:
         out.append(value)
 
 
-def _convert_dense_element(value, element: Type, parser: Parser, offset: int):
-    if isinstance(value, tuple) and value and value[0] == "complex":
-        return (value[1], value[2])
+class _BadElement(Exception):
+    """A number of a dense literal its element type rejects."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _is_complex(value) -> bool:
+    return isinstance(value, tuple) and value[0] == "complex"
+
+
+def _float_element(element: Type) -> bool:
+    """Are the elements floats or complex floats (stored as their bits)?"""
+    if isinstance(element, ComplexType):
+        element = element.element_type
+    return isinstance(element, FloatType)
+
+
+def _hex_float_bits(value: int, negative: bool, t: FloatType) -> int:
+    """The bits a hexadecimal literal spells for ``t``: no minus, no more bits than the type
+    has (fewer are zero-extended)."""
+    if negative:
+        raise _BadElement("hexadecimal float literal should not have a leading minus")
+    if value.bit_length() > SEMANTICS[t.name].width:
+        raise _BadElement("hexadecimal float constant out of range for type")
+    return value
+
+
+def _dense_entry(value, element: Type):
+    """One number of a dense literal as stored for a scalar ``element`` type: a float's bits
+    (a decimal is read as a double and rounded to the type), a bool or an int."""
     if isinstance(element, FloatType):
-        if isinstance(value, tuple):  # hexadecimal bit pattern
-            return bits_to_float(value[1], element)
+        if isinstance(value, float):
+            return SEMANTICS[element.name].from_double(value)
+        if isinstance(value, tuple):
+            return _hex_float_bits(value[1], value[2], element)
         if isinstance(value, bool):
-            parser.error("expected floating point literal", offset)
-        return FloatAttr(float(value), element).value
+            raise _BadElement("expected floating point literal")
+        raise _BadElement("unexpected decimal integer literal for a floating point value")
     if element == I1:
         if isinstance(value, bool):
             return value
         if value in (0, 1):
             return bool(value)
-        parser.error("integer constant out of range for i1", offset)
+        raise _BadElement("integer constant out of range for i1")
     if isinstance(value, tuple):
-        return value[1]
+        return -value[1] if value[2] else value[1]
     if isinstance(value, float):
-        parser.error("expected integer elements, but parsed floating-point", offset)
+        raise _BadElement("expected integer elements, but parsed floating-point")
     return int(value)
 
 
 def _decode_hex_dense(payload: str, element: Type) -> list | None:
+    """The elements a ``dense<"0x...">`` payload holds (little-endian, each element in whole
+    bytes): a float type's bits, or integers of 8, 16, 32 or 64 bits; None for other
+    element types (the payload is kept as written)."""
     import struct
 
     if not payload.startswith("0x"):
         return None
     data = bytes.fromhex(payload[2:])
-    fmt = {"f32": "<f", "f64": "<d", "f16": "<e"}.get(getattr(element, "name", ""))
-    if fmt is None and isinstance(element, IntegerType) and element.width in (8, 16, 32, 64):
+    if isinstance(element, FloatType):
+        width = SEMANTICS[element.name].width
+        size = (width + 7) // 8
+        if len(data) % size:
+            return None
+        mask = (1 << width) - 1
+        return [
+            int.from_bytes(data[i : i + size], "little") & mask for i in range(0, len(data), size)
+        ]
+    fmt = None
+    if isinstance(element, IntegerType) and element.width in (8, 16, 32, 64):
         fmt = "<" + {8: "b", 16: "h", 32: "i", 64: "q"}[element.width]
         if element.signedness == "u":
             fmt = fmt.upper()

@@ -14,9 +14,7 @@ final substitution, so one pass produces the text.
 from __future__ import annotations
 
 import itertools
-import math
 import re
-import struct
 from collections.abc import Callable, Iterable, Sequence
 
 from affine.affine_map import AffineMap, print_map
@@ -37,10 +35,10 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
     UnitAttr,
-    float_to_bits,
 )
 from affine.dialects.registry import TERMINATOR, lookup
 from affine.expr import AffineExpr, print_expr
+from affine.float_formats import SEMANTICS
 from affine.integer_set import print_set
 from affine.ir import Block, Module, Operation, OpResult, Region, Value
 from affine.lexer import escape_string
@@ -69,118 +67,20 @@ _PLACEHOLDER = re.compile("\x00([0-9]+)\x00")
 # -- numbers --------------------------------------------------------------------------------
 
 
-def format_float(value: float, t: Type) -> str:
-    """Print a float as mlir-opt does: ``%e``-style with 6 digits when that reads back to
-    the same value, else the shortest natural form, else the bit pattern in hex."""
-    name = t.name if isinstance(t, FloatType) else "f64"
-    if math.isfinite(value):
-        text = _apfloat_to_string(value, name, 6, 0, False)
-        if _round_trips(text, value, name):
+def format_float(bits: int, t: FloatType) -> str:
+    """The encoding ``bits`` of ``t`` as mlir-opt prints it: APFloat's ``%e``-style text with
+    6 digits when it reads back (in one rounding) to the same bits, else APFloat's default
+    text when it has a '.', else the bits in hex (NaNs, infinities, integers too long to
+    spell without an exponent)."""
+    sem = SEMANTICS[t.name]
+    if sem.is_finite(bits):
+        text = sem.to_string(bits, 6, 0, False)
+        if sem.from_decimal(text) == bits:
             return text
-        text = _apfloat_to_string(value, name, 0, 3, True)
-        if "." in text and _round_trips(text, value, name):
+        text = sem.to_string(bits)
+        if "." in text:
             return text
-    bits = (
-        float_to_bits(value, t)
-        if isinstance(t, FloatType)
-        else struct.unpack("<Q", struct.pack("<d", value))[0]
-    )
-    width = {"f16": 4, "bf16": 4, "f32": 8}.get(name, 16)
-    return "0x%0*X" % (width, bits)
-
-
-_SIGNIFICAND_BITS = {"f64": 53, "f32": 24, "f16": 11, "bf16": 8}
-
-
-def _round_trips(text: str, value: float, name: str) -> bool:
-    parsed = float(text)
-    if name == "f64":
-        return struct.pack("<d", parsed) == struct.pack("<d", value)
-    t = FloatType(name)
-    try:
-        return float_to_bits(parsed, t) == float_to_bits(value, t)
-    except (OverflowError, struct.error):
-        return False
-
-
-def _apfloat_to_string(
-    value: float, name: str, precision: int, max_padding: int, truncate_zero: bool
-) -> str:
-    """LLVM's ``APFloat::toString`` (its digit-dropping and half-up rounding included, so
-    the text is the one mlir-opt prints)."""
-    sign = "-" if math.copysign(1.0, value) < 0 else ""
-    if value == 0:
-        if max_padding:
-            return sign + "0"
-        if truncate_zero:
-            return sign + "0.0E+0"
-        return sign + "0." + "0" * max(precision - 1, 0) + ("0" if precision >= 1 else "") + "e+00"
-    bits = _SIGNIFICAND_BITS.get(name, 53)
-    if not precision:
-        precision = 2 + bits * 59 // 196
-    mantissa, exponent2 = math.frexp(abs(value))
-    significand = int(mantissa * (1 << bits))
-    exp = exponent2 - bits
-    while significand and not significand & 1:
-        significand >>= 1
-        exp += 1
-    if exp > 0:
-        significand <<= exp
-        exp = 0
-    elif exp < 0:
-        significand *= 5 ** (-exp)
-    # Drop decimal digits the requested precision cannot show (a truncation).
-    active = significand.bit_length()
-    required = (precision * 196 + 58) // 59
-    if active > required:
-        removable = (active - required) * 59 // 196
-        if removable:
-            exp += removable
-            significand //= 10**removable
-    digits = str(significand).rstrip("0")
-    exp += len(str(significand)) - len(digits)
-    # Round half up to `precision` digits.
-    if len(digits) > precision:
-        first = len(digits) - precision
-        kept, dropped = digits[:precision], digits[precision]
-        exp += first
-        if dropped < "5":
-            stripped = kept.rstrip("0")
-            exp += len(kept) - len(stripped)
-            digits = stripped
-        else:
-            rounded = str(int(kept) + 1)
-            if len(rounded) > len(kept):
-                exp += 1
-                rounded = rounded[:-1]
-            stripped = rounded.rstrip("0")
-            exp += len(rounded) - len(stripped)
-            digits = stripped or "1"
-    n = len(digits)
-    if not max_padding:
-        scientific = True
-    elif exp >= 0:
-        scientific = exp > max_padding or n + exp > precision
-    else:
-        msd = exp + n - 1
-        scientific = msd < 0 and -msd > max_padding
-    if scientific:
-        e = exp + n - 1
-        frac = digits[1:]
-        if n == 1 and truncate_zero:
-            frac = "0"
-        if not truncate_zero and precision > n - 1:
-            frac += "0" * (precision - n + 1)
-        exp_text = str(abs(e))
-        if not truncate_zero and len(exp_text) < 2:
-            exp_text = "0" + exp_text
-        return f"{sign}{digits[0]}.{frac}{'E' if truncate_zero else 'e'}{'+' if e >= 0 else '-'}{exp_text}"
-    if exp >= 0:
-        return sign + digits + "0" * exp
-    whole = exp + n
-    if whole > 0:
-        return f"{sign}{digits[:whole]}.{digits[whole:]}"
-    return f"{sign}0.{'0' * (-whole)}{digits}"
+    return "0x%X" % bits
 
 
 # -- stand-alone type/attribute printing (no aliases) ---------------------------------------
@@ -279,9 +179,7 @@ class _TypeAttrPrinter:
                 return str(a.value)
             return f"{a.value} : {self.type(t)}"
         if cls is FloatAttr:
-            text = format_float(a.value, a.type) if math.isfinite(a.value) else None
-            if text is None:
-                text = format_float(a.value, a.type)
+            text = format_float(a.bits, a.type)
             if may_elide and a.type.name == "f64" and not text.startswith("0x"):
                 return text
             return f"{text} : {self.type(a.type)}"
@@ -324,21 +222,20 @@ class _TypeAttrPrinter:
             return f'dense<"{a.hex}">'
         element = a.type.element_type
         fmt = lambda v: _dense_element(v, element)  # noqa: E731
-        if a.is_splat:
-            return f"dense<{fmt(a.values[0])}>"
-        if not a.values:
+        entries = a.values if a.bits is None else a.bits
+        if not entries:
             return "dense<>"
         shape = a.type.shape or ()
-        if not shape:
-            return f"dense<{fmt(a.values[0])}>"
-        return "dense<" + _nested(list(a.values), list(shape), fmt) + ">"
+        if a.is_splat or not shape:
+            return f"dense<{fmt(entries[0])}>"
+        return "dense<" + _nested(list(entries), list(shape), fmt) + ">"
 
     def _dense_array(self, a: DenseArrayAttr) -> str:
         head = f"array<{self.type(a.element_type)}"
         if not a.values:
             return head + ">"
-        if isinstance(a.element_type, FloatType):
-            body = ", ".join(format_float(v, a.element_type) for v in a.values)
+        if a.bits is not None:
+            body = ", ".join(format_float(b, a.element_type) for b in a.bits)  # type: ignore[arg-type]
         elif a.element_type == IntegerType(1):
             body = ", ".join("true" if v else "false" for v in a.values)
         else:
@@ -353,6 +250,7 @@ def _symbol_text(name: str) -> str:
 
 
 def _dense_element(value, element: Type) -> str:
+    """One entry of a dense literal: a float element's encoding, a value otherwise."""
     if isinstance(value, tuple):
         inner = element.element_type  # type: ignore[attr-defined]
         return f"({_dense_element(value[0], inner)},{_dense_element(value[1], inner)})"
