@@ -272,19 +272,8 @@ def float_from_bits(bits: int, info: ElementInfo) -> Any:
 
 
 def float_attr_value(attr: FloatAttr, info: ElementInfo) -> Any:
-    """The run-time value of a float constant.
-
-    The reader keeps the exact encoding (``attr.bits``) of f16, bf16, f32 and f64.  For the
-    other types ``attr.bits`` holds a hex literal's bits but a decimal literal's double
-    encoding, with ``attr.value`` that double; the two are told apart by size (a hex literal
-    of an N-bit type is below 2**N; a double's encoding is not, unless it is a denormal below
-    2**N * 2**-1074, far under every type's smallest value; for f80 a hex literal is at least
-    2**64 unless it spells zero or a denormal)."""
-    if info.name in ("f16", "bf16", "f32", "f64"):
-        return float_from_bits(attr.bits, info)
-    # an f80 hex literal below 2**64 (exponent field 0: zero or a denormal) reads as a double
-    hex_literal = attr.bits >= 1 << 64 if info.width > 64 else attr.bits < 1 << info.width
-    return float_from_bits(attr.bits, info) if hex_literal else float_values(attr.value, info)
+    """The run-time value of a float constant: its exact encoding ``attr.bits``."""
+    return float_from_bits(attr.bits, info)
 
 
 # -- layouts ----------------------------------------------------------------------------------------
