@@ -134,8 +134,8 @@ def check_perfect_band(band: Sequence[Operation]) -> None:
 
 
 def bounds_use(loop: Operation, value: Value) -> bool:
-    """Whether a bound of ``loop`` uses ``value`` as an operand."""
-    return lower_bound(loop).depends_on(value) or upper_bound(loop).depends_on(value)
+    """Whether ``value`` is an operand of a bound of ``loop``."""
+    return value in lower_bound(loop).operands or value in upper_bound(loop).operands
 
 
 # -- building and editing loops ----------------------------------------------------------------

@@ -40,6 +40,7 @@ from transforms.value_map import (
     ValueMap,
     as_read_back,
     canonicalize,
+    canonicalize_value_map,
     concat,
     constant_trip_count,
     difference,
@@ -138,8 +139,9 @@ def _window(start: ValueMap, extent: int) -> Range:
 # -- tiling -------------------------------------------------------------------------------------------
 
 
-def _depends(vm: ValueMap, values: Sequence[Value]) -> bool:
-    return any(vm.depends_on(v) for v in values)
+def _reads(vm: ValueMap, values: Sequence[Value]) -> bool:
+    """Whether one of ``values`` is an operand of ``vm`` (used by a result or not)."""
+    return any(v in values for v in vm.operands)
 
 
 def _with_tile_dim(vm: ValueMap, tile_iv: Value, first: AffineExpr) -> ValueMap:
@@ -317,7 +319,7 @@ def tile_perfect_band(
         step = f.step
         lb, ub = lower_bound(loop), upper_bound(loop)
         outer = ivs[:k]
-        lb_dep, ub_dep = _depends(lb, outer), _depends(ub, outer)
+        lb_dep, ub_dep = _reads(lb, outer), _reads(ub, outer)
         if parametric:
             if lb_dep or ub_dep:
                 raise TransformError(
@@ -385,23 +387,21 @@ def _plan_separation(loops: Sequence[Operation]) -> _Separation:
         lb, ub = fully_compose(lower_bound(loop)), fully_compose(upper_bound(loop))
         pairs = []
         for a in range(lb.map.num_results):
+            start = lb.result(a)
+            if _reads(canonicalize_value_map(start), ivs):  # must be fixed in the tile
+                continue
             for b in range(ub.map.num_results):
-                extent = _constant(difference(ub.result(b), lb.result(a)))
+                extent = _constant(difference(ub.result(b), start))
                 if extent is not None and extent > 0:
                     pairs.append((extent, a, b))
         if not pairs:
             raise TransformError(
                 "cannot separate full tiles: no lower and upper bound of the loop are at a "
-                "constant distance",
+                "constant distance with a start fixed in the tile",
                 loop.loc,
             )
         extent, a, b = min(pairs)
         start = lb.result(a)
-        if _depends(start, ivs):
-            raise TransformError(
-                "cannot separate full tiles: the full-tile range depends on an intra-tile loop",
-                loop.loc,
-            )
         end = ValueMap(
             AffineMap.get(
                 start.map.num_dims, start.map.num_symbols, [start.map.results[0] + extent]

@@ -52,7 +52,11 @@ def _check_factor(loop: Operation, factor: int) -> None:
         raise TransformError(f"the unroll factor must be positive, got {factor}", loop.loc)
 
 
-def _cleanup_needed(loop: Operation, factor: int) -> bool:
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _cleanup_needed(loop: Operation, factor: int, what: str) -> bool:
     """Whether iterations may be left over after the main unrolled loop; raises when the
     cleanup loop cannot be expressed (max lower or min upper bound)."""
     if largest_divisor_of_trip_count(loop) % factor == 0:
@@ -60,7 +64,7 @@ def _cleanup_needed(loop: Operation, factor: int) -> bool:
     f = ForOp(loop)
     if f.lower_bound_map.num_results != 1 or f.upper_bound_map.num_results != 1:
         raise TransformError(
-            f"cannot unroll by {factor}: the trip count may not be a multiple of {factor} and "
+            f"cannot {what} by {factor}: the trip count may not be a multiple of {factor} and "
             "the loop has a max lower bound or a min upper bound, so the cleanup loop's bounds "
             "would not be affine",
             loop.loc,
@@ -157,10 +161,10 @@ def unroll(loop: Operation, factor: int, cleanup_unroll: bool = False) -> list[O
         if cleanup_unroll:
             return unroll_full(loop)
         raise TransformError(
-            f"cannot unroll by {factor}: the loop runs only {trip} times", loop.loc
+            f"cannot unroll by {factor}: the loop runs only {_times(trip)}", loop.loc
         )
     cleanup = None
-    if _cleanup_needed(loop, factor):
+    if _cleanup_needed(loop, factor, "unroll"):
         if cleanup_unroll:
             return unroll_full(loop)
         cleanup = _generate_cleanup(loop, factor)
@@ -290,7 +294,7 @@ def unroll_and_jam(loop: Operation, factor: int, jam_into_ifs: bool = False) -> 
         return [loop]
     if trip is not None and trip < factor:
         raise TransformError(
-            f"cannot unroll-and-jam by {factor}: the loop runs only {trip} times", loop.loc
+            f"cannot unroll-and-jam by {factor}: the loop runs only {_times(trip)}", loop.loc
         )
     inner_loops = [op for op in loop.walk() if is_loop(op) and op is not loop]
     for inner in inner_loops:
@@ -308,7 +312,7 @@ def unroll_and_jam(loop: Operation, factor: int, jam_into_ifs: bool = False) -> 
         )
     runs, jammed_loops = _jam_structure(loop, jam_into_ifs)
     cleanup = None
-    if _cleanup_needed(loop, factor):
+    if _cleanup_needed(loop, factor, "unroll-and-jam"):
         cleanup = _generate_cleanup(loop, factor)
     carrying = [op for op in jammed_loops if op.results]
     mappings: list[dict[Value, Value]] = [{} for _ in range(factor - 1)]

@@ -86,15 +86,6 @@ class ValueMap:
         """The single-result value map of result ``index``."""
         return ValueMap(self.map.sub_map([index]), self.operands)
 
-    def depends_on(self, value: Value) -> bool:
-        """Whether some result uses ``value`` (through a dimension or a symbol)."""
-        m = self.map
-        used_dims, used_symbols = m.used_dims(), m.used_symbols()
-        return any(
-            v is value and (i in used_dims if i < m.num_dims else i - m.num_dims in used_symbols)
-            for i, v in enumerate(self.operands)
-        )
-
 
 def constant_value(value: Value) -> int | None:
     """The integer held by a constant op defining ``value`` (MLIR's ``m_Constant``)."""

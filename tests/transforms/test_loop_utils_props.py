@@ -11,9 +11,9 @@ from transform_helpers import assert_equivalent
 import affine
 from affine.printer import print_module
 from transforms.errors import TransformError
-from transforms.loop_utils import is_loop, loops, normalize_loop, skew
+from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
 from transforms.tiling import tile_perfect_band
-from transforms.unroll import unroll, unroll_full, unroll_up_to
+from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
 
 MAX_EXAMPLES = 150
 REWRITES = (
@@ -68,3 +68,76 @@ def test_always_legal_rewrites_of_random_nests_keep_results(nest, data) -> None:
         return
     event(f"{rewrite}: applied")
     assert_equivalent(module, clone, nest.name)
+
+
+@st.composite
+def counting_bands(draw: st.DrawFn) -> str:
+    """A perfect band of 2-3 loops whose bounds are max/min of affine functions of the outer
+    loops (coefficients of either sign, floordiv), clamped to [0, 12), counting its visits
+    to each point: the counts do not depend on the order of the iterations, so any rewrite
+    that runs every iteration exactly once keeps the result."""
+    depth = draw(st.integers(2, 3))
+    lines = []
+    for d in range(depth):
+        dims = ", ".join(f"d{k}" for k in range(d))
+        operands = ", ".join(f"%i{k}" for k in range(d))
+
+        def expr(offset: int, d: int = d) -> str:
+            terms = [f"d{k} * {draw(st.integers(-1, 2))}" for k in range(d)]
+            text = " + ".join([*terms, str(offset)])
+            return f"({text}) floordiv 2" if draw(st.booleans()) else text
+
+        lower, upper = "0", "12"
+        if d and draw(st.booleans()):
+            lower = f"max affine_map<({dims}) -> (0, {expr(draw(st.integers(-3, 3)))})>({operands})"
+        if d and draw(st.booleans()):
+            upper = f"min affine_map<({dims}) -> (12, {expr(draw(st.integers(2, 9)))})>({operands})"
+        step = draw(st.sampled_from([1, 1, 2]))
+        lines.append(f"affine.for %i{d} = {lower} to {upper} step {step} {{")
+    index = ", ".join(f"%i{k}" for k in range(depth))
+    shape = "x".join(["12"] * depth)
+    body = [
+        f"%c = affine.load %C[{index}] : memref<{shape}xi32>",
+        "%n = arith.addi %c, %one : i32",
+        f"affine.store %n, %C[{index}] : memref<{shape}xi32>",
+    ]
+    text = "\n".join([*lines, *body, *["}"] * depth])
+    return (
+        f"func.func @band(%C: memref<{shape}xi32>) {{\n%one = arith.constant 1 : i32\n"
+        f"{text}\nreturn\n}}\n"
+    )
+
+
+def _reorder(rewrite: str, band: list, data) -> None:
+    """Apply a rewrite that reorders (tiling, permutation, unroll-and-jam, skewing) to the
+    loops of ``band``, with parameters drawn from ``data``."""
+    n = len(band)
+    if rewrite == "tile":
+        sizes = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n), label="sizes")
+        tile_perfect_band(band, sizes, data.draw(st.booleans(), label="separate"))
+    elif rewrite == "permute":
+        permute_loops(band, data.draw(st.permutations(range(n)), label="permutation"))
+    elif rewrite == "unroll-and-jam":
+        loop = band[data.draw(st.integers(0, n - 1), label="loop")]
+        unroll_and_jam(loop, data.draw(st.integers(2, 4), label="factor"))
+    else:
+        factors = data.draw(st.lists(st.integers(-2, 2), min_size=n - 1, max_size=n - 1))
+        skew(band, factors)
+
+
+@settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counting_bands(), st.sampled_from(["tile", "permute", "unroll-and-jam", "skew"]), st.data())
+def test_reordering_rewrites_run_every_iteration_of_random_bands_once(
+    text: str, rewrite: str, data
+) -> None:
+    module = affine.parse(text)
+    clone = module.clone()
+    before = print_module(clone)
+    try:
+        _reorder(rewrite, loops(clone), data)
+    except TransformError as e:
+        event(f"{rewrite} refused: {e.message}")
+        assert print_module(clone) == before
+        return
+    event(f"{rewrite} applied")
+    assert_equivalent(module, clone, "band")
