@@ -25,8 +25,7 @@ from affine.builders import affine_if
 from affine.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
 from affine.integer_set import IntegerSet
 from affine.ir import Operation, Value, replace_uses
-from affine.ops import ForOp
-from affine.types import IndexType
+from affine.ops import ForOp, is_valid_symbol
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     body_ops,
@@ -281,8 +280,11 @@ def _check_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> boo
         raise TransformError("tile sizes must be all integers or all SSA values", band[0].loc)
     for s in sizes:
         if isinstance(s, Value):
-            if not isinstance(s.type, IndexType):
-                raise TransformError("a parametric tile size must be an index value", band[0].loc)
+            if not is_valid_symbol(s):
+                raise TransformError(
+                    "a parametric tile size must be an index value valid as an affine symbol",
+                    band[0].loc,
+                )
         elif s < 1:
             raise TransformError(f"tile sizes must be positive, got {s}", band[0].loc)
     return all(values) and bool(values)

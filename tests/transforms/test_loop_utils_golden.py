@@ -10,6 +10,7 @@ from filecheck import filecheck
 
 import affine
 from affine.ir import Module
+from affine.ops import ForOp
 from affine.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
@@ -426,6 +427,11 @@ def test_tiling_refusals() -> None:
         "parametrically",
     )
     refuse(TRIANGLE, lambda m: tile_perfect_band(get_perfect_band(loops(m)[0]), [8]), "tile sizes")
+    refuse(
+        NEST3,
+        lambda m: tile_perfect_band(loops(m)[1:2], [ForOp(loops(m)[0]).induction_var]),
+        "valid as an affine symbol",
+    )
 
 
 NEST3 = """

@@ -12,6 +12,7 @@ import affine
 from affine.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
+from transforms.parallelize import to_parallel
 from transforms.tiling import tile_perfect_band
 from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
 
@@ -109,14 +110,16 @@ def counting_bands(draw: st.DrawFn) -> str:
 
 
 def _reorder(rewrite: str, band: list, data) -> None:
-    """Apply a rewrite that reorders (tiling, permutation, unroll-and-jam, skewing) to the
-    loops of ``band``, with parameters drawn from ``data``."""
+    """Apply a rewrite that reorders (tiling, permutation, unroll-and-jam, skewing,
+    parallelization) to the loops of ``band``, with parameters drawn from ``data``."""
     n = len(band)
     if rewrite == "tile":
         sizes = data.draw(st.lists(st.integers(1, 5), min_size=n, max_size=n), label="sizes")
         tile_perfect_band(band, sizes, data.draw(st.booleans(), label="separate"))
     elif rewrite == "permute":
         permute_loops(band, data.draw(st.permutations(range(n)), label="permutation"))
+    elif rewrite == "parallelize":
+        to_parallel(band[data.draw(st.integers(0, n - 1), label="loop")])
     elif rewrite == "unroll-and-jam":
         loop = band[data.draw(st.integers(0, n - 1), label="loop")]
         unroll_and_jam(loop, data.draw(st.integers(2, 4), label="factor"))
@@ -126,7 +129,11 @@ def _reorder(rewrite: str, band: list, data) -> None:
 
 
 @settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(counting_bands(), st.sampled_from(["tile", "permute", "unroll-and-jam", "skew"]), st.data())
+@given(
+    counting_bands(),
+    st.sampled_from(["tile", "permute", "unroll-and-jam", "skew", "parallelize"]),
+    st.data(),
+)
 def test_reordering_rewrites_run_every_iteration_of_random_bands_once(
     text: str, rewrite: str, data
 ) -> None:
