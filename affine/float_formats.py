@@ -155,14 +155,6 @@ class FloatSemantics:
 
     # -- special values -------------------------------------------------------------------------
 
-    @property
-    def has_infinity(self) -> bool:
-        return self.nonfinite == "ieee"
-
-    @property
-    def has_nan(self) -> bool:
-        return self.nonfinite != "finite_only"
-
     def zero(self, negative: bool = False) -> int:
         """The zero a result that rounds to zero becomes: -0 only where it exists; types
         without a zero give their smallest value (f8E8M0FNU: ``2**-127``)."""
@@ -257,9 +249,9 @@ class FloatSemantics:
         if field == 0 and self.has_zero:  # zero, subnormal (and f80's pseudo-denormals)
             if not frac:
                 return Decoded(ZERO, negative)
-            return _finite(negative, frac, self.min_exponent - p1)
+            return Decoded(FINITE, negative, frac, self.min_exponent - p1)
         significand = frac if self.explicit_integer_bit else frac | 1 << p1
-        return _finite(negative, significand, field - self.bias - p1)
+        return Decoded(FINITE, negative, significand, field - self.bias - p1)
 
     def value(self, bits: int) -> Fraction | float:
         """The exact value of ``bits`` (see :attr:`Decoded.value`; ``decode`` also gives a
@@ -284,7 +276,8 @@ class FloatSemantics:
             return bits
         d = self.decode(bits)
         if d.category == NAN:
-            return (self.sign_bit if d.negative else 0) | self.max_field << 64 | d.payload
+            sign = self.sign_bit if d.negative else 0
+            return sign | self.max_field << self.mantissa_bits | d.payload
         if d.category == FINITE:
             return self._encode(d.negative, d.significand, d.exponent + self.precision - 1)
         return bits
@@ -355,14 +348,14 @@ class FloatSemantics:
         match = _DECIMAL.fullmatch(text)
         if match is None or not (match.group(2) or match.group(3)):
             raise ValueError(f"not a decimal number: {text!r}")
+        if self._is_double:  # Python's float() rounds the same way
+            return self.from_double(float(text))
         sign, whole, fraction, exponent = match.groups()
         negative = sign == "-"
         fraction = fraction or ""
         digits = (whole + fraction).lstrip("0")
         if not digits:
             return self.zero(negative)
-        if self._is_double:  # Python's float() rounds the same way
-            return self.from_double(float(text))
         exp10 = int(exponent or 0) - len(fraction)
         if self._exact_in_double:
             # A double is on the same side of every midpoint of this type as the exact
@@ -446,10 +439,6 @@ class FloatSemantics:
         exp += len(text) - len(digits)
         digits, exp = _round_half_up(digits, exp, precision)
         return sign + _layout(digits, exp, precision, max_padding, truncate_zero)
-
-
-def _finite(negative: bool, significand: int, exponent: int) -> Decoded:
-    return Decoded(FINITE, negative, significand, exponent)
 
 
 def _ratio(significand: int, exponent: int) -> tuple[int, int]:
