@@ -24,7 +24,7 @@ from affine.affine_map import AffineMap
 from affine.builders import affine_if
 from affine.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
 from affine.integer_set import IntegerSet
-from affine.ir import Operation, Value, replace_uses
+from affine.ir import Operation, Value
 from affine.ops import ForOp, is_valid_symbol
 from transforms.errors import TransformError
 from transforms.loop_utils import (
@@ -32,6 +32,7 @@ from transforms.loop_utils import (
     check_perfect_band,
     identity_value_map,
     new_loop,
+    replace_iv,
     set_bound,
     set_step,
 )
@@ -348,8 +349,7 @@ def tile_perfect_band(
     for index, op in enumerate(body_ops(band[-1])):
         innermost.insert(index, op)
     for iv, point in zip(ivs, point_ivs):
-        for op in innermost.operations:
-            replace_uses(op, iv, point)
+        replace_iv(innermost, iv, identity_value_map(point))
     parent = band[0].parent
     assert parent is not None
     parent.insert_before(band[0], tiles[0])
