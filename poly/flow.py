@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir import Module, Operation, OpResult, Value
-from poly.context import IslBudgetExceeded, budget
+from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.deps import (
     DEFAULT_MAX_OPERATIONS,
     AnalysisWarning,
@@ -153,7 +153,8 @@ class LoopInfo:
 
 
 class FlowAnalysis:
-    """All dependences of every scope in ``root``, memory- and value-based."""
+    """All dependences of every scope in ``root``, memory- and value-based (the latter
+    skipped with ``value_based=False``: legality needs only the memory-based ones)."""
 
     def __init__(
         self,
@@ -161,10 +162,12 @@ class FlowAnalysis:
         include_rar: bool = False,
         max_operations: int = DEFAULT_MAX_OPERATIONS,
         bindings: Mapping[Value, int] | None = None,
+        value_based: bool = True,
     ) -> None:
         self.model = root if isinstance(root, Model) else build_model(root, bindings=bindings)
         self.include_rar = include_rar
         self.max_operations = max_operations
+        self.value_based = value_based
         self.memory: list[Edge] = []
         self.value: list[Edge] = []
         for scope in self.model.scopes.values():
@@ -208,6 +211,8 @@ class FlowAnalysis:
             self._fallback_memory(accesses, error)
             self.value.extend(e for e in self.memory if e.source.statement.scope is scope)
             return
+        if not self.value_based:
+            return
         try:
             with budget(self.max_operations, "value-based dependences"):
                 # A must-write kills older values of its element: RAW keeps the writes since
@@ -215,10 +220,11 @@ class FlowAnalysis:
                 # reads since the last must-write before each write.
                 kills_before_reads = must_writes.apply_range(reads.reverse()).intersect(before)
                 kills_before_writes = must_writes.apply_range(writes.reverse()).intersect(before)
+                times = isl.Space.set_alloc(isl_context(), 0, width + 1)
                 flows = (
-                    (RAW, _unkilled(memory[RAW], kills_before_reads, schedule)),
-                    (WAW, _unkilled(memory[WAW], kills_before_writes, schedule)),
-                    (WAR, _unkilled(memory[WAR], kills_before_writes, schedule)),
+                    (RAW, _unkilled(memory[RAW], kills_before_reads, schedule, times)),
+                    (WAW, _unkilled(memory[WAW], kills_before_writes, schedule, times)),
+                    (WAR, _unkilled(memory[WAR], kills_before_writes, schedule, times)),
                 )
                 for kind, relation in flows:
                     self.value.extend(self._edges(kind, relation, by_name, value_based=True))
@@ -323,7 +329,7 @@ class FlowAnalysis:
 
 
 def _unkilled(
-    dependences: isl.UnionMap, kills: isl.UnionMap, schedule: isl.UnionMap
+    dependences: isl.UnionMap, kills: isl.UnionMap, schedule: isl.UnionMap, time_space: isl.Space
 ) -> isl.UnionMap:
     """The pairs ``source -> sink`` of ``dependences`` with no instance of ``kills`` (a
     ``kill -> sink`` relation of earlier instances) strictly between them in time.
@@ -335,11 +341,8 @@ def _unkilled(
     """
     last_kill = kills.reverse().apply_range(schedule).lexmax()  # sink -> time of last kill
     times = schedule.range()
-    not_older = (
-        isl.UnionMap.from_map(isl.Map.lex_le(isl.Set.from_union_set(times).get_space()))
-        .intersect_domain(times)
-        .intersect_range(times)
-    )
+    not_older = isl.UnionMap.from_map(isl.Map.lex_le(time_space))
+    not_older = not_older.intersect_domain(times).intersect_range(times)
     sources = dependences.reverse()  # sink -> source
     after_kill = last_kill.apply_range(not_older).apply_range(schedule.reverse())
     survivors = sources.intersect(after_kill)

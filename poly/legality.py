@@ -63,7 +63,7 @@ def _analysis(op: Operation, analysis: FlowAnalysis | None) -> FlowAnalysis:
         function = function.parent_op
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", AnalysisWarning)
-        return FlowAnalysis(function)
+        return FlowAnalysis(function, value_based=False)
 
 
 def _where(op: Operation) -> str:
