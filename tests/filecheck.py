@@ -116,11 +116,17 @@ def filecheck(output: str, check_text: str, prefix: str = "CHECK") -> None:
         pending_dag.clear()
         return furthest
 
-    def flush_nots(start: int, stop: int) -> None:
+    def flush_nots(end: tuple[int, int]) -> None:
+        """Check the pending CHECK-NOTs between the previous match and ``end`` (line,
+        column): nothing before the previous match's end counts, as in FileCheck."""
+        start = (line, column if line == last else 0)
         for d in pending_not:
-            hit = search(d, start, stop)
-            if hit:
-                raise fail(d, f"CHECK-NOT pattern found on output line {hit[0] + 1}", hit[0])
+            regex, _ = _compile(d.pattern, variables)
+            for index in range(start[0], min(end[0], len(lines) - 1) + 1):
+                lo = start[1] if index == start[0] else 0
+                hi = end[1] if index == end[0] else len(lines[index])
+                if regex.search(lines[index], lo, max(lo, hi)):
+                    raise fail(d, f"CHECK-NOT pattern found on output line {index + 1}", index)
         pending_not.clear()
 
     for d in checks:
@@ -131,10 +137,9 @@ def filecheck(output: str, check_text: str, prefix: str = "CHECK") -> None:
             pending_dag.append(d)
             continue
         if pending_dag:
-            region_start = line
-            last = flush_dags(len(lines))
-            line = last + 1
-            flush_nots(region_start, line)
+            furthest = flush_dags(len(lines))
+            flush_nots((furthest + 1, 0))
+            last, line, column = furthest, furthest + 1, 0
         if d.kind in ("-NEXT", "-SAME", "-EMPTY"):
             if last < 0:
                 raise fail(d, f"{prefix}{d.kind} cannot be the first directive", 0)
@@ -145,7 +150,7 @@ def filecheck(output: str, check_text: str, prefix: str = "CHECK") -> None:
             elif d.kind == "-EMPTY":
                 if last + 1 >= len(lines) or lines[last + 1].strip():
                     raise fail(d, "next line is not empty", last + 1)
-                flush_nots(line, last + 1)
+                flush_nots((last + 1, 0))
                 last = line = last + 1
                 column = 0
                 continue
@@ -153,18 +158,18 @@ def filecheck(output: str, check_text: str, prefix: str = "CHECK") -> None:
                 hit = search(d, last + 1, min(last + 2, len(lines)))
                 if not hit:
                     raise fail(d, "not found on the next line", last + 1)
-            flush_nots(line, hit[0])
+            flush_nots((hit[0], hit[1].start()))
         else:
             hit = search(d, line, len(lines), column if line == last else 0)
             if not hit:
                 raise fail(d, "pattern not found", line)
-            flush_nots(line, hit[0])
+            flush_nots((hit[0], hit[1].start()))
         index, m, binds = hit
         bind(m, binds)
         last, column = index, m.end()
         line = index
     if pending_dag:
-        region_start = line
-        line = flush_dags(len(lines)) + 1
-        flush_nots(region_start, line)
-    flush_nots(line, len(lines))
+        furthest = flush_dags(len(lines))
+        flush_nots((furthest + 1, 0))
+        last, line, column = furthest, furthest + 1, 0
+    flush_nots((len(lines), 0))

@@ -37,6 +37,10 @@ CASES = [
     ("// CHECK: }\n// CHECK-EMPTY:\n// CHECK-NEXT: return", True),
     ("// CHECK: affine.for   %arg1 =  0", True),  # whitespace runs are flexible
     ("// CHECK: [[UNDEFINED]]", False),
+    # CHECK-NOT looks only after the previous match: "affine.for" earlier on its line is fine
+    ("// CHECK: affine.for %arg1\n// CHECK-NOT: affine.for\n// CHECK: return", True),
+    ("// CHECK: affine.for\n// CHECK-NOT: %arg1 =\n// CHECK: return", False),
+    ("// CHECK: affine.load\n// CHECK-NOT: store\n// CHECK-SAME: memref", True),
     ("// no directives at all", False),
 ]
 
