@@ -706,17 +706,28 @@ def deterministic_inputs(
 
 def random_inputs(
     func: Operation, seed: int = 0, sizes: dict[int, Sequence[int]] | None = None
-) -> list[np.ndarray]:
-    """One array per memref argument: floats uniform in [-1, 1) (in (0, 1] for the unsigned
-    f8E8M0FNU), integers in [0, 17)."""
+) -> list[Any]:
+    """One value per argument: for a memref an array with floats uniform in [-1, 1) (in
+    (0, 1] for the unsigned f8E8M0FNU) and integers in [0, 17); for a scalar one such value
+    (an ``index`` scalar, often a size, is in [1, 9))."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     arrays = []
     for a, t in enumerate(signature(func)[0]):
+        if isinstance(t, IndexType):
+            arrays.append(int(rng.integers(1, 9)))
+            continue
+        if isinstance(t, (IntegerType, FloatType)):
+            info = element_info(t)
+            if info.kind == "float":
+                arrays.append(float(rng.uniform(-1.0, 1.0)))
+            else:
+                arrays.append(int(rng.integers(0, 17)))
+            continue
         if not isinstance(t, MemRefType):
             raise ExecutionError(
-                f"argument #{a} of @{function_name(func)} has type '{t}'; pass scalar arguments explicitly"
+                f"argument #{a} of @{function_name(func)} has type '{t}'; pass it explicitly"
             )
         shape = _array_shape(t, a, sizes)
         info = element_info(t.element_type)

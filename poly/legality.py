@@ -216,7 +216,14 @@ def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None
 def check_unroll_and_jam(
     loop: Operation, factor: int, analysis: FlowAnalysis | None = None
 ) -> Verdict:
-    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside?"""
+    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside?
+
+    Jamming runs the copies for ``iv, iv + step, ..`` side by side in every innermost run of
+    ops: two instances less than ``factor`` iterations of ``loop`` apart then run in the
+    order of their schedules *below* ``loop`` (position in the body, then the inner loops'
+    IVs), and only then of ``loop``'s IV. Illegal when a dependence between such instances
+    has its target earlier below ``loop`` than its source.
+    """
     if factor < 1:
         return Verdict(False, f"unroll-and-jam factor {factor} is not positive")
     verdict = unsupported_ops([loop])
@@ -224,35 +231,57 @@ def check_unroll_and_jam(
         return verdict
     analysis = _analysis(loop, analysis)
     step = loop.properties["step"].value  # type: ignore[attr-defined]
+    iv = loop.regions[0].blocks[0].arguments[0]
     for edge in analysis.memory:
-        start = next((k for k, ref in enumerate(edge.common) if ref.op is loop), None)
-        if start is None:
+        if not any(ref.op is loop for ref in edge.common):
             continue
-        if edge.distances is None:
+        if edge.relation is None:
             return Verdict(False, f"{describe(edge)} could not be analysed", edge)
-        distances = edge.distances
-        ctx = distances.get_ctx()
-        for k in range(start):
-            distances = distances.fix_val(isl.dim_type.set, k, isl.Val.zero(ctx))
-        distances = distances.project_out(isl.dim_type.set, 0, start)
-        n = distances.dim(isl.dim_type.set)
-        names = [f"x{k}" for k in range(n)]
-        inner_negative = " or ".join(
-            "(" + " and ".join([*(f"{names[j]} = 0" for j in range(1, k)), f"{names[k]} < 0"]) + ")"
-            for k in range(1, n)
-        )
-        if not inner_negative:
-            continue
-        bad = isl.Set.read_from_str(
-            ctx,
-            f"{{ [{', '.join(names)}] : 0 < x0 < {factor * step} and ({inner_negative}) }}",
-        )
-        hit = distances.intersect(bad.align_params(distances.get_space()))
+        source, target = edge.source.statement, edge.target.statement
+        vectors = source.schedule_vector(), target.schedule_vector()
+        width = max(len(v) for v in vectors)
+        name = source.scope.iv_name(iv)
+        position = vectors[0].index(name)
+        times = edge.relation.apply_domain(
+            source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
+        ).apply_range(target.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.out)))
+        bad = isl.Map.read_from_str(times.get_ctx(), _jam_reversal(width, position, factor * step))
+        hit = times.intersect(bad.align_params(times.get_space()))
         if not hit.is_empty():
-            point = hit.sample_point()
-            witness = [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
+            to_source = source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
+            to_target = target.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.out))
+            pairs = edge.relation.intersect(
+                hit.apply_domain(to_source.reverse()).apply_range(to_target.reverse())
+            )
+            witness = _distance_witness(pairs, len(edge.common))
             return Verdict(False, f"jamming would reverse the {describe(edge, witness)}", edge)
     return LEGAL
+
+
+def _jam_reversal(width: int, position: int, span: int) -> str:
+    """Time pairs ``s -> t`` equal before ``position``, ``0 < t - s < span`` there, and
+    ``t`` lexicographically before ``s`` after it."""
+    s = [f"s{k}" for k in range(width)]
+    t = [f"t{k}" for k in range(width)]
+    equal = [f"{s[k]} = {t[k]}" for k in range(position)]
+    apart = [f"0 < {t[position]} - {s[position]} < {span}"]
+    earlier = []
+    for k in range(position + 1, width):
+        prefix = [f"{s[j]} = {t[j]}" for j in range(position + 1, k)]
+        earlier.append("(" + " and ".join([*prefix, f"{t[k]} < {s[k]}"]) + ")")
+    body = " and ".join(equal + apart + ["(" + (" or ".join(earlier) or "false") + ")"])
+    return f"{{ [{', '.join(s)}] -> [{', '.join(t)}] : {body} }}"
+
+
+def _distance_witness(pairs: isl.Map, n: int) -> list[int] | None:
+    """One distance vector (target minus source IVs, on the first ``n`` IVs) of ``pairs``."""
+    if pairs.is_empty():
+        return None
+    common = pairs.project_out(isl.dim_type.in_, n, pairs.dim(isl.dim_type.in_) - n)
+    common = common.project_out(isl.dim_type.out, n, common.dim(isl.dim_type.out) - n)
+    common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
+    point = common.deltas().sample_point()
+    return [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
 
 
 def check_parallel(

@@ -52,12 +52,28 @@ class Instance:
     element: tuple[int, ...]
     is_write: bool
     time: int
+    path: tuple[int, ...] = ()  # walk index of each enclosing loop with its IVs, then the op's
+
+    def below(self, loop: Operation) -> tuple[int, ...]:
+        """The part of ``path`` inside ``loop`` (its position in the body, inner IVs...)."""
+        offset = 0
+        seen: list[Operation] = []
+        for candidate in self.loops:
+            if seen and seen[-1] is candidate:
+                continue
+            seen.append(candidate)
+            count = self.loops.count(candidate)
+            if candidate is loop:
+                return self.path[offset + 1 + count :]
+            offset += 1 + count
+        raise ValueError("the instance is not inside the loop")
 
 
 @dataclass
 class Trace:
     instances: list[Instance] = field(default_factory=list)
     numbered: list[Operation] = field(default_factory=list)  # affine.load/store in walk order
+    order: dict[Operation, int] = field(default_factory=dict)  # walk index of every op
 
     def by_element(self) -> dict[tuple[int, tuple[int, ...]], list[Instance]]:
         groups: dict[tuple[int, tuple[int, ...]], list[Instance]] = defaultdict(list)
@@ -143,6 +159,10 @@ class _Tracer:
             raise _Unsupported("too many dynamic accesses for brute force")
         flat_ivs = tuple(i for group in self.ivs for i in group)
         flat_loops = tuple(loop for loop, group in zip(self.loops, self.ivs) for _ in group)
+        order = self.trace.order
+        path = tuple(
+            x for loop, group in zip(self.loops, self.ivs) for x in (order[loop], *group)
+        ) + (order[op],)
         self.trace.instances.append(
             Instance(
                 self.numbers.get(op, -1),
@@ -153,6 +173,7 @@ class _Tracer:
                 self.element(memref, index),
                 is_write,
                 self.time,
+                path,
             )
         )
         self.time += 1
@@ -282,6 +303,7 @@ def trace(
 ) -> Trace:
     """Run ``module``'s affine control structure; ``symbols`` binds function arguments."""
     tracer = _Tracer(symbols or {}, max_instances)
+    tracer.trace.order = {op: k for k, op in enumerate(module.operation.walk())}
     for op in module.operation.walk():
         if op.name in NUMBERED:
             tracer.numbers[op] = len(tracer.trace.numbered)

@@ -71,11 +71,13 @@ def check_nest(module: Module) -> None:
         inner = _loops_inside(op)
         around = [op, *inner]
         for factor in (2, 3):
+            # Jammed, instances fewer than `factor` iterations apart run in the order of
+            # their paths inside the loop, then of the loop's IV.
             jam = check_unroll_and_jam(op, factor, analysis)
             broken = False
             for a, b in pairs:
                 d = _distances_from(a, b, op)
-                if d is not None and 0 < d[0] < factor * step and lex_negative(d[1:]):
+                if d is not None and 0 < d[0] < factor * step and b.below(op) < a.below(op):
                     broken = True
                     break
             assert bool(jam) == (not broken), (factor, jam.reason, around)
