@@ -298,7 +298,7 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
             clone = op.clone(mapping)
             _insert(where, before, clone)
 
-    generate(schedule, instances.params, scratch, None, emit, instances.domain.params())
+    generate(schedule, instances.params, scratch, None, emit, instances.context)
     created = list(scratch.operations)
     for offset, op in enumerate(created):
         scratch.operations.remove(op)

@@ -829,6 +829,7 @@ class BandInstances:
     params: dict[str, Value]
     exact: bool
     reasons: list[str]
+    context: isl.Set  # what holds for the parameters wherever the band runs (outer loops)
 
 
 def band_instances(band: Sequence[Operation]) -> BandInstances:
@@ -854,6 +855,11 @@ def band_instances(band: Sequence[Operation]) -> BandInstances:
         for loop in statement.loops[: len(statement.loops) - len(band)]
         for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]
     }
+    # The loops and conditions around the band: the band's outermost loop as a statement.
+    around = builder.statement(band[0], scope)
+    context = around.domain.move_dims(
+        isl.dim_type.param, 0, isl.dim_type.set, 0, around.domain.dim(isl.dim_type.set)
+    ).params()
     params = {name: key for key, name in scope.param_names.items() if isinstance(key, Value)}
     if len(params) != len(scope.param_names):
         raise ModelError("a bound depends on a layout symbol the IR does not hold")
@@ -865,4 +871,5 @@ def band_instances(band: Sequence[Operation]) -> BandInstances:
         {**params, **outer_values},
         statement.exact,
         statement.reasons,
+        context,
     )

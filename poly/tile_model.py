@@ -62,12 +62,9 @@ class _BandData:
         self.band = list(band)
         self.accesses = [a for a in model.accesses if band[0] in a.statement.loops]
         self.names: list[str] = []
-        for a in self.accesses:
-            for loop in band:
-                iv = loop.regions[0].blocks[0].arguments[0]
-                name = a.statement.scope.iv_name(iv)
-                if name not in self.names:
-                    self.names.append(name)
+        if self.accesses:
+            scope = self.accesses[0].statement.scope
+            self.names = [scope.iv_name(loop.regions[0].blocks[0].arguments[0]) for loop in band]
         self.trip = [self._extent(k) for k in range(len(band))]
 
     def _fixed_params(self, s: isl.Set) -> isl.Set:
@@ -77,6 +74,8 @@ class _BandData:
         return s
 
     def _range(self, k: int) -> tuple[int, int] | None:
+        if not self.names:
+            return None
         name = self.names[k]
         for a in self.accesses:
             domain = self._fixed_params(a.statement.domain)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -536,3 +536,17 @@ def loop_distances(a: Instance, b: Instance, loops: Sequence[Operation]) -> tupl
     if any(a.ivs[k] != b.ivs[k] for k in range(start)):
         return None
     return tuple(b.ivs[start + k] - a.ivs[start + k] for k in range(len(loops)))
+
+
+def access_multiset(module: Module, symbols: Mapping[Value, int] | None = None) -> Counter:
+    """How many times each (argument position, element, read/write) is touched: equal for
+    two versions of a function exactly when they run the same accesses (any order)."""
+    tr = trace(module, symbols)
+    arguments: dict[Value, int] = {}
+    for op in module.operation.walk():
+        if op.name == "func.func":
+            for k, arg in enumerate(op.regions[0].blocks[0].arguments):
+                arguments[arg] = k
+    return Counter(
+        (arguments.get(inst.memref, -1), inst.element, inst.is_write) for inst in tr.instances
+    )

@@ -121,6 +121,9 @@ class LoopTile:
         elif self.tile_size:
             sizes = [self.tile_size] * len(band)
         else:
+            if not any(band[0] in a.statement.loops for a in analysis.model.accesses):
+                _refuse(context, band[0], what, "it touches no memory")
+                return
             choice = choose_tile_sizes(band, self.cache_size * 1024, analysis.model)
             trips = [constant_trip_count(loop) for loop in band]
             if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):

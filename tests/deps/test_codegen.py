@@ -8,6 +8,7 @@ from pathlib import Path
 
 import islpy as isl
 import pytest
+from dep_oracle import access_multiset
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
 
@@ -89,6 +90,8 @@ def check_module(module: Module) -> int:
             for f, g in zip(module.functions(), result.functions()):
                 outcome = check_equivalent(f, g, backend="interp")
                 assert outcome, (str(new_order), affine.print_module(result), outcome)
+            # every iteration runs exactly once (results alone may not show a repeat)
+            assert access_multiset(result) == access_multiset(module), str(new_order)
             checked += 1
     return checked
 
