@@ -55,10 +55,23 @@ def bands(draw: st.DrawFn) -> str:
         base = PAD + offset + (SIZE if sign else 0)
         return f"{sign}{iv} + {base}" if sign == "" else f"-{iv} + {base - 1}"
 
-    count = draw(st.integers(1, 3))
+    # Mostly stencils (dimension k of A indexed by IV k plus a small offset: uniform
+    # distances), sometimes arbitrary subscripts.
+    structured = draw(st.sampled_from([True, True, False]))
+    rows, cols = ivs[0], ivs[-1] if depth == 2 else ivs[draw(st.integers(1, 2))]
+
+    def stencil(offsets: tuple[int, int]) -> str:
+        return f"{rows} + {PAD + offsets[0]}, {cols} + {PAD + offsets[1]}"
+
+    small = st.tuples(st.integers(-1, 1), st.integers(-1, 1))
+    count = draw(st.integers(1, 2)) if structured else draw(st.integers(1, 3))
     for n in range(count):
-        index_a = ", ".join(subscript(ivs) for _ in range(2))
-        read_a = ", ".join(subscript(ivs) for _ in range(2))
+        if structured:
+            index_a = stencil(draw(small))
+            read_a = stencil(draw(small))
+        else:
+            index_a = ", ".join(subscript(ivs) for _ in range(2))
+            read_a = ", ".join(subscript(ivs) for _ in range(2))
         read_b = subscript(ivs)
         c = draw(st.sampled_from(["0.5", "1.5", "-1.0"]))
         lines += [
