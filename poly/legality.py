@@ -313,3 +313,31 @@ def check_parallel(
             return Verdict(False, f"{describe(edge)} could not be analysed", edge)
         return Verdict(False, f"it carries the {describe(edge)}", edge)
     return LEGAL
+
+
+def check_distribution(
+    band: Sequence[Operation],
+    groups: Sequence[Sequence[Operation]],
+    analysis: FlowAnalysis | None = None,
+) -> Verdict:
+    """Can the band be distributed over ``groups`` of its innermost body (all of group 1's
+    iterations, then all of group 2's, ...)? Illegal when a dependence inside the band goes
+    from a later group to an earlier one: distribution would run its target first."""
+    verdict = unsupported_ops(band)
+    if not verdict:
+        return verdict
+    analysis = _analysis(band[0], analysis)
+    group_of = {id(op): k for k, group in enumerate(groups) for top in group for op in top.walk()}
+    for edge in analysis.memory:
+        if not any(ref.op is band[0] for ref in edge.common):
+            continue
+        source = group_of.get(id(edge.source.op))
+        target = group_of.get(id(edge.target.op))
+        if source is None or target is None or source <= target:
+            continue
+        return Verdict(
+            False,
+            f"the {describe(edge)} goes from a later part of the body to an earlier one",
+            edge,
+        )
+    return LEGAL

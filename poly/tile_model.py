@@ -10,7 +10,8 @@ and reused from cache. Sizes never exceed a loop's trip count.
 The order of the loops inside a tile puts innermost the loop along which the most
 accesses are contiguous (unit stride in the last memref dimension) or invariant, so that
 the innermost loop streams through memory and vectorises; this is free to choose when the
-band is fully permutable, which tiling requires anyway.
+band is fully permutable, which tiling requires anyway. That loop's tile is made long
+first (long vector loops, few tile-boundary overheads), then the others grow.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from poly.model import Access, Model, build_model
 
 TYPICAL_PARAMETER = 1024  # the value a symbolic size is assumed to have when sizing tiles
 CACHE_OCCUPANCY = 0.5  # the share of the cache a tile's data may fill (room for conflicts)
+INNER_SHARE = 8  # the innermost loop alone may take up to 1/INNER_SHARE of that budget
 
 
 @dataclass(frozen=True)
@@ -189,7 +191,8 @@ def _box_volume(image: isl.Set) -> int:
 
 def contiguity_order(band: Sequence[Operation], model: Model | None = None) -> tuple[int, ...]:
     """The band's loops ordered so that the innermost is the one along which most accesses
-    are invariant or unit-stride in their last dimension (the others keep their order)."""
+    are unit-stride or read-invariant, and few are strided or write the same element again
+    (the others keep their order)."""
     model = model or _model(band)
     scores = [0.0] * len(band)
     for a in [x for x in model.accesses if band[0] in x.statement.loops]:
@@ -200,11 +203,11 @@ def contiguity_order(band: Sequence[Operation], model: Model | None = None) -> t
                 continue
             stride = _last_dim_stride(a, names.index(name))
             if stride == 0:
-                scores[k] += 1.0
+                # an element read again is free; one written again chains the iterations
+                # (a reduction does not vectorise without reassociation)
+                scores[k] += -2.0 if a.is_write else 1.0
             elif stride in (1, -1):
                 scores[k] += 2.0
-            elif stride is None:
-                scores[k] -= 0.5
             else:
                 scores[k] -= 1.0
     best = max(range(len(band)), key=lambda k: (scores[k], k))
@@ -212,7 +215,9 @@ def contiguity_order(band: Sequence[Operation], model: Model | None = None) -> t
 
 
 def _last_dim_stride(a: Access, position: int) -> int | None:
-    """How far the last element coordinate moves when IV ``position`` grows by one."""
+    """How far the element moves in memory order when IV ``position`` grows by one: 0
+    (same element), the step of the last coordinate when only that one moves, and None
+    when an outer coordinate moves (a stride of at least a row) or it varies."""
     relation = a.relation
     n_out = relation.dim(isl.dim_type.out)
     if n_out == 0:
@@ -230,13 +235,18 @@ def _last_dim_stride(a: Access, position: int) -> int | None:
     if pairs.is_empty():
         return None
     deltas = pairs.deltas()
-    aff = isl.Aff.var_on_domain(
-        isl.LocalSpace.from_space(deltas.get_space()), isl.dim_type.set, n_out - 1
-    )
-    low, high = deltas.min_val(aff), deltas.max_val(aff)
-    if low.is_int() and high.is_int() and low.to_python() == high.to_python():
-        return low.to_python()
-    return None
+    moves = []
+    for k in range(n_out):
+        aff = isl.Aff.var_on_domain(
+            isl.LocalSpace.from_space(deltas.get_space()), isl.dim_type.set, k
+        )
+        low, high = deltas.min_val(aff), deltas.max_val(aff)
+        if not (low.is_int() and high.is_int() and low.to_python() == high.to_python()):
+            return None
+        moves.append(low.to_python())
+    if any(moves[:-1]):
+        return None
+    return moves[-1]
 
 
 def _model(band: Sequence[Operation]) -> Model:
@@ -253,7 +263,17 @@ def choose_tile_sizes(
     model = model or _model(band)
     data = _BandData(band, model)
     budget = cache_bytes * CACHE_OCCUPANCY
+    order = contiguity_order(band, model)
     sizes = [1] * len(band)
+    # The innermost loop of a tile streams through memory: keep it long (the whole loop
+    # when its data takes at most an eighth of the budget), then grow the others.
+    inner = order[-1]
+    while sizes[inner] < data.trip[inner]:
+        trial = list(sizes)
+        trial[inner] = min(sizes[inner] * 2, data.trip[inner])
+        if data.footprint(trial) > budget / INNER_SHARE:
+            break
+        sizes = trial
     footprint = data.footprint(sizes)
     while True:
         best: tuple[float, int, int] | None = None
@@ -274,7 +294,6 @@ def choose_tile_sizes(
         k = best[2]
         sizes[k] = min(sizes[k] * 2, data.trip[k])
         footprint = data.footprint(sizes)
-    order = contiguity_order(band, model)
     reason = (
         f"tiles of {'x'.join(map(str, sizes))} touch {footprint} bytes "
         f"(budget {int(budget)} of a {cache_bytes}-byte cache)"

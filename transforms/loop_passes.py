@@ -22,12 +22,14 @@ from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
 from poly.legality import (
     Verdict,
+    check_distribution,
     check_parallel,
     check_permutation,
     check_tiling,
     check_unroll_and_jam,
 )
 from poly.tile_model import choose_tile_sizes, contiguity_order
+from transforms.distribute import distribute_band, groups_of
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     enclosing_function,
@@ -36,6 +38,7 @@ from transforms.loop_utils import (
     innermost_loops,
     loops,
     permute_loops,
+    promote_if_single_iteration,
     skew,
 )
 from transforms.parallelize import to_parallel
@@ -92,8 +95,9 @@ class LoopTile:
     Sizes: ``tile-sizes`` (missing ones are 4, as mlir-opt does), else ``tile-size`` for
     every loop, else the cache model of :mod:`poly.tile_model` for a cache of
     ``cache-size`` KiB, which also orders the loops inside a tile for contiguous innermost
-    accesses. A band whose data fits in the cache is left alone. ``separate`` runs full
-    tiles without bound checks."""
+    accesses; in that mode imperfect nests are first distributed into perfect ones where
+    that is legal (gemm's ``C *= beta`` apart from its product). A band whose data fits in
+    the cache is left alone. ``separate`` runs full tiles without bound checks."""
 
     name = "affine-loop-tile"
     tile_sizes: tuple[int, ...] = ()
@@ -104,6 +108,8 @@ class LoopTile:
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         for function in functions(module):
+            if not (self.tile_sizes or self.tile_size):
+                distribute_for_tiling(function)
             analysis = analysis_of(function)
             for band in get_tileable_bands(function):
                 self.tile(band, analysis, context)
@@ -129,11 +135,17 @@ class LoopTile:
             if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):
                 _refuse(context, band[0], what, f"its data fits in the cache ({choice.reason})")
                 return
+            if all(s == 1 for s in choice.sizes):
+                _refuse(context, band[0], what, f"not even one iteration fits ({choice.reason})")
+                return
             sizes, order = list(choice.sizes), choice.order
 
         def rewrite() -> None:
             loops_after = tile_perfect_band(band, sizes, self.separate)
             points = loops_after[len(band) :]
+            if order is not None:  # model-chosen sizes: drop tile loops that run once
+                for tile_loop in loops_after[: len(band)]:
+                    promote_if_single_iteration(tile_loop)
             if order is not None and list(order) != sorted(order) and not self.separate:
                 permutation = [order.index(k) for k in range(len(band))]
                 try:
@@ -142,6 +154,34 @@ class LoopTile:
                     pass  # keep the original order inside tiles
 
         _attempt(context, band[0], what, rewrite)
+
+
+def distribute_for_tiling(function: Operation) -> None:
+    """Distribute every outermost band whose innermost body holds loops among other parts,
+    where legal, until each band is perfect or cannot be split further."""
+    changed = True
+    while changed:
+        changed = False
+        analysis = analysis_of(function)
+        for loop in [
+            op for op in function.regions[0].blocks[0].operations if op.name == "affine.for"
+        ]:
+            band = get_perfect_band(loop)
+            groups = groups_of(band[-1])
+            if len(groups) < 2 or not any(
+                inner.name == "affine.for"
+                for group in groups
+                for op in group
+                for inner in op.walk()
+            ):
+                continue
+            if check_distribution(band, groups, analysis):
+                try:
+                    distribute_band(band, groups)
+                except TransformError:
+                    continue
+                changed = True
+                break
 
 
 def _permutation_loops(module: Module, size: int) -> list[list[Operation]]:

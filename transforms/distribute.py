@@ -1,0 +1,92 @@
+"""Loop distribution (fission): one copy of a perfect band per group of its body's ops.
+
+``groups_of(loop)`` splits a loop body into the finest groups of consecutive ops that can
+live in separate loops: ops connected by SSA values stay together (a value computed in one
+group is not visible in another loop). ``distribute_band(band, groups)`` replaces the band
+by ``len(groups)`` copies of it, in order, the innermost body of copy ``k`` holding the ops
+of group ``k``: every iteration of group 1, then every iteration of group 2, and so on. It
+does not check legality (see :func:`poly.legality.check_distribution`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from affine.dialects.affine_dialect import ForOp
+from affine.ir import Operation, Value
+from transforms.errors import TransformError
+from transforms.loop_utils import body_ops, check_perfect_band
+
+
+def _values_defined(ops: Sequence[Operation]) -> set[Value]:
+    defined: set[Value] = set()
+    for op in ops:
+        for inner in op.walk():
+            defined.update(inner.results)
+            for region in inner.regions:
+                for block in region.blocks:
+                    defined.update(block.arguments)
+    return defined
+
+
+def groups_of(loop: Operation) -> list[list[Operation]]:
+    """The body of ``loop`` cut into the most groups of consecutive ops such that no value
+    defined in one group is used in another."""
+    ops = body_ops(loop)
+    index = {op: k for k, op in enumerate(ops)}
+    owner: dict[Value, int] = {}
+    for k, op in enumerate(ops):
+        for value in _values_defined([op]):
+            owner[value] = k
+    # cut[k]: may a group boundary fall between ops k-1 and k?
+    cut = [True] * (len(ops) + 1)
+    for k, op in enumerate(ops):
+        for inner in op.walk():
+            for value in inner.operands:
+                source = owner.get(value)
+                if source is not None and source != index[op]:
+                    for between in range(source + 1, k + 1):
+                        cut[between] = False
+    groups: list[list[Operation]] = []
+    for k, op in enumerate(ops):
+        if k == 0 or cut[k]:
+            groups.append([])
+        groups[-1].append(op)
+    return groups
+
+
+def distribute_band(
+    band: Sequence[Operation], groups: Sequence[Sequence[Operation]]
+) -> list[Operation]:
+    """Replace the perfect ``band`` by one copy per group (see the module docstring); returns
+    the new outermost loops. The groups must partition the innermost body, in order."""
+    band = list(band)
+    check_perfect_band(band)
+    innermost = band[-1]
+    if [op for group in groups for op in group] != body_ops(innermost):
+        raise TransformError("the groups must list the loop body's ops in order", innermost.loc)
+    for loop in band:
+        if loop.results or len(ForOp(loop).body.arguments) > 1:
+            raise TransformError("cannot distribute loops with iter_args", loop.loc)
+    if len(groups) < 2:
+        return [band[0]]
+    outer = band[0]
+    block = outer.parent
+    assert block is not None
+    copies = []
+    for group in groups:
+        keep = {id(op) for op in group}
+        copy = outer.clone({})
+        copy_band = [copy]
+        while len(copy_band) < len(band):
+            copy_band.append(body_ops(copy_band[-1])[0])
+        originals = body_ops(innermost)
+        for original, cloned in zip(originals, body_ops(copy_band[-1])):
+            if id(original) not in keep:
+                cloned.erase()
+        copies.append(copy)
+    position = block.index_of(outer)
+    for offset, copy in enumerate(copies):
+        block.insert(position + offset, copy)
+    outer.erase()
+    return copies
