@@ -15,7 +15,14 @@ from nestgen import nests
 import affine
 from affine.ir import Module, Operation
 from poly.flow import FlowAnalysis
-from poly.legality import check_parallel, check_permutation, check_tiling, check_unroll_and_jam
+from poly.legality import (
+    check_distribution,
+    check_parallel,
+    check_permutation,
+    check_tiling,
+    check_unroll_and_jam,
+)
+from transforms.distribute import groups_of
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 NESTS = sorted((CORPUS / "deps").glob("*.mlir"))
@@ -64,6 +71,30 @@ def check_nest(module: Module) -> None:
             broken = any(lex_negative(tuple(d[k] for k in order)) for d in distances)
             verdict = check_permutation(band, permutation, analysis)
             assert bool(verdict) == (not broken), (permutation, verdict.reason)
+    for op in module.operation.walk():
+        if op.name != "affine.for" or len(op.regions[0].blocks[0].arguments) != 1:
+            continue
+        band = [op]
+        while (
+            len([x for x in band[-1].regions[0].blocks[0].operations if x.name != "affine.yield"])
+            == 1
+        ):
+            inner = band[-1].regions[0].blocks[0].operations[0]
+            if inner.name != "affine.for" or len(inner.regions[0].blocks[0].arguments) != 1:
+                break
+            band.append(inner)
+        groups = groups_of(band[-1])
+        if len(groups) >= 2:
+            # distribution runs group k's iterations before group k + 1's: a dependence from
+            # a later group to an earlier one inside the band would be reversed
+            group_of = {id(x): k for k, g in enumerate(groups) for top in g for x in top.walk()}
+            backward = any(
+                op in a.loops and op in b.loops and group_of[id(a.op)] > group_of[id(b.op)]
+                for a, b in pairs
+                if id(a.op) in group_of and id(b.op) in group_of
+            )
+            verdict = check_distribution(band, groups, analysis)
+            assert bool(verdict) == (not backward), verdict.reason
     for op in module.operation.walk():
         if op.name != "affine.for":
             continue
