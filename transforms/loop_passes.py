@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from affine.ir import Module, Operation
+from affine.ir import Module, Operation, uses_of
 from poly.codegen import CodegenError, regenerate_band
 from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
@@ -45,7 +45,7 @@ from transforms.parallelize import to_parallel
 from transforms.registry import PassContext
 from transforms.tiling import tile_perfect_band
 from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
-from transforms.value_map import constant_trip_count
+from transforms.value_map import canonicalize_affine_ops, constant_trip_count
 
 
 def functions(module: Module) -> list[Operation]:
@@ -141,11 +141,20 @@ class LoopTile:
             sizes, order = list(choice.sizes), choice.order
 
         def rewrite() -> None:
+            block = band[0].parent
+            existing = {id(op) for op in block.operations} if block is not None else set()
             loops_after = tile_perfect_band(band, sizes, self.separate)
             points = loops_after[len(band) :]
-            if order is not None:  # model-chosen sizes: drop tile loops that run once
+            if order is not None and block is not None:
+                # model-chosen sizes: drop tile loops that run once, fold what they leave
                 for tile_loop in loops_after[: len(band)]:
                     promote_if_single_iteration(tile_loop)
+                for op in list(block.operations):
+                    canonicalize_affine_ops(op)
+                for op in list(block.operations):
+                    if id(op) not in existing and op.name == "arith.constant":
+                        if not uses_of(block.parent, op.results[0]):
+                            op.erase()
             if order is not None and list(order) != sorted(order) and not self.separate:
                 permutation = [order.index(k) for k in range(len(band))]
                 try:

@@ -642,3 +642,21 @@ def set_map_slots(op: Operation, slots: Sequence[MapSlot]) -> None:
         op.properties["operandSegmentSizes"] = segment_sizes(
             f.lower_bound_map.num_inputs, f.upper_bound_map.num_inputs, len(op.results)
         )
+
+
+def canonicalize_affine_ops(root: Operation) -> None:
+    """Canonicalize every map of every affine op under ``root`` (MLIR's canonicalization of
+    maps and operands: constants folded, unused operands dropped, duplicates merged), e.g.
+    after a single-iteration loop was promoted and its IV became a constant."""
+    for op in root.walk():
+        slots = map_slots(op)
+        if not slots:
+            continue
+        new = []
+        changed = False
+        for slot in slots:
+            m, operands = canonicalize(slot.map, slot.operands)
+            changed |= m != slot.map or tuple(operands) != slot.operands
+            new.append(MapSlot(slot.name, m, tuple(operands)))
+        if changed:
+            set_map_slots(op, new)
