@@ -1,4 +1,132 @@
 """Loop transformations over affine IR: legality checks, rewrites and passes.
 
-Importing this package is cheap; passes and their dependencies (islpy) load on use.
+From Python, each pass runs on a module and returns a new one (the input is untouched)
+with the remarks it made::
+
+    import affine, transforms
+    module = affine.parse(open("gemm.mlir").read(), "gemm.mlir")
+    result = transforms.tile(module)                 # the cache model's tile sizes
+    result = transforms.tile(module, sizes=[32, 32]) # explicit sizes
+    print(result.module); print(*result.remarks, sep="\\n")
+
+The checks (``check_tiling``, ``check_permutation``, ...; :mod:`poly.legality`) and the
+rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
+``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
+``distribute_band``) are public too. Importing this package is cheap; passes and their
+dependencies (islpy) load on use.
 """
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from affine.ir import Module
+
+_LAZY = {
+    "check_tiling": "poly.legality",
+    "check_permutation": "poly.legality",
+    "check_unroll_and_jam": "poly.legality",
+    "check_parallel": "poly.legality",
+    "check_distribution": "poly.legality",
+    "Verdict": "poly.legality",
+    "tile_perfect_band": "transforms.tiling",
+    "separate_full_tiles": "transforms.tiling",
+    "permute_loops": "transforms.loop_utils",
+    "interchange_loops": "transforms.loop_utils",
+    "get_perfect_band": "transforms.loop_utils",
+    "get_tileable_bands": "transforms.loop_utils",
+    "apply_to_clone": "transforms.loop_utils",
+    "skew_band": "transforms.loop_utils",
+    "unroll_loop": "transforms.unrolling",
+    "unroll_full": "transforms.unrolling",
+    "unroll_and_jam_loop": "transforms.unrolling",
+    "to_parallel": "transforms.parallelization",
+    "distribute_band": "transforms.distribute",
+    "TransformError": "transforms.errors",
+}
+_RENAMED = {
+    "interchange_loops": "interchange",
+    "skew_band": "skew",
+    "unroll_loop": "unroll",
+    "unroll_and_jam_loop": "unroll_and_jam",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), _RENAMED.get(name, name))
+    raise AttributeError(f"module 'transforms' has no attribute {name!r}")
+
+
+@dataclass
+class PassResult:
+    """A transformed module and the remarks the pass made (one per band left alone)."""
+
+    module: Module
+    remarks: list[str]
+
+
+def run_pass(module: Module, name: str, **options: Any) -> PassResult:
+    """Run the pass ``name`` (its poly-opt flag without dashes) with Python options
+    (``tile_sizes=(32, 32)``); the input module is not modified."""
+    from transforms import registry
+
+    entry = registry.lookup(name)
+    if entry is None:
+        raise KeyError(f"no pass named '{name}'")
+    context = registry.PassContext(print_op_on_diagnostic=False)
+    result = entry.load()(**options).run(module, context)
+    return PassResult(result, [d.render() for d in context.diagnostics])
+
+
+def tile(
+    module: Module,
+    sizes: Sequence[int] | None = None,
+    cache_size: int = 512,
+    separate: bool = False,
+) -> PassResult:
+    """``--affine-loop-tile``: explicit ``sizes``, or the cache model for ``cache_size`` KiB."""
+    return run_pass(
+        module,
+        "affine-loop-tile",
+        tile_sizes=tuple(sizes or ()),
+        cache_size=cache_size,
+        separate=separate,
+    )
+
+
+def permute(module: Module, permutation: Sequence[int]) -> PassResult:
+    """``--test-loop-permutation``: ``permutation[i]`` is the new position of loop ``i``."""
+    return run_pass(module, "test-loop-permutation", permutation_map=tuple(permutation))
+
+
+def interchange(module: Module, permutation: Sequence[int] | None = None) -> PassResult:
+    """``--affine-loop-interchange``: by ``permutation``, or for contiguous innermost access."""
+    return run_pass(module, "affine-loop-interchange", permutation_map=tuple(permutation or ()))
+
+
+def skew(module: Module, factors: Sequence[int]) -> PassResult:
+    """``--affine-loop-skew``: innermost IV ``j + sum factors[k] * i_k``."""
+    return run_pass(module, "affine-loop-skew", skew_factors=tuple(factors))
+
+
+def unroll(module: Module, factor: int = 4, **options: Any) -> PassResult:
+    """``--affine-loop-unroll`` (``factor=-1`` unrolls fully)."""
+    return run_pass(module, "affine-loop-unroll", unroll_factor=factor, **options)
+
+
+def unroll_and_jam(module: Module, factor: int = 4) -> PassResult:
+    """``--affine-loop-unroll-jam`` where the dependences allow it."""
+    return run_pass(module, "affine-loop-unroll-jam", unroll_jam_factor=factor)
+
+
+def parallelize(
+    module: Module, reductions: bool = False, max_nested: int = 2**32 - 1
+) -> PassResult:
+    """``--affine-parallelize``: loops that carry no dependence become ``affine.parallel``."""
+    return run_pass(
+        module, "affine-parallelize", parallel_reductions=reductions, max_nested=max_nested
+    )

@@ -1,5 +1,5 @@
 """The loop-transformation passes: thin drivers over the checks (:mod:`poly.legality`) and
-the rewrites (:mod:`transforms.tiling`, :mod:`transforms.unroll`, ...).
+the rewrites (:mod:`transforms.tiling`, :mod:`transforms.unrolling`, ...).
 
 Every pass works on a clone of its input and returns it. It transforms every band (or
 loop) where the transformation is legal and, for each one it leaves alone, reports a
@@ -41,10 +41,10 @@ from transforms.loop_utils import (
     promote_if_single_iteration,
     skew,
 )
-from transforms.parallelize import to_parallel
+from transforms.parallelization import to_parallel
 from transforms.registry import PassContext
 from transforms.tiling import tile_perfect_band
-from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
 from transforms.value_map import canonicalize_affine_ops, constant_trip_count
 
 

@@ -24,9 +24,9 @@ from transforms.loop_utils import (
     promote_if_single_iteration,
     skew,
 )
-from transforms.parallelize import to_parallel
+from transforms.parallelization import to_parallel
 from transforms.tiling import separate_full_tiles, tile_perfect_band
-from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
 
 
 def check(source: str, rewrite: Callable[[Module], object], checks: str) -> Module:

@@ -38,9 +38,9 @@ from transforms.loop_utils import (
     permute_loops,
     skew,
 )
-from transforms.parallelize import to_parallel
+from transforms.parallelization import to_parallel
 from transforms.tiling import tile_perfect_band
-from transforms.unroll import unroll_and_jam
+from transforms.unrolling import unroll_and_jam
 
 KERNEL_NAMES = sorted(p.stem for p in KERNELS.glob("*.mlir"))
 # Kernels covering every loop shape of the corpus (iter_args, max/min and floordiv bounds,

@@ -12,9 +12,9 @@ import affine
 from affine.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
-from transforms.parallelize import to_parallel
+from transforms.parallelization import to_parallel
 from transforms.tiling import tile_perfect_band
-from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
 
 MAX_EXAMPLES = 150
 REWRITES = (

@@ -21,9 +21,9 @@ from transforms.loop_utils import (
     normalize_loop,
     permute_loops,
 )
-from transforms.parallelize import to_parallel
+from transforms.parallelization import to_parallel
 from transforms.tiling import tile_perfect_band
-from transforms.unroll import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
 
 TRANSFORMS = CORPUS / "transforms"
 KERNELS = CORPUS / "kernels"
