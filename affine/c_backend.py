@@ -42,6 +42,7 @@ from affine.diagnostics import Location, PolyError
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.execute import (
+    ARITH_CASTS,
     F32,
     ElementInfo,
     ExecutionError,
@@ -1715,23 +1716,7 @@ def _c_select(e: _FunctionEmitter, op: Operation) -> None:
     e.define(op.results[0], f"({c} ? {a} : {b})")
 
 
-_CASTS = (
-    "index_cast",
-    "index_castui",
-    "sitofp",
-    "uitofp",
-    "fptosi",
-    "fptoui",
-    "extf",
-    "truncf",
-    "extsi",
-    "extui",
-    "trunci",
-    "bitcast",
-)
-
-
-@_c_op(*(f"arith.{n}" for n in _CASTS))
+@_c_op(*(f"arith.{n}" for n in ARITH_CASTS))
 def _c_cast_scalar(e: _FunctionEmitter, op: Operation) -> None:
     name = op.name[6:]
     src = e.info(op.operands[0], op.loc)

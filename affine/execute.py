@@ -61,6 +61,23 @@ if TYPE_CHECKING:
     from affine.attributes import FloatAttr
 
 
+# The arith casts both backends implement (one conversion function each, see interp/c_backend).
+ARITH_CASTS = (
+    "index_cast",
+    "index_castui",
+    "sitofp",
+    "uitofp",
+    "fptosi",
+    "fptoui",
+    "extf",
+    "truncf",
+    "extsi",
+    "extui",
+    "trunci",
+    "bitcast",
+)
+
+
 class ExecutionError(DiagnosticError):
     """A kernel that cannot be run or failed while running (located at the op when known)."""
 

@@ -33,6 +33,7 @@ from affine.diagnostics import Location
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.execute import (
+    ARITH_CASTS,
     F32,
     F64,
     ElementInfo,
@@ -1682,23 +1683,7 @@ def cast_function(
     return lambda x: canon(to_s(x))
 
 
-_CASTS = (
-    "index_cast",
-    "index_castui",
-    "sitofp",
-    "uitofp",
-    "fptosi",
-    "fptoui",
-    "extf",
-    "truncf",
-    "extsi",
-    "extui",
-    "trunci",
-    "bitcast",
-)
-
-
-@_op(*(f"arith.{n}" for n in _CASTS))
+@_op(*(f"arith.{n}" for n in ARITH_CASTS))
 def _cast_scalar(c: _Compiler, op: Operation) -> Closure:
     return _unary(
         c, op, cast_function(op.name[6:], op.operands[0].type, op.results[0].type, op.loc)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir import Module, Operation, OpResult, Value
+from affine.reductions import COMBINER_KINDS, depends_on, loop_reductions
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.deps import (
     DEFAULT_MAX_OPERATIONS,
@@ -44,24 +45,6 @@ from poly.model import READ, WRITE, Access, Model, Scope, build_model
 
 RAW, WAR, WAW, RAR = "RAW", "WAR", "WAW", "RAR"
 
-# Combiners of reductions (MLIR's matchReduction accepts these single-op combiners).
-REDUCTION_COMBINERS = (
-    "arith.addf",
-    "arith.mulf",
-    "arith.addi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.maximumf",
-    "arith.minimumf",
-    "arith.maxnumf",
-    "arith.minnumf",
-    "arith.maxsi",
-    "arith.minsi",
-    "arith.maxui",
-    "arith.minui",
-)
 
 
 @dataclass
@@ -371,44 +354,13 @@ def _common_loops(a: Access, b: Access) -> list[LoopRef]:
 
 
 def iter_args_reductions(loop: Operation) -> tuple[list[str], bool]:
-    """Combiners of an ``affine.for``'s ``iter_args`` that are reductions (the yielded value
-    is ``combiner(iter_arg, x)`` with ``x`` independent of the iter_arg), and whether any
-    iter_arg is not such a reduction."""
+    """Combiners of an ``affine.for``'s ``iter_args`` that are reductions
+    (:func:`affine.reductions.loop_reductions`), and whether any iter_arg is not one."""
     if loop.name != "affine.for":
         return [], False
-    body = loop.regions[0].blocks[0]
-    iter_args = body.arguments[1:]
-    if not iter_args:
-        return [], False
-    yielded = body.operations[-1].operands
-    combiners: list[str] = []
-    sequential = False
-    for arg, value in zip(iter_args, yielded):
-        combiner = _single_combiner(value, arg)
-        if combiner is None:
-            sequential = True
-        else:
-            combiners.append(combiner)
-    return combiners, sequential
-
-
-def _single_combiner(value: Value, accumulator: Value) -> str | None:
-    if not isinstance(value, OpResult) or value.owner.name not in REDUCTION_COMBINERS:
-        return None
-    op = value.owner
-    lhs, rhs = op.operands
-    other = rhs if lhs is accumulator else lhs if rhs is accumulator else None
-    if other is None or _depends_on(other, accumulator):
-        return None
-    return op.name
-
-
-def _depends_on(value: Value, root: Value, depth: int = 0) -> bool:
-    if value is root:
-        return True
-    if depth > 200 or not isinstance(value, OpResult):
-        return False
-    return any(_depends_on(v, root, depth + 1) for v in value.owner.operands)
+    iter_args = loop.regions[0].blocks[0].arguments[1:]
+    found = loop_reductions(loop)
+    return [r.combiner.name for r in found], len(found) != len(iter_args)
 
 
 def memory_reduction_pairs(model: Model) -> dict[int, frozenset[int]]:
@@ -421,7 +373,7 @@ def memory_reduction_pairs(model: Model) -> dict[int, frozenset[int]]:
         if store.kind != WRITE or store.op.name not in ("affine.store", "memref.store"):
             continue
         stored = store.op.operands[0]
-        if not isinstance(stored, OpResult) or stored.owner.name not in REDUCTION_COMBINERS:
+        if not isinstance(stored, OpResult) or stored.owner.name not in COMBINER_KINDS:
             continue
         for operand in stored.owner.operands:
             load = loads.get(operand)
@@ -429,7 +381,9 @@ def memory_reduction_pairs(model: Model) -> dict[int, frozenset[int]]:
                 continue
             if load.statement.loops != store.statement.loops:
                 continue
-            if _single_combiner(stored, operand) is None:
+            others = [v for v in stored.owner.operands if v is not operand]
+            loops = store.statement.loops
+            if len(others) != 1 or not loops or depends_on(others[0], {operand}, loops[-1]):
                 continue
             same = load.relation.set_tuple_name(isl.dim_type.in_, "X").is_equal(
                 store.relation.set_tuple_name(isl.dim_type.in_, "X")

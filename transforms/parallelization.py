@@ -12,10 +12,10 @@ from __future__ import annotations
 from affine.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
 from affine.ir import Operation, Region
 from affine.ops import REDUCTION_KINDS, ForOp
+from affine.reductions import loop_reductions
 from affine.types import I32, I64, FloatType, IntegerType, TensorType, Type
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, replace_results
-from transforms.reductions import loop_reductions
 
 
 def reduction_fits(kind: str, t: Type) -> bool:
@@ -40,7 +40,7 @@ def _groups(count: int) -> DenseElementsAttr:
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
     """Replace ``loop`` by an ``affine.parallel`` over the same range (MLIR's
     ``affineParallelize``) and return it.  With ``reductions``, iter_args that are
-    single-combiner reductions (:func:`transforms.reductions.match_reduction`) become
+    single-combiner reductions (:func:`affine.reductions.match_reduction`) become
     ``reduce`` results; any other iter_arg, or any iter_arg at all without ``reductions``,
     is refused, as is a reduction kind ``affine.parallel`` does not accept for its type."""
     if not is_loop(loop):

@@ -19,6 +19,7 @@ from affine.dialects.common import segment_sizes
 from affine.expr import dim
 from affine.ir import Block, Operation, OpResult, Value, uses_of
 from affine.ops import ForOp
+from affine.reductions import LoopReduction, combine, loop_reductions
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     body_ops,
@@ -29,7 +30,6 @@ from transforms.loop_utils import (
     set_bound,
     set_step,
 )
-from transforms.reductions import LoopReduction, combine, loop_reductions
 from transforms.value_map import (
     ValueMap,
     canonicalize,

@@ -11,6 +11,7 @@ import pytest
 from dep_oracle import access_multiset
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
+from test_legality import perfect_bands
 
 import affine
 from affine.execute import check_equivalent
@@ -26,20 +27,7 @@ KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
 def bands(module: Module) -> list[list[int]]:
     """Perfect bands of depth >= 2 as walk positions of their loops."""
     ops = list(module.operation.walk())
-    found = []
-    for op in ops:
-        if op.name != "affine.for" or len(op.regions[0].blocks[0].arguments) != 1:
-            continue
-        band = [op]
-        while True:
-            body = [x for x in band[-1].regions[0].blocks[0].operations if x.name != "affine.yield"]
-            if len(body) == 1 and body[0].name == "affine.for":
-                band.append(body[0])
-            else:
-                break
-        if len(band) >= 2:
-            found.append([ops.index(x) for x in band])
-    return found
+    return [[ops.index(x) for x in band] for band in perfect_bands(module)]
 
 
 def order_map(text: str) -> isl.Map:
