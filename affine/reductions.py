@@ -49,7 +49,7 @@ class LoopReduction:
     combiner: Operation
 
 
-def _depends_on(value: Value, carried: set[Value], loop: Operation) -> bool:
+def depends_on(value: Value, carried: set[Value], loop: Operation) -> bool:
     """Whether ``value`` is, or is computed inside ``loop`` from, one of ``carried``."""
     pending = [value]
     seen: set[Value] = set()
@@ -83,7 +83,7 @@ def match_reduction(loop: Operation, position: int) -> LoopReduction | None:
     if op_def is None or not op_def.has(PURE) or len(combiner.results) != 1:
         return None
     value = combiner.operands[1 - index]
-    if _depends_on(value, set(f.iter_args), loop):
+    if depends_on(value, set(f.iter_args), loop):
         return None
     result = combiner.results[0]
     result_uses = uses_of(loop, result)
