@@ -46,7 +46,6 @@ from poly.model import READ, WRITE, Access, Model, Scope, build_model
 RAW, WAR, WAW, RAR = "RAW", "WAR", "WAW", "RAR"
 
 
-
 @dataclass
 class LoopRef:
     """One IV of a loop: ``op`` with ``index`` (always 0 for ``affine.for``)."""
