@@ -167,3 +167,32 @@ def test_distance_sets_are_isl_objects() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert analysis.relation(store, load_i, 1) is not None
+
+
+CALL = """
+func.func private @touch(memref<16xf32>)
+func.func @calls(%A: memref<16xf32>, %c: f32) {
+  affine.for %i = 0 to 16 {
+    affine.store %c, %A[%i] : memref<16xf32>
+    func.call @touch(%A) : (memref<16xf32>) -> ()
+  }
+  %k = arith.constant 3 : index
+  %idx = arith.muli %k, %k : index
+  %v = memref.load %A[%idx] : memref<16xf32>
+  return
+}
+"""
+
+
+def test_calls_and_non_affine_accesses_touch_the_whole_memref() -> None:
+    """A call that takes a memref may read and write all of it; a memref.load with a
+    computed index is modelled exactly when the index is affine (here 3 * 3 = 9)."""
+    analysis = FlowAnalysis(affine.parse(CALL, "calls.mlir"))
+    call_edges = [e for e in analysis.memory if "func.call" in (e.source.op.name, e.target.op.name)]
+    kinds = {e.kind for e in call_edges}
+    assert {"RAW", "WAR", "WAW"} <= kinds
+    assert all(not e.exact for e in call_edges)
+    loop = next(info for info in analysis.loops() if info.loop.op.name == "affine.for")
+    assert not loop.parallel
+    load = next(a for a in analysis.model.accesses if a.op.name == "memref.load")
+    assert load.exact and "e0 = 9" in str(load.relation)
