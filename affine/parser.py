@@ -175,6 +175,33 @@ class Parser:
             )
         raise ParseError(message, self.loc(offset))
 
+    def wrong_token_offset(self) -> int:
+        """Where mlir-opt reports a missing token: right after the previous token (backing
+        up over blanks, blank lines and ``//`` comments), not at the next token."""
+        text = self.text
+        pos = self.start
+        if self.kind == "eof" and pos > 0:
+            pos -= 1
+        original = pos
+        while True:
+            while pos > 0 and text[pos - 1] in " \t":
+                pos -= 1
+            if pos == 0:
+                return original
+            if text[pos - 1] not in "\n\r":
+                return pos
+            pos -= 1  # drop the line break: report at the end of the previous line
+            line_start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+            comment = text.find("//", line_start, pos)
+            if comment >= 0:
+                pos = comment
+
+    def wrong_token(self, message: str) -> NoReturn:
+        """``message`` at :meth:`wrong_token_offset` (mlir-opt's ``emitWrongTokenError``)."""
+        if self.kind == "bad":
+            self.error(message)
+        raise ParseError(message, self.loc(self.wrong_token_offset()))
+
     def at(self, kind: str) -> bool:
         return self.kind == kind
 
@@ -186,7 +213,7 @@ class Parser:
 
     def expect(self, kind: str, context: str = "") -> None:
         if self.kind != kind:
-            self.error(f"expected '{kind}'{context}")
+            self.wrong_token(f"expected '{kind}'{context}")
         self.advance()
 
     def at_keyword(self, word: str) -> bool:
@@ -281,12 +308,12 @@ class Parser:
                 return ComplexType(element)
             if word == "type" and self.text.startswith("type", self.start):
                 self.error("expected type")
-            self.error("expected non-function type")
+            self.wrong_token("expected non-function type")
         if kind == "(":
             return self.parse_function_type()
         if kind == "!":
             return self._parse_bang_type()
-        self.error("expected type")
+        self.wrong_token("expected non-function type")
 
     def parse_function_type(self) -> FunctionType:
         self._enter()
@@ -519,7 +546,7 @@ class Parser:
                         return AffineMapAttr(result)
                     return IntegerSetAttr(result)
             return TypeAttr(self.parse_type())
-        self.error("expected attribute value")
+        self.wrong_token("expected attribute value")
 
     def _parse_number_attr(self, type_hint: Type | None) -> Attribute:
         negative = self.accept("-")
@@ -1164,7 +1191,7 @@ class Parser:
     def parse_operand(self) -> tuple[Value, int]:
         """``%name`` or ``%name#N``; returns the value (maybe a forward ref) and its offset."""
         if self.kind != "%":
-            self.error("expected SSA operand")
+            self.wrong_token("expected SSA operand")
         token = self.tok
         offset = self.start
         self.advance()
@@ -1324,7 +1351,7 @@ class Parser:
     ) -> tuple[AffineMap, list[tuple[Value, int]]]:
         """``[%i - 1, %j + symbol(%n)]`` as a map and its operands (dims then symbols)."""
         close = "]" if delimiter == "[" else ")"
-        self.expect(delimiter)
+        self.expect(delimiter, " in affine map")
         lookup_id, dims, syms = self.ssa_lookup({}, [], [])
         exprs: list[AffineExpr] = []
         if not self.accept(close):
@@ -1332,7 +1359,7 @@ class Parser:
                 exprs.append(self.parse_affine_expr(lookup_id))
                 if not self.accept(","):
                     break
-            self.expect(close)
+            self.expect(close, " in affine map")
         return _ssa_map(exprs, len(dims), len(syms)), dims + syms
 
     def parse_affine_expr_of_ssa_ids(
@@ -1445,7 +1472,7 @@ class Parser:
 
     def _parse_block_body(self, block: Block) -> None:
         ops = block.operations
-        while self.kind not in ("}", "^", "eof"):
+        while self.kind not in ("}", "^"):
             op = self.parse_operation()
             if self.pre_ops:
                 for extra in self.pre_ops:
@@ -1500,7 +1527,7 @@ class Parser:
         elif self.kind == "id":
             op = self._parse_custom_operation(name_offset)
         else:
-            self.error("expected operation name in quotes")
+            self.wrong_token("expected operation name in quotes")
         if op.loc is None:
             op.loc = self.loc(name_offset)
         self.note_op_created(op)

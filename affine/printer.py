@@ -669,9 +669,10 @@ def print_operation(op: Operation, generic: bool = False) -> str:
     return p.finish()
 
 
-def print_operation_in_context(op: Operation) -> str:
+def print_operation_in_context(op: Operation, generic: bool = False) -> str:
     """Text of ``op`` with the value names it has in its function's print, attributes
-    inline (no alias definitions): what mlir-opt shows in "see current operation" notes."""
+    inline (no alias definitions): what mlir-opt shows in "see current operation" notes
+    (generic form, as in its verifier's diagnostics, with ``generic``)."""
     from affine.dialects.registry import ISOLATED, lookup
 
     root = op
@@ -680,7 +681,7 @@ def print_operation_in_context(op: Operation) -> str:
         if d is not None and d.has(ISOLATED):
             break
         root = root.parent_op
-    p = Printer()
+    p = Printer(generic)
     p.names.number(root)
     p.full_op(op)
     return p.finish(inline_aliases=True)

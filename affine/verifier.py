@@ -24,47 +24,80 @@ def _error(op: Operation, message: str) -> VerifyError:
 
 
 def _verify_structure(root: Operation) -> None:
-    stack = [root]
+    """mlir-opt's order: an op's own rules on entry, then its blocks in order (each block's
+    ops, then the block's terminator), so the first error reported is mlir-opt's."""
+    stack: list[tuple[Operation | Block, bool]] = [(root, False)]
     while stack:
-        op = stack.pop()
+        item, is_exit = stack.pop()
+        if isinstance(item, Block):
+            if is_exit:
+                _verify_block_terminator(item)
+                continue
+            _verify_block_entry(item)
+            stack.append((item, True))
+            for nested in reversed(item.operations):
+                if nested.parent is not item:
+                    raise _error(nested, "is not linked to its parent block")
+                stack.append((nested, False))
+            continue
+        op = item
         op_def = lookup(op.name)
         for index, v in enumerate(op.operands):
             if v is None or getattr(v, "type", None) is None:
                 raise _error(op, f"operand #{index} is null or unresolved")
         if op_def is not None:
-            needs_terminator = not op_def.has(NO_TERMINATOR)
-            for region in op.regions:
-                for block in region.blocks:
-                    _verify_block_terminator(op, block, needs_terminator)
+            if op_def.has(TERMINATOR):
+                block = op.parent
+                if block is not None and block.operations[-1] is not op:
+                    raise _error(op, "must be the last operation in the parent block")
             if op_def.verify is not None:
                 op_def.verify(op)
-        for region in op.regions:
-            for block in region.blocks:
-                for nested in block.operations:
-                    if nested.parent is not block:
-                        raise _error(nested, "is not linked to its parent block")
-                    stack.append(nested)
-        if op_def is not None and op_def.has(TERMINATOR):
-            block = op.parent
-            if block is not None and block.operations[-1] is not op:
-                raise _error(op, "must be the last operation in the parent block")
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.append((block, False))
 
 
-def _verify_block_terminator(parent: Operation, block: Block, needs_terminator: bool) -> None:
-    if not needs_terminator:
+def _needs_terminator(block: Block) -> bool:
+    """Whether ``block`` must end in a terminator: always in a registered op's region
+    (unless it has no terminators), and in multi-block regions of unregistered ops."""
+    region = block.parent
+    parent = region.parent if region is not None else None
+    if parent is None:
+        return False
+    op_def = lookup(parent.name)
+    if op_def is None:
+        return len(region.blocks) > 1  # type: ignore[union-attr]
+    return not op_def.has(NO_TERMINATOR)
+
+
+def _verify_block_entry(block: Block) -> None:
+    if block.operations:
         return
-    if not block.operations:
+    region = block.parent
+    parent = region.parent if region is not None else None
+    if parent is not None and lookup(parent.name) is not None and _needs_terminator(block):
         raise VerifyError("empty block: expect at least a terminator", parent.loc)
+
+
+def _verify_block_terminator(block: Block) -> None:
+    if not block.operations or not _needs_terminator(block):
+        return
     last = block.operations[-1]
     last_def = lookup(last.name)
     if last_def is not None and not last_def.has(TERMINATOR):
+        region = block.parent
+        parent = region.parent if region is not None else None
         raise VerifyError(
-            f"block with no terminator, has {_describe(last)}", last.loc or parent.loc
+            f"block with no terminator, has {_describe(last)}",
+            last.loc or (parent.loc if parent is not None else None),
         )
 
 
 def _describe(op: Operation) -> str:
-    return f"'{op.name}'"
+    """The op as mlir-opt shows it in a diagnostic: generic form, names in context."""
+    from affine.printer import print_operation_in_context
+
+    return print_operation_in_context(op, generic=True)
 
 
 # -- dominance --------------------------------------------------------------------------------------
@@ -159,4 +192,4 @@ def _verify_dominance(root: Operation) -> None:
     for op in root.walk():
         for i, v in enumerate(op.operands):
             if not dominates(v, op):
-                raise _error(op, f"operand #{i} does not dominate this use")
+                raise VerifyError(f"operand #{i} does not dominate this use", op.loc)

@@ -1,4 +1,4 @@
-// ERROR: 2:18: expected non-function type
+// ERROR: 2:17: expected non-function type
 func.func @f(%a: f33) {
   return
 }
