@@ -110,6 +110,9 @@ class _RegionBlocks:
         self.forward: dict[str, tuple[Block, int]] = {}
 
 
+_SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
+
+
 class Parser:
     """Recursive-descent reader over one source buffer."""
 
@@ -128,6 +131,7 @@ class Parser:
         self.pending_forward = 0
         self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
+        self.custom_op: str | None = None  # the custom op being read (outside its regions)
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -201,6 +205,18 @@ class Parser:
         if self.kind == "bad":
             self.error(message)
         raise ParseError(message, self.loc(self.wrong_token_offset()))
+
+    def op_error(self, message: str, offset: int | None = None) -> NoReturn:
+        """An error of the custom op being read, worded as mlir-opt's custom-op parsers
+        report it: ``custom op 'affine.for' <message>``."""
+        if self.custom_op is not None:
+            message = f"custom op '{self.custom_op}' {message}"
+        self.error(message, offset)
+
+    def expect_op_keyword(self, word: str, context: str = "") -> None:
+        """A keyword of a custom op's syntax (an op error at the current token)."""
+        if not self.accept_keyword(word):
+            self.op_error(f"expected '{word}'{context}")
 
     def at(self, kind: str) -> bool:
         return self.kind == kind
@@ -1242,7 +1258,8 @@ class Parser:
         else:
             actual = value.type
         if actual != type:
-            name = self.text[offset:].split(None, 1)[0].rstrip(",)]:")
+            m = _SSA_NAME.match(self.text, offset)
+            name = m.group(0) if m else self.text[offset:].split(None, 1)[0]
             self.error(
                 f"use of value '{name}' expects different type than prior uses: "
                 f"'{type}' vs '{actual}'",
@@ -1260,6 +1277,20 @@ class Parser:
     def parse_colon_type(self) -> Type:
         self.expect(":")
         return self.parse_type()
+
+    def parse_colon_type_of(self, cls: type, mnemonic: str, at_colon: bool = False) -> Type:
+        """``: type`` where the type must be a ``cls`` (``builtin.memref``, ...); the error is
+        at the colon for hand-written mlir-opt parsers, at the type for generated ones."""
+        colon = self.start
+        self.expect(":")
+        type_offset = self.start
+        t = self.parse_type()
+        if not isinstance(t, cls):
+            self.op_error(
+                f"invalid kind of type specified: expected {mnemonic}, but found '{t}'",
+                colon if at_colon else type_offset,
+            )
+        return t
 
     def parse_colon_type_list(self) -> list[Type]:
         self.expect(":")
@@ -1297,10 +1328,10 @@ class Parser:
 
         Returns ``(name, offset, type, location offset)``."""
         if self.kind != "%":
-            self.error("expected SSA identifier")
+            self.wrong_token("expected SSA operand")
         token = self.tok
         if "#" in token:
-            self.error("expected SSA identifier")
+            self.error("result number not allowed in argument list", self.start + token.index("#"))
         offset = self.start
         self.advance()
         arg_type = None
@@ -1410,7 +1441,8 @@ class Parser:
     ) -> Region:
         """``{ blocks }``; ``entry_args`` are (name, offset, type) defined in the entry block."""
         self._enter()
-        self.expect("{")
+        self.expect("{", " to begin a region")
+        saved_custom_op, self.custom_op = self.custom_op, None
         if isolated:
             self._push_isolated()
         else:
@@ -1422,7 +1454,10 @@ class Parser:
         region = Region()
         if self.kind != "}" or entry_args:
             entry = Block()
+            scope = self.scopes[-1]
             for name, offset, arg_type in entry_args:
+                if (name, 0) in scope.forward or any(name in layer for layer in scope.layers):
+                    self.error(f"region entry argument '%{name}' is already in use", offset)
                 arg = entry.add_argument(arg_type, self.loc(offset))
                 self.define_values(name, [arg], offset)
             if self.kind == "^":
@@ -1445,6 +1480,7 @@ class Parser:
             self._pop_isolated()
         else:
             self._pop_layer()
+        self.custom_op = saved_custom_op
         self._leave()
         return region
 
@@ -1547,6 +1583,13 @@ class Parser:
         return op
 
     def _parse_generic_operation(self) -> Operation:
+        saved_custom_op, self.custom_op = self.custom_op, None
+        try:
+            return self._parse_generic_operation_body()
+        finally:
+            self.custom_op = saved_custom_op
+
+    def _parse_generic_operation_body(self) -> Operation:
         name_offset = self.start
         name = unescape_string(self.tok)
         if not name:
@@ -1665,7 +1708,9 @@ class Parser:
                 )
             self.error(f"custom op '{word}' is unknown", name_offset)
         self.advance()
+        saved_custom_op, self.custom_op = self.custom_op, op_def.name
         op = op_def.parse(self, name_offset)
+        self.custom_op = saved_custom_op
         return op
 
     # -- top level ----------------------------------------------------------------------------------

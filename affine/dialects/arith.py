@@ -46,7 +46,7 @@ def _parse_constant(p: Parser, offset: int) -> Operation:
     value = p.parse_attribute()
     t = _attr_type(value)
     if t is None:
-        p.error("expected a typed attribute for arith.constant", offset)
+        p.op_error("expected a typed attribute for arith.constant", offset)
     return create(p, "arith.constant", offset, [], [t], {"value": value}, attrs)
 
 
@@ -206,7 +206,7 @@ def _parse_fpowi(p: Parser, offset: int) -> Operation:
     attrs = p.parse_optional_attr_dict()
     types = p.parse_colon_type_list()
     if len(types) != 2:
-        p.error("expected two types", offset)
+        p.op_error("expected two types", offset)
     return create(
         p,
         "math.fpowi",
@@ -244,7 +244,11 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
             word = unescape_string(p.tok)
             p.advance()
         if word not in predicates:
-            p.error(f"{word!r} is an incorrect value of the 'predicate' attribute", pred_offset)
+            p.op_error(
+                "expected string or keyword containing one of the following enum values for "
+                f"attribute 'predicate' [{', '.join(predicates)}]",
+                pred_offset,
+            )
         p.expect(",")
         a = p.parse_operand()
         p.expect(",")
@@ -310,7 +314,7 @@ def _parse_select(p: Parser, offset: int) -> Operation:
     elif len(types) == 2:
         cond_type, t = types
     else:
-        p.error("expected one or two types", offset)
+        p.op_error("expected one or two types", offset)
     values = [p.resolve(c, cond_type)] + p.resolve_all([a, b], t)
     return create(p, "arith.select", offset, values, [t], None, attrs)
 
@@ -348,7 +352,7 @@ def _define_cast(name: str, flags: tuple[str, str, str] | None = None) -> None:
             props[flags[0]] = parse_optional_flags(p, flags[1], flags[2]) or _flags_default(flags)
         attrs = p.parse_optional_attr_dict()
         t_in = p.parse_colon_type()
-        p.expect_keyword("to")
+        p.expect_op_keyword("to")
         t_out = p.parse_type()
         return create(p, name, offset, [p.resolve(a, t_in)], [t_out], props, attrs)
 

@@ -172,10 +172,10 @@ def parse_dma_start(
     while p.accept(","):
         strides.append(p.parse_operand())
     if strides and len(strides) != 2:
-        p.error("expected two stride related operands", offset)
+        p.op_error("expected two stride related operands", offset)
     types = p.parse_colon_type_list()
     if len(types) != 3:
-        p.error(types_message, offset)
+        p.op_error(types_message, offset)
     count = [p.resolve(num, INDEX)]
     tag_part = [p.resolve(tag, types[2]), *p.resolve_all(tag_idx, INDEX)]
     values = (

@@ -87,7 +87,7 @@ def parse_function_like(
         props["sym_visibility"] = StringAttr(p.tok)
         p.advance()
     if not p.at("@"):
-        p.error("expected valid '@'-identifier for symbol name")
+        p.op_error("expected valid '@'-identifier for symbol name")
     props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
     p.expect("(", " in function signature")
     args: list[tuple[str, int, Type]] = []
@@ -101,7 +101,7 @@ def parse_function_like(
                 args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]
             else:
                 if p.at("%"):
-                    p.error("expected type instead of SSA identifier")
+                    p.op_error("expected type instead of SSA identifier")
                 arg_type = p.parse_type()
             arg_types.append(arg_type)  # type: ignore[arg-type]
             arg_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
@@ -150,7 +150,7 @@ def parse_function_like(
             # 2018-19 syntax: unnamed signature, arguments named by a labelled entry block.
             entry_types = [a.type for a in body.blocks[0].arguments] if body.blocks else []
             if entry_types != arg_types:
-                p.error("entry block arguments must match the function signature", body_offset)
+                p.op_error("entry block arguments must match the function signature", body_offset)
         regions.append(body)
     else:
         from affine.ir import Region
@@ -258,7 +258,7 @@ def parse_return_like(p: Parser, offset: int, name: str) -> Operation:
     if operands:
         types = p.parse_colon_type_list()
         if len(types) != len(operands):
-            p.error(f"{len(operands)} operands present, but expected {len(types)}")
+            p.op_error(f"{len(operands)} operands present, but expected {len(types)}")
         values = p.resolve_all(operands, types)
     return create(p, name, offset, values, attributes=attrs)
 
@@ -299,14 +299,14 @@ define(
 
 def _parse_call(p: Parser, offset: int) -> Operation:
     if not p.at("@"):
-        p.error("expected valid '@'-identifier for symbol name")
+        p.op_error("expected valid '@'-identifier for symbol name")
     callee = p._parse_symbol_ref()
     operands = p.parse_operand_list("(")
     attrs = p.parse_optional_attr_dict()
     p.expect(":")
     ftype = p.parse_function_type()
     if len(ftype.inputs) != len(operands):
-        p.error(f"expected {len(ftype.inputs)} operands but got {len(operands)}", offset)
+        p.op_error(f"expected {len(ftype.inputs)} operands but got {len(operands)}", offset)
     values = p.resolve_all(operands, ftype.inputs)
     return create(p, "func.call", offset, values, ftype.results, {"callee": callee}, attrs)
 

@@ -33,9 +33,9 @@ def _parse_scf_for(p: Parser, offset: int) -> Operation:
     iv_name, iv_offset, _, _ = p.parse_argument()
     p.expect("=")
     lb = p.parse_operand()
-    p.expect_keyword("to")
+    p.expect_op_keyword("to")
     ub = p.parse_operand()
-    p.expect_keyword("step")
+    p.expect_op_keyword("step")
     step = p.parse_operand()
     pairs = []
     result_types: list[Type] = []
@@ -43,7 +43,7 @@ def _parse_scf_for(p: Parser, offset: int) -> Operation:
         pairs = _parse_assignment_list(p)
         result_types = p.parse_arrow_type_list()
         if len(result_types) != len(pairs):
-            p.error("mismatch in number of loop-carried values and defined values", offset)
+            p.op_error("mismatch in number of loop-carried values and defined values", offset)
     iv_type: Type = INDEX
     if p.accept(":"):
         iv_type = p.parse_type()
@@ -153,10 +153,10 @@ def _parse_scf_while(p: Parser, offset: int) -> Operation:
     p.expect(":")
     ftype = p.parse_function_type()
     if len(ftype.inputs) != len(pairs):
-        p.error("expected as many input types as operands", offset)
+        p.op_error("expected as many input types as operands", offset)
     inits = [p.resolve(o, t) for (_, _, o), t in zip(pairs, ftype.inputs)]
     before = p.parse_region([(n, o, t) for (n, o, _), t in zip(pairs, ftype.inputs)])
-    p.expect_keyword("do")
+    p.expect_op_keyword("do")
     after = p.parse_region()
     attrs = p.parse_optional_attr_dict_with_keyword()
     return create(p, "scf.while", offset, inits, ftype.results, None, attrs, [before, after])
@@ -167,7 +167,9 @@ def _print_scf_while(pr: Printer, op: Operation) -> None:
     pairs = ", ".join(
         f"{pr.operand(a)} = {pr.operand(v)}" for a, v in zip(before.arguments, op.operands)
     )
-    pr.write(f" ({pairs}) : " + pr.functional_type(op) + " ")
+    if pairs:  # mlir-opt prints no list for a loop without initial values
+        pr.write(f" ({pairs})")
+    pr.write(" : " + pr.functional_type(op) + " ")
     pr.region(op.regions[0], False, True)
     pr.write(" do ")
     pr.region(op.regions[1], True, True)
@@ -225,13 +227,13 @@ define(
 def _parse_global(p: Parser, offset: int) -> Operation:
     props: dict[str, Attribute] = {}
     if not (p.kind == "id" and p.tok in ("private", "public", "nested")):
-        p.error("custom op 'ml_program.global' expected 'public', 'private', or 'nested'")
+        p.op_error("expected 'public', 'private', or 'nested'")
     props["sym_visibility"] = StringAttr(p.tok)
     p.advance()
     if p.accept_keyword("mutable"):
         props["is_mutable"] = UNIT
     if not p.at("@"):
-        p.error("expected valid '@'-identifier for symbol name")
+        p.op_error("expected valid '@'-identifier for symbol name")
     props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
     if p.accept("("):
         props["value"] = p.parse_attribute()

@@ -1,4 +1,4 @@
-// ERROR: 3:21: expected 'to' between bounds
+// ERROR: 3:21: custom op 'affine.for' expected 'to' between bounds
 func.func @f() {
   affine.for %i = 0 until 10 {
   }

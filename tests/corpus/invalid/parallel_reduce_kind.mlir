@@ -1,4 +1,4 @@
-// ERROR: 3:50: invalid reduction value: "sum"
+// ERROR: 3:50: custom op 'affine.parallel' invalid reduction value: "sum"
 func.func @f() {
   %r = affine.parallel (%i) = (0) to (4) reduce ("sum") -> (f32) {
   }
