@@ -129,9 +129,11 @@ class DependenceAnalysis:
             return result
         if depth == n + 1 and not _appears_before(source.op, target.op):
             return result
+        zero = zero_step_levels(source, n)
         try:
             with budget(self.max_operations, "a dependence query"):
-                distances = info.distances.intersect(ordering_set(self.model, n, depth))  # type: ignore[union-attr]
+                ordering = ordering_set(self.model, n, depth, zero)
+                distances = info.distances.intersect(ordering)  # type: ignore[union-attr]
                 if distances.is_empty():
                     return result
                 result.status = DEPENDENCE
@@ -147,7 +149,8 @@ class DependenceAnalysis:
         if info.status == UNKNOWN or info.relation is None:
             return None
         n = info.num_common
-        text = _ordering_text(n, depth, info.source_dims, info.target_dims)
+        zero = zero_step_levels(source, n)
+        text = _ordering_text(n, depth, info.source_dims, info.target_dims, zero)
         ordering = isl.Map.read_from_str(isl_context(), text)
         ordering = ordering.set_tuple_name(isl.dim_type.in_, source.statement.name)
         ordering = ordering.set_tuple_name(isl.dim_type.out, target.statement.name)
@@ -229,6 +232,29 @@ def num_common_ivs(a: Access, b: Access) -> int:
     return count
 
 
+def zero_step_levels(access: Access, n: int) -> tuple[int, ...]:
+    """The common IV levels (of the first ``n``) whose loop has step 0: such a loop repeats
+    one iteration forever, so it carries dependences of distance 0."""
+    levels: list[int] = []
+    level = 0
+    for loop in access.statement.loops:
+        if level >= n:
+            break
+        if loop.name == "affine.parallel":
+            from affine.ops import ParallelOp
+
+            steps = ParallelOp(loop).steps
+        else:
+            from affine.ops import ForOp
+
+            steps = [ForOp(loop).step]
+        for step in steps:
+            if level < n and step == 0:
+                levels.append(level)
+            level += 1
+    return tuple(levels)
+
+
 def bound(distances: isl.Set, k: int) -> Bound:
     """The exact least and greatest value of dimension ``k`` of ``distances``."""
     space = distances.get_space()
@@ -249,28 +275,35 @@ def common_distances(relation: isl.Map, n: int, source_dims: int, target_dims: i
     return common.deltas().coalesce()
 
 
-def ordering_set(model: Model, n: int, depth: int) -> isl.Set:
+def ordering_set(model: Model, n: int, depth: int, zero: tuple[int, ...] = ()) -> isl.Set:
     """Distance vectors (on ``n`` common IVs) of pairs ordered at ``depth``: zero on the
-    first ``depth - 1`` IVs and positive on IV ``depth``; all zero for ``depth = n + 1``."""
+    first ``depth - 1`` IVs and positive on IV ``depth``; all zero for ``depth = n + 1``.
+    On a level of ``zero`` (a loop of step 0) a later repetition has distance 0."""
     cache = model.cache
-    key = ("ordering", n, depth)
+    key = ("ordering", n, depth, zero)
     if key not in cache:
         names = [f"d{k}" for k in range(n)]
         constraints = [f"{names[k]} = 0" for k in range(min(depth - 1, n))]
         if depth <= n:
-            constraints.append(f"{names[depth - 1]} >= 1")
+            op = "=" if depth - 1 in zero else ">="
+            constraints.append(f"{names[depth - 1]} {op} {0 if op == '=' else 1}")
         body = " and ".join(constraints)
         text = f"{{ [{', '.join(names)}]" + (f" : {body}" if body else "") + " }"
         cache[key] = isl.Set.read_from_str(model.ctx, text)
     return cache[key]
 
 
-def _ordering_text(n: int, depth: int, source_dims: int, target_dims: int) -> str:
+def _ordering_text(
+    n: int, depth: int, source_dims: int, target_dims: int, zero: tuple[int, ...] = ()
+) -> str:
     src = [f"s{k}" for k in range(source_dims)]
     dst = [f"t{k}" for k in range(target_dims)]
     constraints = [f"{src[k]} = {dst[k]}" for k in range(min(depth - 1, n))]
     if depth <= n:
-        constraints.append(f"{dst[depth - 1]} >= {src[depth - 1]} + 1")
+        if depth - 1 in zero:
+            constraints.append(f"{dst[depth - 1]} = {src[depth - 1]}")
+        else:
+            constraints.append(f"{dst[depth - 1]} >= {src[depth - 1]} + 1")
     body = " and ".join(constraints)
     return f"{{ [{', '.join(src)}] -> [{', '.join(dst)}]" + (f" : {body}" if body else "") + " }"
 

@@ -287,6 +287,7 @@ class FlowAnalysis:
                 if any(c.op is ref.op and c.index == ref.index for c in e.carried_by)
             ]
             combiners, sequential = iter_args_reductions(ref.op)
+            sequential = sequential or _has_zero_step(ref)  # repeats one iteration forever
             reduction = bool(carried or combiners) and all(
                 frozenset((id(e.source), id(e.target))) <= reductions.get(id(e.source), frozenset())
                 for e in carried
@@ -345,6 +346,14 @@ def _loop_refs(loops: list[Operation]) -> list[LoopRef]:
         count = len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
         refs.extend(LoopRef(loop, k) for k in range(count))
     return refs
+
+
+def _has_zero_step(ref: LoopRef) -> bool:
+    from affine.ops import ForOp, ParallelOp
+
+    if ref.op.name == "affine.parallel":
+        return ParallelOp(ref.op).steps[ref.index] == 0
+    return ForOp(ref.op).step == 0
 
 
 def _common_loops(a: Access, b: Access) -> list[LoopRef]:

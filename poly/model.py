@@ -454,18 +454,22 @@ class _Builder:
         lbs_complete: bool,
         on: StatementSpace,
     ) -> isl.Set:
-        """``max(lbs) <= iv < min(ubs)`` and ``iv = max(lbs) + step * k``."""
+        """``max(lbs) <= iv < min(ubs)`` and ``iv = max(lbs) + step * k`` (``iv = max(lbs)``
+        for a step of 0: such a loop repeats that iteration forever)."""
         result = on.universe
         for lb in lbs:
             result = result.intersect(iv.ge_set(lb))
         for ub in ubs:
             result = result.intersect(iv.lt_set(ub))
         if step != 1 and lbs and lbs_complete:
-            # one disjunct per lower bound that can be the maximum
+            # one disjunct per lower bound that can be the maximum; a step of 0 stays there
             stride = isl.Val.int_from_si(isl_context(), step)
             options = on.universe.empty(on.space)
             for k, lb in enumerate(lbs):
-                option = iv.sub(lb).mod_val(stride).zero_set()
+                if step == 0:
+                    option = iv.eq_set(lb)
+                else:
+                    option = iv.sub(lb).mod_val(stride).zero_set()
                 for j, other in enumerate(lbs):
                     if j != k:
                         option = option.intersect(lb.ge_set(other))

@@ -48,9 +48,33 @@ from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_
 from transforms.value_map import canonicalize_affine_ops, constant_trip_count
 
 
-def functions(module: Module) -> list[Operation]:
-    """Function-like ops with a body."""
-    return [f for f in module.functions() if f.regions and f.regions[0].blocks]
+def functions(module: Module, context: PassContext | None = None) -> list[Operation]:
+    """Function-like ops with a body; with ``context``, those with a loop of step 0 are
+    left out (such a loop never ends: no transformation or trip count applies), with a
+    remark at that loop."""
+    result = []
+    for f in module.functions():
+        if not (f.regions and f.regions[0].blocks):
+            continue
+        if context is not None:
+            stuck = zero_step_loop(f)
+            if stuck is not None:
+                _refuse(context, stuck, "function not transformed", "loop with step 0")
+                continue
+        result.append(f)
+    return result
+
+
+def zero_step_loop(root: Operation) -> Operation | None:
+    """The first ``affine.for`` / ``affine.parallel`` in ``root`` with a step of 0."""
+    from affine.ops import ForOp, ParallelOp
+
+    for op in root.walk():
+        if op.name == "affine.for" and ForOp(op).step == 0:
+            return op
+        if op.name == "affine.parallel" and 0 in ParallelOp(op).steps:
+            return op
+    return None
 
 
 def analysis_of(function: Operation) -> FlowAnalysis:
@@ -107,7 +131,7 @@ class LoopTile:
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
-        for function in functions(module):
+        for function in functions(module, context):
             if not (self.tile_sizes or self.tile_size):
                 distribute_for_tiling(function)
             analysis = analysis_of(function)
@@ -233,11 +257,14 @@ class LoopPermutation:
         if not self.permutation_map:
             return module
         bands = _permutation_loops(module, len(self.permutation_map))
+        allowed = functions(module, context)
         analyses = {}
         for band in bands:
             if band[0].parent is None:  # moved away by an earlier permutation
                 continue
             function = enclosing_function(band[0])
+            if function not in allowed:
+                continue
             if function not in analyses:
                 analyses[function] = analysis_of(function)
             _apply_permutation(band, self.permutation_map, analyses[function], context)
@@ -255,7 +282,7 @@ class LoopInterchange:
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
-        for function in functions(module):
+        for function in functions(module, context):
             analysis = analysis_of(function)
             for band in get_tileable_bands(function):
                 if len(band) < 2:
@@ -284,8 +311,9 @@ class LoopSkew:
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         size = len(self.skew_factors) + 1
+        allowed = functions(module, context)
         for band in _permutation_loops(module, size):
-            if band[0].parent is None:
+            if band[0].parent is None or enclosing_function(band[0]) not in allowed:
                 continue
             _attempt(
                 context, band[0], "loop band not skewed", lambda b=band: skew(b, self.skew_factors)
@@ -309,7 +337,7 @@ class LoopUnroll:
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
-        for function in functions(module):
+        for function in functions(module, context):
             if self.unroll_factor == -1 and self.unroll_full_threshold > 0:
                 short = [
                     loop
@@ -346,7 +374,7 @@ class LoopUnrollAndJam:
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
-        for function in functions(module):
+        for function in functions(module, context):
             analysis = analysis_of(function)
             body = function.regions[0].blocks[0]
             for loop in [op for op in body.operations if op.name == "affine.for"]:
@@ -375,7 +403,7 @@ class Parallelize:
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
-        for function in functions(module):
+        for function in functions(module, context):
             analysis = analysis_of(function)
             chosen: list[Operation] = []
             for loop in loops(function):  # outer before inner

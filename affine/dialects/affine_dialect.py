@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from affine.affine_map import AffineMap
 from affine.attributes import (
+    UNIT,
     AffineMapAttr,
     ArrayAttr,
     Attribute,
+    DenseArrayAttr,
     DenseElementsAttr,
     IntegerAttr,
     IntegerSetAttr,
+    UnitAttr,
 )
 from affine.dialects.common import (
     OpView,
@@ -42,6 +45,7 @@ from affine.ir import Block, BlockArgument, Operation, Region, Value
 from affine.parser import Parser
 from affine.printer import Printer
 from affine.types import (
+    DYNAMIC,
     I1,
     I32,
     I64,
@@ -153,10 +157,16 @@ def _is_dim_op_valid_symbol(op: Operation, region: Region | None) -> bool:
         return False
     if not memref_type.is_dynamic_dim(index):
         return True
+    # The size operand of the dynamic dimension (counted among the result type's dynamic
+    # dimensions, as MLIR does even for rank-reducing subviews).
+    position = sum(1 for d in memref_type.shape[:index] if d < 0)
     if definer.name in ("memref.alloc", "memref.alloca"):
-        position = sum(1 for d in memref_type.shape[:index] if d < 0)
-        return is_valid_symbol(segments(definer, 0)[position], region)
-    return False
+        sizes = segments(definer, 0)
+    elif definer.name == "memref.subview":
+        sizes = segments(definer, 2)
+    else:  # memref.view: source, byte shift, sizes
+        sizes = definer.operands[2:]
+    return position < len(sizes) and is_valid_symbol(sizes[position], region)
 
 
 def is_valid_symbol(value: Value, region: Region | None = None) -> bool:
@@ -252,7 +262,7 @@ def _parse_map_with_dim_symbol_list(p: Parser, offset: int) -> tuple[AffineMap, 
     m = p.parse_affine_map_attr()
     operands, num_dims = p.parse_dim_and_symbol_list()
     if m.num_dims != num_dims or num_dims + m.num_symbols != len(operands):
-        p.error("dimension or symbol index mismatch", offset)
+        p.op_error("dimension or symbol index mismatch", offset)
     return m, _resolve_index(p, operands)
 
 
@@ -265,7 +275,7 @@ def _make_map_op_parser(name: str, single_result: bool):
         operands, num_dims = p.parse_dim_and_symbol_list()
         attrs = p.parse_optional_attr_dict()
         if single_result and (m.num_dims != num_dims or num_dims + m.num_symbols != len(operands)):
-            p.error("dimension or symbol index mismatch", offset)
+            p.op_error("dimension or symbol index mismatch", offset)
         values = _resolve_index(p, operands)
         n_results = m.num_results if single_result else 1
         return create(
@@ -281,7 +291,18 @@ def _print_map_op(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr_dict(op.attributes, ("map",)))
 
 
+def _verify_index_operands_and_results(op: Operation) -> None:
+    """ODS's type constraints of ``Variadic<Index>`` operands and ``Index`` results."""
+    for i, v in enumerate(op.operands):
+        if not isinstance(v.type, IndexType):
+            op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
+    for i, r in enumerate(op.results):
+        if not isinstance(r.type, IndexType):
+            op_error(op, f"result #{i} must be index, but got '{r.type}'")
+
+
 def _verify_apply(op: Operation) -> None:
+    _verify_index_operands_and_results(op)
     m = _map(op)
     if len(op.operands) != m.num_inputs:
         op_error(op, "operand count and affine map dimension and symbol count must match")
@@ -300,6 +321,7 @@ def _located(op: Operation, message: str):
 
 
 def _verify_min_max(op: Operation) -> None:
+    _verify_index_operands_and_results(op)
     m = _map(op)
     if len(op.operands) != m.num_inputs:
         op_error(op, "operand count and affine map dimension and symbol count must match")
@@ -334,7 +356,7 @@ def _parse_bound(p: Parser, offset: int, lower: bool) -> tuple[AffineMap, list[V
     operands = p.parse_operand_list()
     if operands:
         if len(operands) > 1:
-            p.error("expected only one loop bound operand", offset)
+            p.op_error("expected only one loop bound operand", offset)
         return AffineMap.symbol_identity(), _resolve_index(p, operands)
     attr_offset = p.start
     if p.kind in ("int", "-"):
@@ -342,19 +364,19 @@ def _parse_bound(p: Parser, offset: int, lower: bool) -> tuple[AffineMap, list[V
     if p.kind == "(" or p.kind == "#" or p.at_keyword("affine_map"):
         m = p.parse_affine_map_attr()
     else:
-        p.error("expected valid affine map representation for loop bounds", offset)
+        p.op_error("expected valid affine map representation for loop bounds", offset)
     operands, num_dims = p.parse_dim_and_symbol_list()
     if m.num_dims != num_dims:
-        p.error("dim operand count and affine map dim count must match", offset)
+        p.op_error("dim operand count and affine map dim count must match", offset)
     if num_dims + m.num_symbols != len(operands):
-        p.error("symbol operand count and affine map symbol count must match", offset)
+        p.op_error("symbol operand count and affine map symbol count must match", offset)
     if m.num_results > 1 and not saw_keyword:
         if lower:
-            p.error(
+            p.op_error(
                 "lower loop bound affine map with multiple results requires 'max' prefix",
                 attr_offset,
             )
-        p.error(
+        p.op_error(
             "upper loop bound affine map with multiple results requires 'min' prefix", attr_offset
         )
     return m, _resolve_index(p, operands)
@@ -364,14 +386,19 @@ def _parse_for(p: Parser, offset: int) -> Operation:
     iv_name, iv_offset, _, _ = p.parse_argument()
     p.expect("=")
     lb_map, lb_operands = _parse_bound(p, offset, True)
-    p.expect_keyword("to", " between bounds")
+    p.expect_op_keyword("to", " between bounds")
     ub_map, ub_operands = _parse_bound(p, offset, False)
     step = 1
     if p.accept_keyword("step"):
         step_offset = p.start
+        if p.parse_optional_integer() is None:
+            p.wrong_token("expected attribute value")
+        p.reset(step_offset)
         step = p.parse_integer("step")
-        if step <= 0:
-            p.error("expected step to be representable as a positive signed integer", step_offset)
+        if step < 0:
+            p.op_error(
+                "expected step to be representable as a positive signed integer", step_offset
+            )
     args = [(iv_name, iv_offset, INDEX)]
     inits: list[Value] = []
     result_types: list[Type] = []
@@ -379,7 +406,7 @@ def _parse_for(p: Parser, offset: int) -> Operation:
         pairs = _parse_assignment_list(p)
         result_types = p.parse_arrow_type_list()
         if len(result_types) != len(pairs):
-            p.error("mismatch between the number of loop-carried values and results", offset)
+            p.op_error("mismatch between the number of loop-carried values and results", offset)
         for (name, name_offset, operand), t in zip(pairs, result_types):
             inits.append(p.resolve(operand, t))
             args.append((name, name_offset, t))
@@ -493,7 +520,7 @@ def _verify_for(op: Operation) -> None:
         op_error(op, "expected lower bound map to have at least one result")
     if ub.num_results < 1:
         op_error(op, "expected upper bound map to have at least one result")
-    if f.step <= 0:
+    if f.step < 0:
         op_error(op, "expected step to be representable as a positive signed integer")
     n = len(op.results)
     if len(f.inits) != n:
@@ -581,9 +608,9 @@ def _parse_if(p: Parser, offset: int) -> Operation:
     s = p.parse_integer_set_attr()
     operands, num_dims = p.parse_dim_and_symbol_list()
     if s.num_dims != num_dims:
-        p.error("dim operand count and integer set dim count must match", offset)
+        p.op_error("dim operand count and integer set dim count must match", offset)
     if num_dims + s.num_symbols != len(operands):
-        p.error("symbol operand count and integer set symbol count must match", offset)
+        p.op_error("symbol operand count and integer set symbol count must match", offset)
     values = _resolve_index(p, operands)
     result_types = p.parse_optional_arrow_type_list()
     then_region = p.parse_region()
@@ -626,6 +653,9 @@ def _verify_if(op: Operation) -> None:
     attr = op.properties.get("condition")
     if not isinstance(attr, IntegerSetAttr):
         op_error(op, "requires an integer set attribute named 'condition'")
+    for index, region in enumerate(op.regions):
+        if region.blocks and region.blocks[0].arguments:
+            op_error(op, f"region #{index} should have no arguments")
     s = attr.value
     if len(op.operands) != s.num_inputs:
         op_error(
@@ -705,10 +735,7 @@ def _parse_load(p: Parser, offset: int, vector: bool) -> Operation:
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
     attrs = p.parse_optional_attr_dict()
-    type_offset = p.start
-    t = p.parse_colon_type()
-    if not isinstance(t, MemRefType):
-        p.error("expected memref type", type_offset + 1)
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
     result_type: Type = t.element_type
     if vector:
         p.expect(",")
@@ -732,10 +759,7 @@ def _parse_store(p: Parser, offset: int, vector: bool) -> Operation:
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
     attrs = p.parse_optional_attr_dict()
-    type_offset = p.start
-    t = p.parse_colon_type()
-    if not isinstance(t, MemRefType):
-        p.error("expected memref type", type_offset + 1)
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
     value_type: Type = t.element_type
     if vector:
         p.expect(",")
@@ -937,13 +961,13 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
         p.expect(")")
     p.expect("=")
     lb_map, lb_groups, lb_operands = _parse_parallel_bound(p, "max")
-    p.expect_keyword("to")
+    p.expect_op_keyword("to")
     ub_map, ub_groups, ub_operands = _parse_parallel_bound(p, "min")
     steps = [1] * len(ivs)
     if p.accept_keyword("step"):
         step_map, step_operands = p.parse_affine_map_of_ssa_ids("(")
         if step_operands or not step_map.is_constant():
-            p.error("steps must be constant integers", offset)
+            p.op_error("steps must be constant integers", offset)
         steps = step_map.constant_results
     reductions: list[Attribute] = []
     if p.accept_keyword("reduce"):
@@ -951,13 +975,13 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
         while True:
             loc = p.start
             if not p.at("str"):
-                p.error("expected string reduction kind")
+                p.op_error("expected string reduction kind")
             from affine.lexer import unescape_string
 
             kind = unescape_string(p.tok)
             p.advance()
             if kind not in REDUCTION_KINDS:
-                p.error(f'invalid reduction value: "{kind}"', loc)
+                p.op_error(f'invalid reduction value: "{kind}"', loc)
             reductions.append(IntegerAttr(REDUCTION_KINDS.index(kind), I64))
             if not p.accept(","):
                 break
@@ -1248,9 +1272,9 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
     p.expect(",")
     num = p.parse_operand()
     t = p.parse_colon_type()
-    if not isinstance(t, MemRefType):
-        p.error("expected tag to be of memref type", offset)
     values = [p.resolve(tag, t)] + _resolve_index(p, tag_idx) + [p.resolve(num, INDEX)]
+    if not isinstance(t, MemRefType):
+        p.op_error("expected tag to be of memref type", offset)
     return create(
         p, "affine.dma_wait", offset, values, [], None, {"tag_map": AffineMapAttr(tag_map)}
     )
@@ -1288,20 +1312,20 @@ def _parse_prefetch(p: Parser, offset: int) -> Operation:
     m, indices = p.parse_affine_map_of_ssa_ids()
     p.expect(",")
     rw = p.parse_keyword()
-    if rw not in ("read", "write"):
-        p.error("rw specifier has to be 'read' or 'write'")
     p.expect(",")
-    p.expect_keyword("locality")
+    p.expect_op_keyword("locality")
     p.expect("<")
     hint = p.parse_integer()
     p.expect(">")
     p.expect(",")
     cache = p.parse_keyword()
-    if cache not in ("data", "instr"):
-        p.error("cache type has to be 'data' or 'instr'")
     attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
     values = [p.resolve(memref, t)] + _resolve_index(p, indices)
+    if rw not in ("read", "write"):
+        p.op_error("rw specifier has to be 'read' or 'write'", offset)
+    if cache not in ("data", "instr"):
+        p.op_error("cache type has to be 'data' or 'instr'", offset)
     props = {
         "map": AffineMapAttr(m),
         "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
@@ -1344,10 +1368,131 @@ define(
     properties=("map", "isWrite", "localityHint", "isDataCache"),
 )
 
-# `affine.delinearize_index` / `affine.linearize_index` are read in generic form only, but
-# their results are valid dimensions, so they are known by name.
-for _name in ("affine.delinearize_index", "affine.linearize_index"):
-    define(_name, properties=("static_basis", "disjoint"), traits=(PURE,))
+# -- affine.delinearize_index / affine.linearize_index ---------------------------------------------
+
+
+def _parse_basis(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
+    """``(%b, 10)``: static sizes with DYNAMIC where an SSA value is given."""
+    p.expect("(")
+    static: list[int] = []
+    dynamic: list[tuple[Value, int]] = []
+    if not p.accept(")"):
+        while True:
+            if p.at("%"):
+                dynamic.append(p.parse_operand())
+                static.append(DYNAMIC)
+            else:
+                static.append(p.parse_integer())
+            if not p.accept(","):
+                break
+        p.expect(")")
+    return static, dynamic
+
+
+def _print_basis(pr: Printer, static: tuple[int, ...], dynamic: list[Value]) -> str:
+    it = iter(dynamic)
+    return "(" + ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static) + ")"
+
+
+def _static_basis(op: Operation) -> tuple[int, ...]:
+    attr = op.properties.get("static_basis")
+    if not isinstance(attr, DenseArrayAttr):
+        op_error(op, "requires attribute 'static_basis'")
+    return tuple(attr.values)
+
+
+def _verify_basis(op: Operation, basis: tuple[int, ...], dynamic: list[Value]) -> None:
+    if sum(1 for v in basis if v == DYNAMIC) != len(dynamic):
+        op_error(
+            op,
+            "mismatch between dynamic and static basis (kDynamic marker but no corresponding "
+            "dynamic basis entry) -- this can only happen due to an incorrect fold/rewrite",
+        )
+
+
+def _parse_delinearize(p: Parser, offset: int) -> Operation:
+    index = p.parse_operand()
+    p.expect_op_keyword("into")
+    static, dynamic = _parse_basis(p)
+    attrs = p.parse_optional_attr_dict()
+    result_types = p.parse_colon_type_list()
+    values = [p.resolve(index, INDEX)] + _resolve_index(p, dynamic)
+    props = {"static_basis": DenseArrayAttr(I64, static)}
+    return create(p, "affine.delinearize_index", offset, values, result_types, props, attrs)
+
+
+def _print_delinearize(pr: Printer, op: Operation) -> None:
+    basis = _print_basis(pr, _static_basis(op), op.operands[1:])
+    pr.write(f" {pr.operand(op.operands[0])} into {basis}")
+    pr.write(pr.attr_dict(op.attributes, ("static_basis",)))
+    pr.write(" : " + pr.type_list(r.type for r in op.results))
+
+
+def _verify_delinearize(op: Operation) -> None:
+    _verify_index_operands_and_results(op)
+    basis = _static_basis(op)
+    if len(op.results) not in (len(basis), len(basis) + 1):
+        op_error(op, "should return an index for each basis element and up to one extra index")
+    _verify_basis(op, basis, op.operands[1:])
+    if not all(v > 0 or v == DYNAMIC for v in basis):
+        op_error(op, "no basis element may be statically non-positive")
+
+
+def _parse_linearize(p: Parser, offset: int) -> Operation:
+    disjoint = p.accept_keyword("disjoint")
+    indices = p.parse_operand_list("[")
+    p.expect_op_keyword("by")
+    static, dynamic = _parse_basis(p)
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    result_type = p.parse_type()
+    values = _resolve_index(p, indices) + _resolve_index(p, dynamic)
+    props = {
+        "disjoint": UNIT if disjoint else IntegerAttr(0, I1),
+        "operandSegmentSizes": segment_sizes(len(indices), len(dynamic)),
+        "static_basis": DenseArrayAttr(I64, static),
+    }
+    return create(p, "affine.linearize_index", offset, values, [result_type], props, attrs)
+
+
+def _is_disjoint(op: Operation) -> bool:
+    value = op.properties.get("disjoint")
+    return isinstance(value, UnitAttr) or (isinstance(value, IntegerAttr) and value.value != 0)
+
+
+def _print_linearize(pr: Printer, op: Operation) -> None:
+    if _is_disjoint(op):
+        pr.write(" disjoint")
+    basis = _print_basis(pr, _static_basis(op), segments(op, 1))
+    pr.write(f" [{pr.operands(segments(op, 0))}] by {basis}")
+    pr.write(pr.attr_dict(op.attributes, ("disjoint", "operandSegmentSizes", "static_basis")))
+    pr.write(" : " + pr.type(op.results[0].type))
+
+
+def _verify_linearize(op: Operation) -> None:
+    _verify_index_operands_and_results(op)
+    basis = _static_basis(op)
+    if len(segments(op, 0)) not in (len(basis), len(basis) + 1):
+        op_error(op, "should be passed a basis element for each index except possibly the first")
+    _verify_basis(op, basis, segments(op, 1))
+
+
+define(
+    "affine.delinearize_index",
+    parse=_parse_delinearize,
+    print=_print_delinearize,
+    verify=_verify_delinearize,
+    properties=("static_basis",),
+    traits=(PURE,),
+)
+define(
+    "affine.linearize_index",
+    parse=_parse_linearize,
+    print=_print_linearize,
+    verify=_verify_linearize,
+    properties=("disjoint", "operandSegmentSizes", "static_basis"),
+    traits=(PURE,),
+)
 
 __all__ = [
     "DmaStartOp",
