@@ -255,6 +255,15 @@ class StridedLayout:
 Layout = tuple[AffineMap, ...] | StridedLayout  # () is the identity layout
 
 
+def _is_identity_layout(m: AffineMap) -> bool:
+    """MLIR's ``AffineMap::isIdentity``: results ``d0, d1, ...``; symbols do not matter."""
+    return (
+        m.size is None
+        and m.num_dims == len(m.results)
+        and all(r.kind == "dim" and r.value == i for i, r in enumerate(m.results))
+    )
+
+
 class MemRefType(ShapedType):
     """``memref<shape x element, layout, memory-space>``.
 
@@ -279,8 +288,8 @@ class MemRefType(ShapedType):
             layout = ()
         elif isinstance(layout, AffineMap):
             layout = (layout,)
-        if isinstance(layout, tuple) and all(m.is_identity() and m.size is None for m in layout):
-            layout = ()
+        if isinstance(layout, tuple) and all(_is_identity_layout(m) for m in layout):
+            layout = ()  # as in MLIR, identity maps (whatever their symbols) are dropped
         if isinstance(memory_space, int):
             from affine.attributes import IntegerAttr
 

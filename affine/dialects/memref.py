@@ -25,10 +25,7 @@ def _parse_alloc(name: str):
         dynamic = p.parse_operand_list("(")
         syms = p.parse_operand_list("[?")
         attrs = p.parse_optional_attr_dict()
-        type_offset = p.start
-        t = p.parse_colon_type()
-        if not isinstance(t, MemRefType):
-            p.error("expected memref type", type_offset + 1)
+        t = p.parse_colon_type_of(MemRefType, "builtin.memref")
         values = p.resolve_all(dynamic + syms, INDEX)
         props = {"operandSegmentSizes": segment_sizes(len(dynamic), len(syms))}
         for key in ("alignment",):
@@ -150,9 +147,7 @@ def _parse_memref_load(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
     attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    if not isinstance(t, MemRefType):
-        p.error("expected memref type")
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
     values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
     props = {}
     if "nontemporal" in attrs:
@@ -189,9 +184,7 @@ def _parse_memref_store(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
     attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    if not isinstance(t, MemRefType):
-        p.error("expected memref type")
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
     values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(
         indices, INDEX
     )
@@ -241,7 +234,7 @@ def _parse_cast_like(name: str):
         source = p.parse_operand()
         attrs = p.parse_optional_attr_dict()
         t_in = p.parse_colon_type()
-        p.expect_keyword("to")
+        p.expect_op_keyword("to")
         t_out = p.parse_type()
         return create(p, name, offset, [p.resolve(source, t_in)], [t_out], None, attrs)
 
@@ -286,7 +279,7 @@ def _parse_copy(p: Parser, offset: int) -> Operation:
     target = p.parse_operand()
     attrs = p.parse_optional_attr_dict()
     t_in = p.parse_colon_type()
-    p.expect_keyword("to")
+    p.expect_op_keyword("to")
     t_out = p.parse_type()
     return create(
         p,
@@ -347,7 +340,7 @@ def _parse_subview(p: Parser, offset: int) -> Operation:
     strides, dyn_strides = _parse_mixed_list(p)
     attrs = p.parse_optional_attr_dict()
     t_in = p.parse_colon_type()
-    p.expect_keyword("to")
+    p.expect_op_keyword("to")
     t_out = p.parse_type()
     values = (
         [p.resolve(source, t_in)]
@@ -468,16 +461,50 @@ def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
 
 
 def _verify_memref_dma_start(op: Operation) -> None:
-    if len(op.operands) < 4:
+    """mlir-opt's checks, in its order (operand positions follow from the memref ranks)."""
+    operands = op.operands
+    n = len(operands)
+    if n < 4:
         op_error(op, "expected at least 4 operands")
-    for v in (op.operands[0],):
-        if not isinstance(v.type, MemRefType):
-            op_error(op, "expected source to be of memref type")
-    d = MemRefDmaStart(op)
-    if not isinstance(d.dst.type, MemRefType):
+
+    def rank(v: Value) -> int:
+        return len(v.type.shape)  # type: ignore[attr-defined]
+
+    def all_index(values: list[Value]) -> bool:
+        return all(isinstance(v.type, IndexType) for v in values)
+
+    src = operands[0]
+    if not isinstance(src.type, MemRefType):
+        op_error(op, "expected source to be of memref type")
+    expected = rank(src) + 4
+    if n < expected:
+        op_error(op, f"expected at least {expected} operands")
+    if not all_index(operands[1 : 1 + rank(src)]):
+        op_error(op, "expected source indices to be of index type")
+    dst = operands[1 + rank(src)]
+    if not isinstance(dst.type, MemRefType):
         op_error(op, "expected destination to be of memref type")
-    if not isinstance(d.tag.type, MemRefType):
+    expected = rank(src) + rank(dst) + 4
+    if n < expected:
+        op_error(op, f"expected at least {expected} operands")
+    dst_start = 2 + rank(src)
+    if not all_index(operands[dst_start : dst_start + rank(dst)]):
+        op_error(op, "expected destination indices to be of index type")
+    count_pos = dst_start + rank(dst)
+    if not isinstance(operands[count_pos].type, IndexType):
+        op_error(op, "expected num elements to be of index type")
+    tag = operands[count_pos + 1]
+    if not isinstance(tag.type, MemRefType):
         op_error(op, "expected tag to be of memref type")
+    expected += rank(tag)
+    if n < expected:
+        op_error(op, f"expected at least {expected} operands")
+    if not all_index(operands[count_pos + 2 : count_pos + 2 + rank(tag)]):
+        op_error(op, "expected tag indices to be of index type")
+    if n not in (expected, expected + 2):
+        op_error(op, "incorrect number of operands")
+    if n == expected + 2 and not all_index(operands[-2:]):
+        op_error(op, "expected stride and num elements per stride to be of type index")
 
 
 define(
@@ -506,7 +533,27 @@ def _print_memref_dma_wait(pr: Printer, op: Operation) -> None:
     )
 
 
-define("memref.dma_wait", parse=_parse_memref_dma_wait, print=_print_memref_dma_wait)
+def _verify_memref_dma_wait(op: Operation) -> None:
+    if not op.operands or not isinstance(op.operands[0].type, MemRefType):
+        op_error(op, "operand #0 must be memref of any type values")
+    for i, v in enumerate(op.operands[1:], 1):
+        if not isinstance(v.type, IndexType):
+            op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
+    rank = len(op.operands[0].type.shape)  # type: ignore[attr-defined]
+    if len(op.operands) - 2 != rank:
+        op_error(
+            op,
+            "expected tagIndices to have the same number of elements as the tagMemRef rank, "
+            f"expected {rank}, but got {len(op.operands) - 2}",
+        )
+
+
+define(
+    "memref.dma_wait",
+    parse=_parse_memref_dma_wait,
+    print=_print_memref_dma_wait,
+    verify=_verify_memref_dma_wait,
+)
 
 # Known by name only (read and printed generically), so that analyses see their semantics.
 for _name, _props in (
