@@ -71,6 +71,7 @@ _DIM_ITEM = re.compile(r"([0-9]+|\?|\[[0-9]+\])\s*x")
 _SIMPLE_SHAPED = re.compile(
     r"(memref|tensor|vector)<((?:(?:[0-9]+|\?)x)*)(index|[su]?i[0-9]+|f16|bf16|f32|f64)>"
 )
+_MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
 
 
@@ -299,8 +300,11 @@ class Parser:
                 return self._parse_shaped(word)
             m = _INT_TYPE.match(word)
             if m:
+                width = int(m.group(2))
+                if width > _MAX_INT_WIDTH:
+                    self.error(f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits")
                 self.advance()
-                return IntegerType(int(m.group(2)), m.group(1) or "")
+                return IntegerType(width, m.group(1) or "")
             if word in FLOAT_WIDTHS:
                 self.advance()
                 return FloatType(word)

@@ -24,13 +24,73 @@ from affine.printer import Printer
 from affine.types import (
     I1,
     I64,
+    FloatType,
+    IndexType,
     IntegerType,
+    MemRefType,
     TensorType,
     Type,
     VectorType,
-    is_float_like,
-    is_integer_like,
 )
+
+# -- ODS type constraints, with the words mlir-opt uses for them -----------------------------------
+
+
+def _element(t: Type) -> Type:
+    return t.element_type if isinstance(t, (VectorType, TensorType)) else t
+
+
+def _signless_integer_like(t: Type) -> bool:
+    e = _element(t)
+    return isinstance(e, IndexType) or (isinstance(e, IntegerType) and not e.signedness)
+
+
+def _signless_fixed_width_like(t: Type) -> bool:
+    e = _element(t)
+    return isinstance(e, IntegerType) and not e.signedness
+
+
+def _float_like(t: Type) -> bool:
+    return isinstance(_element(t), FloatType)
+
+
+def _bool_like(t: Type) -> bool:
+    e = _element(t)
+    return isinstance(e, IntegerType) and not e.signedness and e.width == 1
+
+
+SIGNLESS_INTEGER_LIKE = (_signless_integer_like, "signless-integer-like")
+FIXED_WIDTH_LIKE = (_signless_fixed_width_like, "signless-fixed-width-integer-like")
+FLOAT_LIKE = (_float_like, "floating-point-like")
+BOOL_LIKE = (_bool_like, "bool-like")
+Constraint = tuple  # (predicate, description)
+
+
+def check_types(op: Operation, operands: Constraint | None, results: Constraint | None) -> None:
+    """``operand #i must be <description>, but got '<type>'`` (then the same for results)."""
+    if operands is not None:
+        for i, v in enumerate(op.operands):
+            if not operands[0](v.type):
+                op_error(op, f"operand #{i} must be {operands[1]}, but got '{v.type}'")
+    if results is not None:
+        for i, r in enumerate(op.results):
+            if not results[0](r.type):
+                op_error(op, f"result #{i} must be {results[1]}, but got '{r.type}'")
+
+
+def _shape(t: Type) -> tuple | None:
+    return (
+        tuple(t.shape) if isinstance(t, (VectorType, TensorType)) and t.shape is not None else None
+    )
+
+
+def check_same_shape(op: Operation) -> None:
+    """``SameOperandsAndResultShape``: scalars with scalars, containers of one shape."""
+    types = [v.type for v in op.operands] + [r.type for r in op.results]
+    shapes = {(isinstance(t, (VectorType, TensorType)), _shape(t)) for t in types}
+    if len(shapes) > 1:
+        op_error(op, "requires the same shape for all operands and results")
+
 
 CMPI_PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 CMPF_PREDICATES = [
@@ -66,9 +126,11 @@ def _verify_constant(op: Operation) -> None:
     value = op.properties.get("value")
     if value is None:
         op_error(op, "requires attribute 'value'")
-    t = _attr_type(value)
-    if t != op.results[0].type:
-        op_error(op, f"value type '{t}' must match the result type '{op.results[0].type}'")
+    t = op.results[0].type
+    if _attr_type(value) != t:
+        op_error(op, "failed to verify that all of {value, result} have same type")
+    if isinstance(t, IntegerType) and t.signedness:
+        op_error(op, "integer return type must be signless")
 
 
 def _constant_names(op: Operation) -> list[str | None]:
@@ -134,16 +196,11 @@ def _define_elementwise(
     def verify(op: Operation) -> None:
         if len(op.operands) != arity:
             op_error(op, f"expected {arity} operands, but found {len(op.operands)}")
+        constraint = FLOAT_LIKE if kind == "float" else SIGNLESS_INTEGER_LIKE
+        check_types(op, constraint, BOOL_LIKE if result_i1 else constraint)
         t = op.operands[0].type
-        for v in op.operands[1:]:
-            if v.type != t:
-                op_error(op, "requires the same type for all operands and results")
-        check = is_float_like if kind == "float" else is_integer_like
-        if not check(t):
-            word = "floating-point-like" if kind == "float" else "signless-integer-like"
-            op_error(op, f"operand #0 must be {word}, but got '{t}'")
         expected = _i1_like(t) if result_i1 else t
-        if op.results[0].type != expected:
+        if any(v.type != t for v in op.operands) or op.results[0].type != expected:
             op_error(op, "requires the same type for all operands and results")
 
     define(
@@ -258,6 +315,9 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
             props["fastmath"] = parse_optional_flags(p, "fastmath", "fastmath") or FASTMATH_NONE
         attrs = p.parse_optional_attr_dict()
         t = p.parse_colon_type()
+        constraint = FLOAT_LIKE if kind == "float" else SIGNLESS_INTEGER_LIKE
+        if not constraint[0](t):
+            p.op_error(f"'lhs' must be {constraint[1]}, but got '{t}'", offset)
         return create(p, name, offset, p.resolve_all([a, b], t), [_i1_like(t)], props, attrs)
 
     def print_(pr: Printer, op: Operation) -> None:
@@ -272,17 +332,25 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         )
 
     def verify(op: Operation) -> None:
+        pred = op.properties.get("predicate")
+        if pred is None:
+            op_error(op, "requires attribute 'predicate'")
+        if not isinstance(pred, IntegerAttr) or not 0 <= pred.value < len(predicates):
+            cases = ", ".join(str(k) for k in range(len(predicates)))
+            op_error(
+                op,
+                "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless "
+                f"integer cases: {cases}",
+            )
+        check_types(op, FLOAT_LIKE if kind == "float" else SIGNLESS_INTEGER_LIKE, BOOL_LIKE)
         a, b = op.operands
         if a.type != b.type:
             op_error(op, "requires all operands to have the same type")
-        check = is_float_like if kind == "float" else is_integer_like
-        if not check(a.type):
-            op_error(op, f"operand #0 must be {kind}-like, but got '{a.type}'")
-        pred = op.properties.get("predicate")
-        if not isinstance(pred, IntegerAttr) or not 0 <= pred.value < len(predicates):
-            op_error(op, "invalid predicate")
         if op.results[0].type != _i1_like(a.type):
-            op_error(op, "result must be i1-like with the shape of the operands")
+            op_error(
+                op,
+                "failed to verify that result type has i1 element type and same shape as operands",
+            )
 
     define(
         name,
@@ -365,8 +433,83 @@ def _define_cast(name: str, flags: tuple[str, str, str] | None = None) -> None:
             + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
         )
 
-    define(name, parse=parse, print=print_, properties=(flags[0],) if flags else (), traits=(PURE,))
+    def verify(op: Operation) -> None:
+        operand, result, compatible = _CASTS[name]
+        check_types(op, operand, result)
+        a, b = op.operands[0].type, op.results[0].type
+        if name in ("arith.index_cast", "arith.index_castui"):
+            if isinstance(a, TensorType) and isinstance(b, TensorType) and a.shape != b.shape:
+                op_error(
+                    op, "failed to verify that input and output have the same tensor dimensions"
+                )
+        check_same_shape(op)
+        encodings_differ = (
+            isinstance(a, TensorType) and isinstance(b, TensorType) and a.encoding != b.encoding
+        )
+        if encodings_differ or not compatible(_element(a), _element(b)):
+            op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
+    define(
+        name,
+        parse=parse,
+        print=print_,
+        verify=verify,
+        properties=(flags[0],) if flags else (),
+        traits=(PURE,),
+    )
+
+
+def _width(t: Type) -> int:
+    if isinstance(t, IntegerType):
+        return t.width
+    if isinstance(t, FloatType):
+        from affine.float_formats import semantics
+
+        return semantics(t.name).width
+    return 0
+
+
+def _index_cast_compatible(a: Type, b: Type) -> bool:
+    return isinstance(a, IndexType) != isinstance(b, IndexType)
+
+
+def _bitcast_compatible(a: Type, b: Type) -> bool:
+    return not isinstance(a, IndexType) and not isinstance(b, IndexType) and _width(a) == _width(b)
+
+
+_INDEX_CAST_LIKE = (
+    lambda t: (
+        _signless_integer_like(t)
+        or (isinstance(t, MemRefType) and _signless_integer_like(t.element_type))
+    ),
+    "signless-integer-like or memref of signless-integer",
+)
+_BITCAST_LIKE = (
+    lambda t: (
+        _signless_integer_like(t)
+        or _float_like(t)
+        or (
+            isinstance(t, MemRefType)
+            and (_signless_integer_like(t.element_type) or _float_like(t.element_type))
+        )
+    ),
+    "signless-integer-or-float-like or memref of signless-integer or float",
+)
+# name -> (operand constraint, result constraint, element types compatible)
+_CASTS = {
+    "arith.extf": (FLOAT_LIKE, FLOAT_LIKE, lambda a, b: _width(b) > _width(a)),
+    "arith.truncf": (FLOAT_LIKE, FLOAT_LIKE, lambda a, b: _width(b) < _width(a)),
+    "arith.extsi": (FIXED_WIDTH_LIKE, FIXED_WIDTH_LIKE, lambda a, b: _width(b) > _width(a)),
+    "arith.extui": (FIXED_WIDTH_LIKE, FIXED_WIDTH_LIKE, lambda a, b: _width(b) > _width(a)),
+    "arith.trunci": (FIXED_WIDTH_LIKE, FIXED_WIDTH_LIKE, lambda a, b: _width(b) < _width(a)),
+    "arith.sitofp": (FIXED_WIDTH_LIKE, FLOAT_LIKE, lambda a, b: True),
+    "arith.uitofp": (FIXED_WIDTH_LIKE, FLOAT_LIKE, lambda a, b: True),
+    "arith.fptosi": (FLOAT_LIKE, FIXED_WIDTH_LIKE, lambda a, b: True),
+    "arith.fptoui": (FLOAT_LIKE, FIXED_WIDTH_LIKE, lambda a, b: True),
+    "arith.index_cast": (_INDEX_CAST_LIKE, _INDEX_CAST_LIKE, _index_cast_compatible),
+    "arith.index_castui": (_INDEX_CAST_LIKE, _INDEX_CAST_LIKE, _index_cast_compatible),
+    "arith.bitcast": (_BITCAST_LIKE, _BITCAST_LIKE, _bitcast_compatible),
+}
 
 for _op in (
     "index_cast", "index_castui", "sitofp", "uitofp", "fptosi", "fptoui", "extf",
@@ -376,3 +519,96 @@ for _op in (
 _define_cast("arith.trunci", _OVERFLOW)
 
 __all__ = ["CMPF_PREDICATES", "CMPI_PREDICATES"]
+
+
+# -- extended arithmetic: two results -------------------------------------------------------------
+
+
+def _check_elementwise_shapes(op: Operation) -> None:
+    """``ElementwiseMappable``: non-scalar operands and results agree in shape and kind."""
+    operands = [v.type for v in op.operands]
+    results = [r.type for r in op.results]
+    containers = [t for t in operands + results if isinstance(t, (VectorType, TensorType))]
+    if any(isinstance(t, (VectorType, TensorType)) for t in operands) and len(
+        [t for t in results if isinstance(t, (VectorType, TensorType))]
+    ) != len(results):
+        op_error(op, "if an operand is non-scalar, then all results must be non-scalar")
+    if containers:
+        first = containers[0]
+        if any(type(t) is not type(first) or _shape(t) != _shape(first) for t in containers):
+            op_error(op, "all non-scalar operands/results must have the same shape and base type")
+
+
+def _parse_addui_extended(p: Parser, offset: int) -> Operation:
+    a = p.parse_operand()
+    p.expect(",")
+    b = p.parse_operand()
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    t = p.parse_type()
+    p.expect(",")
+    flag = p.parse_type()
+    return create(
+        p, "arith.addui_extended", offset, p.resolve_all([a, b], t), [t, flag], None, attrs
+    )
+
+
+def _print_addui_extended(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.operands(op.operands) + pr.attr_dict(op.attributes))
+    pr.write(f" : {pr.type(op.results[0].type)}, {pr.type(op.results[1].type)}")
+
+
+def _verify_addui_extended(op: Operation) -> None:
+    check_types(op, SIGNLESS_INTEGER_LIKE, None)
+    if not _signless_integer_like(op.results[0].type):
+        op_error(op, f"result #0 must be signless-integer-like, but got '{op.results[0].type}'")
+    if not _bool_like(op.results[1].type):
+        op_error(op, f"result #1 must be bool-like, but got '{op.results[1].type}'")
+    _check_elementwise_shapes(op)
+    t = op.operands[0].type
+    if op.operands[1].type != t or op.results[0].type != t:
+        op_error(op, "failed to verify that all of {lhs, rhs, sum} have same type")
+
+
+define(
+    "arith.addui_extended",
+    parse=_parse_addui_extended,
+    print=_print_addui_extended,
+    verify=_verify_addui_extended,
+    traits=(PURE,),
+    result_names=lambda op: ["sum", "overflow"],
+)
+
+
+def _define_mul_extended(name: str) -> None:
+    def parse(p: Parser, offset: int) -> Operation:
+        a = p.parse_operand()
+        p.expect(",")
+        b = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        t = p.parse_colon_type()
+        return create(p, name, offset, p.resolve_all([a, b], t), [t, t], None, attrs)
+
+    def print_(pr: Printer, op: Operation) -> None:
+        pr.write(" " + pr.operands(op.operands) + pr.attr_dict(op.attributes))
+        pr.write(" : " + pr.type(op.operands[0].type))
+
+    def verify(op: Operation) -> None:
+        check_types(op, SIGNLESS_INTEGER_LIKE, SIGNLESS_INTEGER_LIKE)
+        _check_elementwise_shapes(op)
+        t = op.operands[0].type
+        if any(v.type != t for v in list(op.operands) + list(op.results)):
+            op_error(op, "failed to verify that all of {lhs, rhs, low, high} have same type")
+
+    define(
+        name,
+        parse=parse,
+        print=print_,
+        verify=verify,
+        traits=(PURE,),
+        result_names=lambda op: ["low", "high"],
+    )
+
+
+_define_mul_extended("arith.mulsi_extended")
+_define_mul_extended("arith.mului_extended")

@@ -272,7 +272,7 @@ func.func @f(%n: index) -> {element} {{
   %r = affine.parallel (%i) = (0) to (symbol(%n)) reduce ("{kind}") -> ({element}) {{
     %c = arith.constant 1 : index
     %v = arith.index_cast %c : index to i64
-    %w = {"arith.sitofp %v : i64 to " + element if element.startswith("f") else "arith.trunci %v : i64 to " + element}
+    %w = {"arith.sitofp %v : i64 to " + element if element.startswith("f") else "arith.index_cast %c : index to " + element}
     affine.yield %w : {element}
   }}
   return %r : {element}
