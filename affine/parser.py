@@ -518,7 +518,7 @@ class Parser:
                 self.advance()
                 return UNIT
             if word == "dense":
-                return self._parse_dense()
+                return self._parse_dense(type_hint)
             if word == "array":
                 return self._parse_dense_array()
             if word == "loc":
@@ -747,7 +747,9 @@ class Parser:
         self._leave()
         return DictionaryAttr(entries)
 
-    def _parse_dense(self) -> Attribute:
+    def _parse_dense(self, type_hint: Type | None = None) -> Attribute:
+        """``dense<...> : type``; the type may be left out where the context gives it
+        (``type_hint``, e.g. a memref.global's initial value)."""
         start = self.start
         self.advance()
         if self.kind != "<":
@@ -762,9 +764,12 @@ class Parser:
         elif self.kind != ">":
             values = self._parse_dense_literal()
         self.expect(">", " in dense attribute")
-        if not self.accept(":"):
+        if self.accept(":"):
+            shaped = self.parse_type()
+        elif type_hint is not None:
+            shaped = type_hint
+        else:
             self.error("expected ':' after dense attribute", start)
-        shaped = self.parse_type()
         if not isinstance(shaped, (TensorType, VectorType)) or not shaped.has_rank:
             self.error("dense attribute requires a ranked tensor or vector type", start)
         element = shaped.element_type
@@ -937,6 +942,14 @@ class Parser:
                 break
         self.expect(close, f" at end of {what} identifiers list")
         return count
+
+    def parse_affine_map_body(self) -> AffineMap:
+        """``(d0, d1) -> (d1, d0)`` written without ``affine_map<>``."""
+        offset = self.start
+        result = self._parse_map_or_set_body(want="map")
+        if not isinstance(result, AffineMap):
+            self.error("expected affine map", offset)
+        return result
 
     def _parse_map_or_set_body(self, want: str | None = None) -> AffineMap | IntegerSet:
         """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
@@ -1349,16 +1362,31 @@ class Parser:
     ):
         """Identifier resolver for affine expressions over SSA ids (``%x``, ``symbol(%x)``)."""
 
+        by_name: dict[str, AffineExpr] = {}
+
+        def ssa_id(p: Parser, is_symbol: bool) -> AffineExpr:
+            # As in MLIR, an SSA name met again is the same identifier whatever its result
+            # number, and a '#N' after it is left unread (so `%x#0, %x#1` is an error).
+            name = p.tok[1:].partition("#")[0]
+            hit = by_name.get(name)
+            if hit is not None:
+                p.reset(p.start + 1 + len(name))
+                return hit
+            expr = _ssa_expr(p.parse_operand(), is_symbol)
+            by_name[name] = expr
+            return expr
+
         def lookup_id(p: Parser) -> AffineExpr:
             if p.kind == "%":
-                operand = p.parse_operand()
-                return _ssa_expr(operand, False)
+                return ssa_id(p, False)
             if p.kind == "id" and p.tok == "symbol":
                 p.advance()
                 p.expect("(")
-                operand = p.parse_operand()
+                if p.kind != "%":
+                    p.wrong_token("expected SSA operand")
+                expr = ssa_id(p, True)
                 p.expect(")")
-                return _ssa_expr(operand, True)
+                return expr
             p.error("expected bare identifier")
 
         dims: list[tuple[Value, int]] = []
