@@ -367,7 +367,13 @@ class UnrankedMemRefType(ShapedType):
 
     shape = None
 
-    def __init__(self, element_type: Type, memory_space: Attribute | None = None) -> None:
+    def __init__(self, element_type: Type, memory_space: Attribute | int | None = None) -> None:
+        from affine.attributes import IntegerAttr
+
+        if isinstance(memory_space, int):
+            memory_space = IntegerAttr(memory_space, I64) if memory_space else None
+        elif isinstance(memory_space, IntegerAttr) and memory_space.value == 0:
+            memory_space = None  # as for ranked memrefs, the default space 0 is dropped
         init_fields(self, element_type=element_type, memory_space=memory_space)
 
     def _key(self) -> tuple:

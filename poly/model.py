@@ -67,6 +67,8 @@ VIEW_OPS = (
     "memref.transpose",
     "memref.memory_space_cast",
     "memref.assume_alignment",
+    "memref.reshape",
+    "memref.realloc",
 )
 NO_MEMORY_ACCESS = (
     "memref.dim",
@@ -777,7 +779,8 @@ def _layout_symbol_values(buffer: Value, count: int) -> list[Value | None]:
 
 
 def _trace_view(memref: Value) -> tuple[Value, bool]:
-    """The buffer a memref value aliases, and whether it was reached through a view."""
+    """The buffer a memref value aliases, and whether it was reached through a view. Every
+    ``memref.get_global`` of one global stands for the first one in the module."""
     through = False
     current = memref
     for _ in range(64):
@@ -786,7 +789,30 @@ def _trace_view(memref: Value) -> tuple[Value, bool]:
             through = True
         else:
             break
+    if isinstance(current, OpResult) and current.owner.name == "memref.get_global":
+        current = _first_get_global(current.owner)
     return current, through
+
+
+_GLOBALS: dict[int, tuple[Operation, dict[str, Value]]] = {}
+
+
+def _first_get_global(op: Operation) -> Value:
+    root = op
+    while root.parent_op is not None:
+        root = root.parent_op
+    cached = _GLOBALS.get(id(root))
+    if cached is None or cached[0] is not root:
+        first: dict[str, Value] = {}
+        for candidate in root.walk():
+            if candidate.name == "memref.get_global":
+                name = candidate.properties.get("name")
+                key = str(name)
+                first.setdefault(key, candidate.results[0])
+        cached = (root, first)
+        _GLOBALS.clear()
+        _GLOBALS[id(root)] = cached
+    return cached[1].get(str(op.properties.get("name")), op.results[0])
 
 
 def _ancestors_in_scope(op: Operation, region: Region) -> list[Operation]:

@@ -33,6 +33,7 @@ from affine.dialects.common import (
 )
 from affine.dialects.registry import (
     AFFINE_SCOPE,
+    AUTOMATIC_ALLOCATION_SCOPE,
     CONSTANT,
     ISOLATED,
     PURE,
@@ -538,6 +539,7 @@ define(
     print=_print_for,
     verify=_verify_for,
     properties=("lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"),
+    traits=(AUTOMATIC_ALLOCATION_SCOPE,),
     implicit_terminator="affine.yield",
 )
 
@@ -1107,6 +1109,7 @@ define(
         "steps",
         "reductions",
     ),
+    traits=(AUTOMATIC_ALLOCATION_SCOPE,),
     implicit_terminator="affine.yield",
 )
 

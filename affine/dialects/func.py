@@ -13,6 +13,7 @@ from affine.attributes import (
 from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.registry import (
     AFFINE_SCOPE,
+    AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
     GRAPH_REGION,
     ISOLATED,
@@ -243,7 +244,7 @@ define(
         "res_attrs",
         "no_inline",
     ),
-    traits=(ISOLATED, AFFINE_SCOPE, FUNCTION),
+    traits=(ISOLATED, AFFINE_SCOPE, FUNCTION, AUTOMATIC_ALLOCATION_SCOPE),
     default_dialect="func",
 )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affine.attributes import DenseArrayAttr
+from affine.attributes import Attribute, DenseArrayAttr
 from affine.dialects.common import (
     OpView,
     create,
@@ -10,8 +10,9 @@ from affine.dialects.common import (
     parse_dma_start,
     segment_sizes,
     segments,
+    string_value,
 )
-from affine.dialects.registry import PURE, define
+from affine.dialects.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
 from affine.ir import Operation, Value
 from affine.parser import Parser
 from affine.printer import Printer
@@ -53,7 +54,10 @@ def _verify_alloc(op: Operation) -> None:
         op_error(op, "result must be a memref")
     dyn, syms = segments(op, 0), segments(op, 1)
     if len(dyn) != t.num_dynamic_dims:
-        op_error(op, "dimension operand count does not equal memref dynamic dimension count")
+        op_error(
+            op,
+            f"incorrect number of dynamic sizes, has {len(dyn)}, expected {t.num_dynamic_dims}",
+        )
     expected_syms = t.layout_map().num_symbols if t.layout and not _is_strided(t) else 0
     if len(syms) != expected_syms:
         op_error(
@@ -61,6 +65,15 @@ def _verify_alloc(op: Operation) -> None:
             "symbol operand count does not equal memref symbol count: expected "
             f"{expected_syms}, got {len(syms)}",
         )
+    if op.name == "memref.alloca":
+        scope = op.parent_op
+        while scope is not None:
+            d = lookup(scope.name)
+            if d is not None and d.has(AUTOMATIC_ALLOCATION_SCOPE):
+                break
+            scope = scope.parent_op
+        if scope is None:
+            op_error(op, "requires an ancestor op with AutomaticAllocationScope trait")
 
 
 def _is_strided(t: MemRefType) -> bool:
@@ -248,31 +261,6 @@ def _print_cast_like(pr: Printer, op: Operation) -> None:
     )
 
 
-def _verify_memref_cast(op: Operation) -> None:
-    a, b = op.operands[0].type, op.results[0].type
-    if not isinstance(a, (MemRefType, UnrankedMemRefType)) or not isinstance(
-        b, (MemRefType, UnrankedMemRefType)
-    ):
-        op_error(op, "operands must be memrefs")
-    if a.element_type != b.element_type:
-        op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
-    if isinstance(a, MemRefType) and isinstance(b, MemRefType):
-        if len(a.shape) != len(b.shape) or any(
-            x != y and x != DYNAMIC and y != DYNAMIC for x, y in zip(a.shape, b.shape)
-        ):
-            op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
-
-
-define(
-    "memref.cast",
-    parse=_parse_cast_like("memref.cast"),
-    print=_print_cast_like,
-    verify=_verify_memref_cast,
-    traits=(PURE,),
-    result_names=lambda op: ["cast"],
-)
-
-
 def _parse_copy(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
     p.expect(",")
@@ -297,19 +285,6 @@ def _print_copy(pr: Printer, op: Operation) -> None:
     pr.write(
         f" {pr.operand(a)}, {pr.operand(b)}{pr.attr_dict(op.attributes)} : {pr.type(a.type)} to {pr.type(b.type)}"
     )
-
-
-def _verify_copy(op: Operation) -> None:
-    a, b = (v.type for v in op.operands)
-    if (
-        not isinstance(a, ShapedType)
-        or not isinstance(b, ShapedType)
-        or a.element_type != b.element_type
-    ):
-        op_error(op, "failed to verify that source and target have the same element type")
-
-
-define("memref.copy", parse=_parse_copy, print=_print_copy, verify=_verify_copy)
 
 
 # -- subview ---------------------------------------------------------------------------------------
@@ -372,16 +347,6 @@ def _print_subview(pr: Printer, op: Operation) -> None:
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
     )
-
-
-define(
-    "memref.subview",
-    parse=_parse_subview,
-    print=_print_subview,
-    properties=("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
-    traits=(PURE,),
-    result_names=lambda op: ["subview"],
-)
 
 
 # -- dma_start / dma_wait --------------------------------------------------------------------------
@@ -555,21 +520,1473 @@ define(
     verify=_verify_memref_dma_wait,
 )
 
-# Known by name only (read and printed generically), so that analyses see their semantics.
-for _name, _props in (
-    ("memref.view", ()),
-    (
-        "memref.reinterpret_cast",
-        ("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
-    ),
-    ("memref.expand_shape", ("reassociation", "static_output_shape")),
-    ("memref.collapse_shape", ("reassociation",)),
-    ("memref.get_global", ("name",)),
-    (
-        "memref.global",
-        ("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"),
-    ),
-):
-    define(_name, properties=_props)
 
-__all__ = ["MemRefDmaStart"]
+# -- global / get_global ----------------------------------------------------------------------------
+
+
+def _parse_memref_global(p: Parser, offset: int) -> Operation:
+    from affine.attributes import UNIT, DenseElementsAttr, StringAttr, TypeAttr
+    from affine.lexer import unescape_string
+    from affine.types import TensorType
+
+    props: dict[str, Attribute] = {}
+    if p.at("str"):
+        props["sym_visibility"] = StringAttr(unescape_string(p.tok))
+        p.advance()
+    if p.accept_keyword("constant"):
+        props["constant"] = UNIT
+    if not p.at("@"):
+        p.op_error("expected valid '@'-identifier for symbol name")
+    props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
+    p.expect(":")
+    t = p.parse_type()
+    if not isinstance(t, MemRefType) or not t.has_static_shape:
+        p.op_error(f"type should be static shaped memref, but got '{t}'", offset)
+    props["type"] = TypeAttr(t)
+    if p.accept("="):
+        if p.accept_keyword("uninitialized"):
+            props["initial_value"] = UNIT
+        else:
+            value = p.parse_attribute(TensorType(t.shape, t.element_type))
+            if not isinstance(value, DenseElementsAttr):
+                p.op_error("initial value should be a unit or elements attribute", offset)
+            props["initial_value"] = value
+    attrs_offset = p.start
+    attrs = p.parse_optional_attr_dict()
+    if "alignment" in attrs:
+        props["alignment"] = attrs.pop("alignment")
+        if not _valid_global_alignment(props["alignment"]):
+            p.op_error(f"'memref.global' op {_GLOBAL_ALIGNMENT}", attrs_offset)
+    return create(p, "memref.global", offset, properties=props, attributes=attrs)
+
+
+_GLOBAL_ALIGNMENT = (
+    "attribute 'alignment' failed to satisfy constraint: 64-bit signless integer attribute "
+    "whose value is positive and whose value is a power of two > 0"
+)
+
+
+def _valid_global_alignment(alignment: Attribute) -> bool:
+    from affine.attributes import IntegerAttr
+
+    return (
+        isinstance(alignment, IntegerAttr)
+        and alignment.value > 0
+        and not alignment.value & (alignment.value - 1)
+    )
+
+
+def _print_memref_global(pr: Printer, op: Operation) -> None:
+    from affine.attributes import DenseElementsAttr, SymbolRefAttr
+
+    visibility = string_value(op, "sym_visibility")
+    if visibility:
+        pr.write(" " + pr.attr(op.properties["sym_visibility"]))
+    if "constant" in op.properties:
+        pr.write(" constant")
+    pr.write(" " + pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
+    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]
+    value = op.properties.get("initial_value")
+    if isinstance(value, DenseElementsAttr):
+        pr.write(" = " + pr.types.dense_body(value))
+    elif value is not None:
+        pr.write(" = uninitialized")
+    attrs = dict(op.attributes)
+    if "alignment" in op.properties:
+        attrs["alignment"] = op.properties["alignment"]
+    pr.write(pr.attr_dict(attrs))
+
+
+def _verify_memref_global(op: Operation) -> None:
+    from affine.attributes import DenseElementsAttr, TypeAttr, UnitAttr
+    from affine.types import TensorType
+
+    visibility = string_value(op, "sym_visibility")
+    if visibility is not None and visibility not in ("public", "private", "nested"):
+        op_error(
+            op,
+            'visibility expected to be one of ["public", "private", "nested"], but got '
+            f'"{visibility}"',
+        )
+    t_attr = op.properties.get("type")
+    t = t_attr.value if isinstance(t_attr, TypeAttr) else None
+    if not isinstance(t, MemRefType) or not t.has_static_shape:
+        op_error(op, f"type should be static shaped memref, but got '{t}'")
+    value = op.properties.get("initial_value")
+    if value is not None and not isinstance(value, UnitAttr):
+        if not isinstance(value, DenseElementsAttr):
+            op_error(op, "initial value should be a unit or elements attribute")
+        expected = TensorType(t.shape, t.element_type)
+        if value.type != expected:
+            op_error(
+                op,
+                f"initial value expected to be of type '{expected}', but was of type "
+                f"'{value.type}'",
+            )
+    alignment = op.properties.get("alignment")
+    if alignment is not None and not _valid_global_alignment(alignment):
+        op_error(op, _GLOBAL_ALIGNMENT)
+
+
+define(
+    "memref.global",
+    parse=_parse_memref_global,
+    print=_print_memref_global,
+    verify=_verify_memref_global,
+    properties=("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment"),
+)
+
+
+def _parse_get_global(p: Parser, offset: int) -> Operation:
+    if not p.at("@"):
+        p.wrong_token("expected attribute value")
+    name = p._parse_symbol_ref()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
+    return create(p, "memref.get_global", offset, [], [t], {"name": name}, attrs)
+
+
+def _print_get_global(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.attr(op.properties["name"]) + pr.attr_dict(op.attributes))
+    pr.write(" : " + pr.type(op.results[0].type))
+
+
+def _verify_get_global(op: Operation) -> None:
+    from affine.attributes import SymbolRefAttr, TypeAttr
+
+    name = op.properties.get("name")
+    if not isinstance(name, SymbolRefAttr):
+        op_error(op, "requires attribute 'name'")
+    table = op.parent_op
+    while table is not None and table.name != "builtin.module":
+        table = table.parent_op
+    target = None
+    if table is not None:
+        for candidate in table.regions[0].blocks[0].operations:
+            if string_value(candidate, "sym_name") == name.leaf:
+                target = candidate
+                break
+    if target is None or target.name != "memref.global":
+        op_error(op, f"'{name.leaf}' does not reference a valid global memref")
+    t = target.properties.get("type")
+    expected = t.value if isinstance(t, TypeAttr) else None
+    if op.results[0].type != expected:
+        op_error(
+            op,
+            f"result type '{op.results[0].type}' does not match type '{expected}' of the "
+            f"global memref @{name.leaf}",
+        )
+
+
+define(
+    "memref.get_global",
+    parse=_parse_get_global,
+    print=_print_get_global,
+    verify=_verify_get_global,
+    properties=("name",),
+    traits=(PURE,),
+)
+
+
+# -- simple unary ops: rank / extract_aligned_pointer_as_index / memory_space_cast / realloc ------
+
+
+def _parse_rank(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type()
+    return create(p, "memref.rank", offset, [p.resolve(source, t)], [INDEX], None, attrs)
+
+
+def _print_rank(pr: Printer, op: Operation) -> None:
+    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
+    pr.write(" : " + pr.type(op.operands[0].type))
+
+
+def _verify_memref_operand(op: Operation) -> None:
+    t = op.operands[0].type
+    if not isinstance(t, (MemRefType, UnrankedMemRefType)):
+        op_error(
+            op, f"operand #0 must be ranked or unranked memref of any type values, but got '{t}'"
+        )
+
+
+define(
+    "memref.rank",
+    parse=_parse_rank,
+    print=_print_rank,
+    verify=_verify_memref_operand,
+    traits=(PURE,),
+)
+
+
+def _parse_arrow_cast(name: str):
+    """``%m : memref<...> -> index``."""
+
+    def parse(p: Parser, offset: int) -> Operation:
+        source = p.parse_operand()
+        attrs = p.parse_optional_attr_dict()
+        t_in = p.parse_colon_type()
+        p.expect("->")
+        t_out = p.parse_type()
+        return create(p, name, offset, [p.resolve(source, t_in)], [t_out], None, attrs)
+
+    return parse
+
+
+def _print_arrow_cast(pr: Printer, op: Operation) -> None:
+    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
+    pr.write(f" : {pr.type(op.operands[0].type)} -> {pr.type(op.results[0].type)}")
+
+
+define(
+    "memref.extract_aligned_pointer_as_index",
+    parse=_parse_arrow_cast("memref.extract_aligned_pointer_as_index"),
+    print=_print_arrow_cast,
+    verify=_verify_memref_operand,
+    traits=(PURE,),
+    result_names=lambda op: ["intptr"],
+)
+
+
+def _verify_memory_space_cast(op: Operation) -> None:
+    a, b = op.operands[0].type, op.results[0].type
+    same_kind = isinstance(a, MemRefType) == isinstance(b, MemRefType)
+    if (
+        not same_kind
+        or not isinstance(a, (MemRefType, UnrankedMemRefType))
+        or a.element_type != b.element_type  # type: ignore[attr-defined]
+        or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))  # type: ignore[attr-defined]
+    ):
+        op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
+
+
+define(
+    "memref.memory_space_cast",
+    parse=_parse_cast_like("memref.memory_space_cast"),
+    print=_print_cast_like,
+    verify=_verify_memory_space_cast,
+    traits=(PURE,),
+    result_names=lambda op: ["memspacecast"],
+)
+
+
+def _parse_realloc(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    size = []
+    if p.accept("("):
+        size = [p.parse_operand()]
+        p.expect(")")
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("to")
+    t_out = p.parse_type()
+    values = [p.resolve(source, t_in)] + p.resolve_all(size, INDEX)
+    props = {}
+    if "alignment" in attrs:
+        props["alignment"] = attrs.pop("alignment")
+    return create(p, "memref.realloc", offset, values, [t_out], props, attrs)
+
+
+def _print_realloc(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.operand(op.operands[0]))
+    if len(op.operands) > 1:
+        pr.write(f"({pr.operand(op.operands[1])})")
+    attrs = dict(op.attributes)
+    if "alignment" in op.properties:
+        attrs["alignment"] = op.properties["alignment"]
+    pr.write(pr.attr_dict(attrs))
+    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
+
+
+def _verify_realloc(op: Operation) -> None:
+    a, b = op.operands[0].type, op.results[0].type
+    if not isinstance(a, MemRefType) or len(a.shape) != 1:
+        op_error(op, f"operand #0 must be 1D memref of any type values, but got '{a}'")
+    if not isinstance(b, MemRefType) or len(b.shape) != 1:
+        op_error(op, f"result #0 must be 1D memref of any type values, but got '{b}'")
+    if a.element_type != b.element_type:
+        op_error(op, "different element types")
+    if b.shape[0] == DYNAMIC and len(op.operands) != 2:
+        op_error(op, "missing dimension operand")
+    if b.shape[0] != DYNAMIC and len(op.operands) != 1:
+        op_error(op, "unnecessary dimension operand")
+
+
+define(
+    "memref.realloc",
+    parse=_parse_realloc,
+    print=_print_realloc,
+    verify=_verify_realloc,
+    properties=("alignment",),
+)
+
+
+# -- reshape / transpose ------------------------------------------------------------------------------
+
+
+def _parse_reshape(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    p.expect("(")
+    shape = p.parse_operand()
+    p.expect(")")
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    ftype = p.parse_function_type()
+    if len(ftype.inputs) != 2 or len(ftype.results) != 1:
+        p.op_error("expected two operand types and one result type", offset)
+    values = [p.resolve(source, ftype.inputs[0]), p.resolve(shape, ftype.inputs[1])]
+    return create(p, "memref.reshape", offset, values, ftype.results, None, attrs)
+
+
+def _print_reshape(pr: Printer, op: Operation) -> None:
+    src, shape = op.operands
+    pr.write(f" {pr.operand(src)}({pr.operand(shape)}){pr.attr_dict(op.attributes)}")
+    pr.write(" : " + pr.functional_type(op))
+
+
+def _verify_reshape(op: Operation) -> None:
+    src, shape = (v.type for v in op.operands)
+    result = op.results[0].type
+    if src.element_type != result.element_type:  # type: ignore[attr-defined]
+        op_error(op, "element types of source and destination memref types should be the same")
+    if isinstance(src, MemRefType) and src.layout:
+        op_error(op, "source memref type should have identity affine map")
+    shape_size = shape.shape[0] if isinstance(shape, MemRefType) and shape.shape else DYNAMIC
+    if isinstance(result, MemRefType):
+        if result.layout:
+            op_error(op, "result memref type should have identity affine map")
+        if shape_size == DYNAMIC:
+            op_error(
+                op,
+                "cannot use shape operand with dynamic length to reshape to "
+                "statically-ranked memref type",
+            )
+        if shape_size != len(result.shape):
+            op_error(op, "length of shape operand differs from the result's memref rank")
+
+
+define(
+    "memref.reshape",
+    parse=_parse_reshape,
+    print=_print_reshape,
+    verify=_verify_reshape,
+    traits=(PURE,),
+    result_names=lambda op: ["reshape"],
+)
+
+
+def _parse_transpose(p: Parser, offset: int) -> Operation:
+    from affine.attributes import AffineMapAttr
+
+    source = p.parse_operand()
+    permutation = p.parse_affine_map_body()
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("to")
+    t_out = p.parse_type()
+    props = {"permutation": AffineMapAttr(permutation)}
+    return create(p, "memref.transpose", offset, [p.resolve(source, t_in)], [t_out], props, attrs)
+
+
+def _print_transpose(pr: Printer, op: Operation) -> None:
+    from affine.printer import print_map
+
+    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
+    pr.write(pr.attr_dict(op.attributes, ("permutation",)))
+    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
+
+
+def _verify_transpose(op: Operation) -> None:
+    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    t = op.operands[0].type
+    if not permutation.is_permutation():
+        op_error(op, "expected a permutation map")
+    if permutation.num_dims != len(t.shape):
+        op_error(op, "expected a permutation map of same rank as the input")
+    layout = strides_and_offset(t)
+    if layout is None:
+        return
+    strides, offset = layout
+    order = [r.value for r in permutation.results]
+    expected = _canonical_strided(
+        t, [t.shape[k] for k in order], [strides[k] for k in order], offset
+    )
+    result = op.results[0].type
+    result_layout = strides_and_offset(result)
+    canonical = result
+    if result.layout and result_layout is not None:
+        canonical = _canonical_strided(result, result.shape, *result_layout)
+    if canonical != expected:
+        op_error(
+            op,
+            f"result type '{canonical}' is not equivalent to the canonical transposed input "
+            f"type '{expected}'",
+        )
+
+
+def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefType:
+    """MLIR's ``canonicalizeStridedLayout``: the strided layout as an affine map (dropped
+    when it is the identity)."""
+    from affine.types import StridedLayout
+
+    layout = StridedLayout(strides, offset).to_affine_map()
+    return MemRefType(shape, like.element_type, layout, like.memory_space)
+
+
+define(
+    "memref.transpose",
+    parse=_parse_transpose,
+    print=_print_transpose,
+    verify=_verify_transpose,
+    properties=("permutation",),
+    traits=(PURE,),
+    result_names=lambda op: ["transpose"],
+)
+
+
+# -- atomics ---------------------------------------------------------------------------------------
+
+ATOMIC_KINDS = [
+    "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+    "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+]  # fmt: skip
+_FLOAT_KINDS = ("addf", "maximumf", "minimumf", "mulf")
+_INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "andi")
+
+
+def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
+    from affine.attributes import IntegerAttr
+
+    kind_offset = p.start
+    kind = p.parse_keyword() if p.at("id") else None
+    if kind not in ATOMIC_KINDS:
+        p.op_error(
+            "expected string or keyword containing one of the following enum values for "
+            f"attribute 'kind' [{', '.join(ATOMIC_KINDS)}]",
+            kind_offset,
+        )
+    value = p.parse_operand()
+    p.expect(",")
+    memref = p.parse_operand()
+    indices = p.parse_operand_list("[")
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    ftype = p.parse_function_type()
+    if len(ftype.inputs) != 2 or len(ftype.results) != 1:
+        p.op_error("expected two operand types and one result type", offset)
+    values = [p.resolve(value, ftype.inputs[0]), p.resolve(memref, ftype.inputs[1])]
+    values += p.resolve_all(indices, INDEX)
+    props = {"kind": IntegerAttr(ATOMIC_KINDS.index(kind), I64)}
+    return create(p, "memref.atomic_rmw", offset, values, ftype.results, props, attrs)
+
+
+def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
+    kind = ATOMIC_KINDS[op.properties["kind"].value]  # type: ignore[attr-defined]
+    value, memref = op.operands[:2]
+    pr.write(f" {kind} {pr.operand(value)}, {pr.operand(memref)}[{pr.operands(op.operands[2:])}]")
+    pr.write(pr.attr_dict(op.attributes, ("kind",)))
+    pr.write(f" : ({pr.type(value.type)}, {pr.type(memref.type)}) -> {pr.type(op.results[0].type)}")
+
+
+def _verify_atomic_rmw(op: Operation) -> None:
+    from affine.attributes import IntegerAttr
+    from affine.types import FloatType, IntegerType
+
+    kind_attr = op.properties.get("kind")
+    if not isinstance(kind_attr, IntegerAttr) or not 0 <= kind_attr.value < len(ATOMIC_KINDS):
+        op_error(op, "requires attribute 'kind'")
+    value, memref = op.operands[:2]
+    t = memref.type
+    if not isinstance(t, MemRefType):
+        op_error(op, f"operand #1 must be memref of any type values, but got '{t}'")
+    if value.type != t.element_type:
+        op_error(op, "failed to verify that value type matches element type of memref")
+    if op.results[0].type != t.element_type:
+        op_error(op, "failed to verify that result type matches element type of memref")
+    if len(t.shape) != len(op.operands) - 2:
+        op_error(op, "expects the number of subscripts to be equal to memref rank")
+    kind = ATOMIC_KINDS[kind_attr.value]
+    if kind in _FLOAT_KINDS and not isinstance(value.type, FloatType):
+        op_error(op, f"with kind '{kind}' expects a floating-point type")
+    if kind in _INT_KINDS and not isinstance(value.type, IntegerType):
+        op_error(op, f"with kind '{kind}' expects an integer type")
+
+
+define(
+    "memref.atomic_rmw",
+    parse=_parse_atomic_rmw,
+    print=_print_atomic_rmw,
+    verify=_verify_atomic_rmw,
+    properties=("kind",),
+)
+
+
+def _parse_generic_atomic_rmw(p: Parser, offset: int) -> Operation:
+    memref = p.parse_operand()
+    indices = p.parse_operand_list("[")
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
+    values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
+    body = p.parse_region()
+    attrs = p.parse_optional_attr_dict()
+    return create(
+        p, "memref.generic_atomic_rmw", offset, values, [t.element_type], None, attrs, [body]
+    )
+
+
+def _print_generic_atomic_rmw(pr: Printer, op: Operation) -> None:
+    memref = op.operands[0]
+    pr.write(f" {pr.operand(memref)}[{pr.operands(op.operands[1:])}] : {pr.type(memref.type)} ")
+    pr.region(op.regions[0], True, True)
+    pr.write(pr.attr_dict(op.attributes))
+
+
+def _verify_generic_atomic_rmw(op: Operation) -> None:
+    region = op.regions[0]
+    if len(region.blocks) != 1:
+        op_error(op, "expects region #0 to have 0 or 1 blocks")
+    block = region.blocks[0]
+    if len(block.arguments) != 1 or block.arguments[0].type != op.results[0].type:
+        op_error(op, "expected single number of entry block arguments")
+    for nested in op.walk():
+        if nested is op:
+            continue
+        d = lookup(nested.name)
+        if d is None or not d.has(PURE):
+            if nested.name not in ("memref.atomic_yield",):
+                op_error(
+                    op,
+                    "body of 'memref.generic_atomic_rmw' should contain only operations with no side effects",
+                )
+
+
+define(
+    "memref.generic_atomic_rmw",
+    parse=_parse_generic_atomic_rmw,
+    print=_print_generic_atomic_rmw,
+    verify=_verify_generic_atomic_rmw,
+)
+
+
+def _verify_atomic_yield(op: Operation) -> None:
+    parent = op.parent_op
+    if parent is None or parent.name != "memref.generic_atomic_rmw":
+        op_error(op, "expects parent op 'memref.generic_atomic_rmw'")
+    if len(op.operands) != 1 or op.operands[0].type != parent.results[0].type:
+        op_error(op, "types mismatch between yield op and its parent")
+
+
+def _parse_return_like(name: str):
+    def parse(p: Parser, offset: int) -> Operation:
+        from affine.dialects.func import parse_return_like
+
+        return parse_return_like(p, offset, name)
+
+    return parse
+
+
+def _print_return_like(pr: Printer, op: Operation) -> None:
+    from affine.dialects.func import print_return_like
+
+    print_return_like(pr, op)
+
+
+define(
+    "memref.atomic_yield",
+    parse=_parse_return_like("memref.atomic_yield"),
+    print=_print_return_like,
+    verify=_verify_atomic_yield,
+    traits=(TERMINATOR, PURE),
+)
+
+
+# -- alloca_scope ---------------------------------------------------------------------------------
+
+
+def _parse_alloca_scope(p: Parser, offset: int) -> Operation:
+    result_types = p.parse_optional_arrow_type_list()
+    body = p.parse_region()
+    if not result_types:
+        from affine.dialects.affine_dialect import ensure_terminator
+
+        ensure_terminator(body, "memref.alloca_scope.return", p, offset)
+    attrs = p.parse_optional_attr_dict()
+    return create(p, "memref.alloca_scope", offset, [], result_types, None, attrs, [body])
+
+
+def _print_alloca_scope(pr: Printer, op: Operation) -> None:
+    pr.write(" ")
+    if op.results:
+        pr.write(f" -> ({pr.type_list(r.type for r in op.results)})")
+    pr.write(" ")
+    pr.region(op.regions[0], False, bool(op.results))
+    pr.write(pr.attr_dict(op.attributes))
+
+
+define(
+    "memref.alloca_scope",
+    parse=_parse_alloca_scope,
+    print=_print_alloca_scope,
+    traits=(AUTOMATIC_ALLOCATION_SCOPE,),
+    implicit_terminator="memref.alloca_scope.return",
+)
+
+
+def _verify_alloca_scope_return(op: Operation) -> None:
+    parent = op.parent_op
+    if parent is None or parent.name != "memref.alloca_scope":
+        op_error(op, "expects parent op 'memref.alloca_scope'")
+    if [v.type for v in op.operands] != [r.type for r in parent.results]:
+        op_error(op, "types mismatch between yield op and its parent")
+
+
+define(
+    "memref.alloca_scope.return",
+    parse=_parse_return_like("memref.alloca_scope.return"),
+    print=_print_return_like,
+    verify=_verify_alloca_scope_return,
+    traits=(TERMINATOR, PURE),
+)
+
+
+# -- assume_alignment / prefetch / extract_strided_metadata ----------------------------------------
+
+
+def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
+    from affine.attributes import IntegerAttr
+    from affine.types import I32
+
+    memref = p.parse_operand()
+    p.expect(",")
+    alignment = p.parse_integer()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
+    props = {"alignment": IntegerAttr(alignment, I32)}
+    return create(p, "memref.assume_alignment", offset, [p.resolve(memref, t)], [t], props, attrs)
+
+
+def _print_assume_alignment(pr: Printer, op: Operation) -> None:
+    alignment = op.properties["alignment"].value  # type: ignore[attr-defined]
+    pr.write(f" {pr.operand(op.operands[0])}, {alignment}")
+    pr.write(pr.attr_dict(op.attributes, ("alignment",)))
+    pr.write(" : " + pr.type(op.operands[0].type))
+
+
+def _verify_assume_alignment(op: Operation) -> None:
+    from affine.attributes import IntegerAttr
+
+    alignment = op.properties.get("alignment")
+    if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
+        op_error(
+            op,
+            "attribute 'alignment' failed to satisfy constraint: 32-bit signless integer "
+            "attribute whose value is positive",
+        )
+    if alignment.value & (alignment.value - 1):
+        op_error(op, "alignment must be power of 2")
+
+
+define(
+    "memref.assume_alignment",
+    parse=_parse_assume_alignment,
+    print=_print_assume_alignment,
+    verify=_verify_assume_alignment,
+    properties=("alignment",),
+    traits=(PURE,),
+    result_names=lambda op: ["assume_align"],
+)
+
+
+def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
+    from affine.attributes import IntegerAttr
+    from affine.types import I1, I32
+
+    memref = p.parse_operand()
+    indices = p.parse_operand_list("[")
+    p.expect(",")
+    rw = p.parse_keyword()
+    p.expect(",")
+    p.expect_op_keyword("locality")
+    p.expect("<")
+    hint = p.parse_integer()
+    p.expect(">")
+    p.expect(",")
+    cache = p.parse_keyword()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
+    if rw not in ("read", "write"):
+        p.op_error("rw specifier has to be 'read' or 'write'", offset)
+    if cache not in ("data", "instr"):
+        p.op_error("cache type has to be 'data' or 'instr'", offset)
+    props = {
+        "isDataCache": IntegerAttr(1 if cache == "data" else 0, I1),
+        "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
+        "localityHint": IntegerAttr(hint, I32),
+    }
+    return create(p, "memref.prefetch", offset, values, [], props, attrs)
+
+
+def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
+    rw = "write" if op.properties["isWrite"].value else "read"  # type: ignore[attr-defined]
+    cache = "data" if op.properties["isDataCache"].value else "instr"  # type: ignore[attr-defined]
+    hint = op.properties["localityHint"].value  # type: ignore[attr-defined]
+    pr.write(
+        f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}], {rw}, "
+        f"locality<{hint}>, {cache}"
+    )
+    pr.write(pr.attr_dict(op.attributes, ("isWrite", "localityHint", "isDataCache")))
+    pr.write(" : " + pr.type(op.operands[0].type))
+
+
+def _verify_memref_prefetch(op: Operation) -> None:
+    hint = op.properties.get("localityHint")
+    if hint is None or not 0 <= hint.value <= 3:  # type: ignore[attr-defined]
+        op_error(
+            op,
+            "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
+            "attribute whose minimum value is 0 whose maximum value is 3",
+        )
+    t = op.operands[0].type
+    if len(op.operands) - 1 != len(t.shape):  # type: ignore[attr-defined]
+        op_error(op, "too few indices")
+
+
+define(
+    "memref.prefetch",
+    parse=_parse_memref_prefetch,
+    print=_print_memref_prefetch,
+    verify=_verify_memref_prefetch,
+    properties=("isWrite", "localityHint", "isDataCache"),
+)
+
+
+def _parse_extract_strided_metadata(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type()
+    p.expect("->")
+    result_types = p.parse_type_list_no_parens()
+    return create(
+        p,
+        "memref.extract_strided_metadata",
+        offset,
+        [p.resolve(source, t)],
+        result_types,
+        None,
+        attrs,
+    )
+
+
+def _print_extract_strided_metadata(pr: Printer, op: Operation) -> None:
+    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
+    pr.write(f" : {pr.type(op.operands[0].type)} -> {pr.type_list(r.type for r in op.results)}")
+
+
+def _strided_metadata_names(op: Operation) -> list[str | None]:
+    rank = (len(op.results) - 2) // 2
+    names: list[str | None] = ["base_buffer", "offset"]
+    if rank:
+        names += ["sizes"] + [None] * (rank - 1) + ["strides"] + [None] * (rank - 1)
+    return names
+
+
+define(
+    "memref.extract_strided_metadata",
+    parse=_parse_extract_strided_metadata,
+    print=_print_extract_strided_metadata,
+    traits=(PURE,),
+    result_names=_strided_metadata_names,
+)
+
+
+# -- strides and offsets (MLIR's getStridesAndOffset), saturated arithmetic ------------------------
+
+
+def strides_and_offset(t: MemRefType) -> tuple[list[int], int] | None:
+    """The strides and offset of ``t``'s layout (``DYNAMIC`` for ``?``); None when the
+    layout is not strided."""
+    from affine.layout import strided_from_map
+    from affine.simplify import simplify_map
+    from affine.types import StridedLayout
+
+    if isinstance(t.layout, StridedLayout):
+        return list(t.layout.strides), t.layout.offset
+    if not t.layout:
+        strides: list[int] = []
+        running = 1
+        for size in reversed(t.shape):
+            strides.append(running)
+            running = _sat_mul(running, size)
+        return strides[::-1], 0
+    maps = t.layout
+    if len(maps) != 1 or maps[0].num_results != 1:
+        return None  # MLIR extracts strides from a single one-result map only
+    layout = strided_from_map(maps[0]) or strided_from_map(simplify_map(maps[0]))
+    return (list(layout.strides), layout.offset) if layout is not None else None
+
+
+def _sat_mul(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    if a == DYNAMIC or b == DYNAMIC:
+        return DYNAMIC
+    return a * b
+
+
+def _sat_add(a: int, b: int) -> int:
+    return DYNAMIC if DYNAMIC in (a, b) else a + b
+
+
+def _strided_type(like: MemRefType, shape, strides, offset: int) -> MemRefType:
+    from affine.types import StridedLayout
+
+    return MemRefType(shape, like.element_type, StridedLayout(strides, offset), like.memory_space)
+
+
+def _is_identity_layout(t: MemRefType) -> bool:
+    from affine.types import StridedLayout
+
+    if not t.layout:
+        return True
+    if isinstance(t.layout, StridedLayout):
+        return _identity_map(t.layout.to_affine_map())
+    return all(_identity_map(m) for m in t.layout)
+
+
+def _identity_map(m) -> bool:
+    return m.num_dims == len(m.results) and all(
+        r.kind == "dim" and r.value == i for i, r in enumerate(m.results)
+    )
+
+
+# -- offsets / sizes / strides lists ---------------------------------------------------------------
+
+
+def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]) -> None:
+    """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
+    from affine.diagnostics import VerifyError
+
+    def error(message: str):
+        raise VerifyError(message, op.loc)
+
+    props = op.properties
+    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
+    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
+    strides = props["static_strides"].values  # type: ignore[attr-defined]
+    if not (len(offsets) == 1 and max_ranks[0] == 1) and len(offsets) != len(sizes):
+        error(
+            f"expected mixed offsets rank to match mixed sizes rank ({len(offsets)} vs "
+            f"{len(sizes)}) so the rank of the result type is well-formed."
+        )
+    if len(sizes) != len(strides):
+        error(
+            f"expected mixed sizes rank to match mixed strides rank ({len(sizes)} vs "
+            f"{len(strides)}) so the rank of the result type is well-formed."
+        )
+    for index, (name, values) in enumerate(
+        (("offset", offsets), ("size", sizes), ("stride", strides))
+    ):
+        if len(values) != max_ranks[index]:
+            error(f"expected {max_ranks[index]} {name} values, got {len(values)}")
+        dynamic = sum(1 for v in values if v == DYNAMIC)
+        if len(segments(op, index + 1)) != dynamic:
+            error(f"expected {dynamic} dynamic {name} values")
+    for value in offsets:
+        if value < 0 and value != DYNAMIC:
+            error(f"expected offsets to be non-negative, but got {value}")
+    for value in sizes:
+        if value < 0 and value != DYNAMIC:
+            error(f"expected sizes to be non-negative, but got {value}")
+
+
+def _parse_offsets_sizes_strides_keywords(p: Parser):
+    """``offset: [..], sizes: [..], strides: [..]`` of reinterpret_cast."""
+    lists = []
+    for keyword in ("offset", "sizes", "strides"):
+        p.expect_op_keyword(keyword)
+        p.expect(":")
+        lists.append(_parse_mixed_list(p))
+        if keyword != "strides":
+            p.expect(",")
+    return lists
+
+
+def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    p.expect_op_keyword("to")
+    (offsets, dyn_offsets), (sizes, dyn_sizes), (strides, dyn_strides) = (
+        _parse_offsets_sizes_strides_keywords(p)
+    )
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("to")
+    t_out = p.parse_type()
+    values = (
+        [p.resolve(source, t_in)]
+        + p.resolve_all(dyn_offsets, INDEX)
+        + p.resolve_all(dyn_sizes, INDEX)
+        + p.resolve_all(dyn_strides, INDEX)
+    )
+    props = {
+        "operandSegmentSizes": segment_sizes(1, len(dyn_offsets), len(dyn_sizes), len(dyn_strides)),
+        "static_offsets": DenseArrayAttr(I64, offsets),
+        "static_sizes": DenseArrayAttr(I64, sizes),
+        "static_strides": DenseArrayAttr(I64, strides),
+    }
+    return create(p, "memref.reinterpret_cast", offset, values, [t_out], props, attrs)
+
+
+def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
+    props = op.properties
+    pr.write(f" {pr.operand(op.operands[0])} to offset: ")
+    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
+    pr.write(", sizes: " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
+    pr.write(", strides: " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
+    pr.write(
+        pr.attr_dict(op.attributes)
+        + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
+    )
+
+
+def _verify_reinterpret_cast(op: Operation) -> None:
+    from affine.diagnostics import VerifyError
+
+    source, result = op.operands[0].type, op.results[0].type
+    if not isinstance(result, MemRefType):
+        op_error(op, f"result #0 must be memref of any type values, but got '{result}'")
+    _verify_offsets_sizes_strides(op, (1, len(result.shape), len(result.shape)))
+    if source.memory_space != result.memory_space:  # type: ignore[attr-defined]
+        raise VerifyError(
+            f"different memory spaces specified for source type '{source}' and result memref "
+            f"type '{result}'",
+            op.loc,
+        )
+    if source.element_type != result.element_type:  # type: ignore[attr-defined]
+        raise VerifyError(
+            f"different element types specified for source type '{source}' and result memref "
+            f"type '{result}'",
+            op.loc,
+        )
+
+    def show(v: int) -> str:
+        return "dynamic" if v == DYNAMIC else str(v)
+
+    sizes = op.properties["static_sizes"].values  # type: ignore[attr-defined]
+    for index, (actual, expected) in enumerate(zip(result.shape, sizes)):
+        if actual != DYNAMIC and actual != expected:
+            raise VerifyError(
+                f"expected result type with size = {show(expected)} instead of {actual} in "
+                f"dim = {index}",
+                op.loc,
+            )
+    layout = strides_and_offset(result)
+    if layout is None:
+        raise VerifyError(
+            f"expected result type to have strided layout but found '{result}'", op.loc
+        )
+    strides, result_offset = layout
+    expected_offset = op.properties["static_offsets"].values[0]  # type: ignore[attr-defined]
+    if result_offset != DYNAMIC and result_offset != expected_offset:
+        raise VerifyError(
+            f"expected result type with offset = {show(expected_offset)} instead of "
+            f"{result_offset}",
+            op.loc,
+        )
+    expected_strides = op.properties["static_strides"].values  # type: ignore[attr-defined]
+    for index, (actual, expected) in enumerate(zip(strides, expected_strides)):
+        if actual != DYNAMIC and actual != expected:
+            raise VerifyError(
+                f"expected result type with stride = {show(expected)} instead of {actual} in "
+                f"dim = {index}",
+                op.loc,
+            )
+
+
+define(
+    "memref.reinterpret_cast",
+    parse=_parse_reinterpret_cast,
+    print=_print_reinterpret_cast,
+    verify=_verify_reinterpret_cast,
+    properties=("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
+    traits=(PURE,),
+    result_names=lambda op: ["reinterpret_cast"],
+)
+
+
+# -- collapse_shape / expand_shape -----------------------------------------------------------------
+
+
+def _parse_reassociation(p: Parser):
+    from affine.attributes import ArrayAttr, IntegerAttr
+
+    p.expect("[")
+    groups = []
+    if not p.accept("]"):
+        while True:
+            p.expect("[")
+            group = []
+            if not p.accept("]"):
+                while True:
+                    group.append(IntegerAttr(p.parse_integer(), I64))
+                    if not p.accept(","):
+                        break
+                p.expect("]")
+            groups.append(ArrayAttr(group))
+            if not p.accept(","):
+                break
+        p.expect("]")
+    return ArrayAttr(groups)
+
+
+def _reassociation(op: Operation) -> list[list[int]]:
+    attr = op.properties["reassociation"]
+    return [[e.value for e in group.elements] for group in attr.elements]  # type: ignore[attr-defined]
+
+
+def _print_reassociation(op: Operation) -> str:
+    return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in _reassociation(op)) + "]"
+
+
+def _parse_collapse_shape(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    reassociation = _parse_reassociation(p)
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("into")
+    t_out = p.parse_type()
+    props = {"reassociation": reassociation}
+    return create(
+        p, "memref.collapse_shape", offset, [p.resolve(source, t_in)], [t_out], props, attrs
+    )
+
+
+def _print_collapse_shape(pr: Printer, op: Operation) -> None:
+    pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)}")
+    pr.write(pr.attr_dict(op.attributes, ("reassociation",)))
+    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
+
+
+def _verify_collapsed_shape(
+    op: Operation, collapsed: tuple[int, ...], expanded: tuple[int, ...], groups: list[list[int]]
+) -> None:
+    if len(collapsed) != len(groups):
+        op_error(
+            op,
+            f"invalid number of reassociation groups: found {len(groups)}, expected "
+            f"{len(collapsed)}",
+        )
+    next_dim = 0
+    for collapsed_dim, group in enumerate(groups):
+        found_dynamic = False
+        for expanded_dim in group:
+            if expanded_dim != next_dim:
+                op_error(op, "reassociation indices must be contiguous")
+            next_dim += 1
+            if expanded_dim >= len(expanded):
+                op_error(op, f"reassociation index {expanded_dim} is out of bounds")
+            if expanded[expanded_dim] == DYNAMIC:
+                found_dynamic = True
+        if (collapsed[collapsed_dim] == DYNAMIC) != found_dynamic:
+            op_error(
+                op,
+                f"collapsed dim ({collapsed_dim}) must be dynamic if and only if reassociation "
+                "group is dynamic",
+            )
+        if not found_dynamic:
+            size = 1
+            for expanded_dim in group:
+                size *= expanded[expanded_dim]
+            if size != collapsed[collapsed_dim]:
+                op_error(
+                    op,
+                    f"collapsed dim size ({collapsed[collapsed_dim]}) must equal reassociation "
+                    f"group size ({size})",
+                )
+    if not collapsed:
+        if any(d != 1 for d in expanded):
+            op_error(op, "rank 0 memrefs can only be extended/collapsed with/from ones")
+    elif next_dim != len(expanded):
+        op_error(
+            op,
+            f"expanded rank ({len(expanded)}) inconsistent with number of reassociation "
+            f"indices ({next_dim})",
+        )
+
+
+def _collapsed_layout(t: MemRefType, groups: list[list[int]]) -> tuple[list[int], int] | None:
+    """MLIR's ``computeCollapsedLayoutMap`` (not strict)."""
+    layout = strides_and_offset(t)
+    if layout is None:
+        return None
+    strides, offset = layout
+    shape = t.shape
+    result: list[int] = []
+    for group in groups:
+        ref = list(group)
+        while shape[ref[-1]] == 1 and len(ref) > 1:
+            ref.pop()
+        if shape[ref[-1]] != DYNAMIC or len(ref) == 1:
+            result.append(strides[ref[-1]])
+        else:
+            result.append(DYNAMIC)
+    index = len(result) - 1
+    for group in reversed(groups):
+        stride = result[index]
+        index -= 1
+        for dim in reversed(group[1:]):
+            stride = _sat_mul(stride, shape[dim])
+            source_stride = strides[dim - 1]
+            if shape[dim - 1] == 1:
+                continue
+            if stride != DYNAMIC and source_stride != DYNAMIC and stride != source_stride:
+                return None
+    return result, offset
+
+
+def _verify_collapse_shape(op: Operation) -> None:
+    source, result = op.operands[0].type, op.results[0].type
+    groups = _reassociation(op)
+    _verify_collapsed_shape(op, result.shape, source.shape, groups)
+    if _is_identity_layout(source):
+        expected = MemRefType(result.shape, source.element_type, None, source.memory_space)
+    else:
+        layout = _collapsed_layout(source, groups)
+        if layout is None:
+            op_error(op, "invalid source layout map or collapsing non-contiguous dims")
+        expected = _strided_type(source, result.shape, *layout)
+    if expected != result:
+        op_error(op, f"expected collapsed type to be '{expected}' but found '{result}'")
+
+
+define(
+    "memref.collapse_shape",
+    parse=_parse_collapse_shape,
+    print=_print_collapse_shape,
+    verify=_verify_collapse_shape,
+    properties=("reassociation",),
+    traits=(PURE,),
+    result_names=lambda op: ["collapse_shape"],
+)
+
+
+def _parse_expand_shape(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    reassociation = _parse_reassociation(p)
+    p.expect_op_keyword("output_shape")
+    shape, dynamic = _parse_mixed_list(p)
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("into")
+    t_out = p.parse_type()
+    values = [p.resolve(source, t_in)] + p.resolve_all(dynamic, INDEX)
+    props = {"reassociation": reassociation, "static_output_shape": DenseArrayAttr(I64, shape)}
+    return create(p, "memref.expand_shape", offset, values, [t_out], props, attrs)
+
+
+def _print_expand_shape(pr: Printer, op: Operation) -> None:
+    shape = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)} output_shape ")
+    pr.write(_print_mixed(pr, shape, op.operands[1:]))
+    pr.write(pr.attr_dict(op.attributes, ("reassociation", "static_output_shape")))
+    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
+
+
+def _verify_expand_shape(op: Operation) -> None:
+    source, result = op.operands[0].type, op.results[0].type
+    groups = _reassociation(op)
+    if len(source.shape) > len(result.shape):
+        r0, r1 = len(source.shape), len(result.shape)
+        op_error(
+            op,
+            f"has source rank {r0} and result rank {r1}. This is not an expansion ({r0} > {r1}).",
+        )
+    _verify_collapsed_shape(op, source.shape, result.shape, groups)
+    if _is_identity_layout(source):
+        expected = MemRefType(result.shape, source.element_type, None, source.memory_space)
+    else:
+        layout = strides_and_offset(source)
+        if layout is None:
+            op_error(op, "invalid source layout map")
+        source_strides, source_offset = layout
+        reverse: list[int] = []
+        shape_index = len(result.shape) - 1
+        for group, stride in reversed(list(zip(groups, source_strides))):
+            for _ in group:
+                reverse.append(stride)
+                stride = _sat_mul(stride, result.shape[shape_index])
+                shape_index -= 1
+        strides = reverse[::-1] + [1] * (len(result.shape) - len(reverse))
+        expected = _strided_type(source, result.shape, strides, source_offset)
+    if expected != result:
+        op_error(op, f"expected expanded type to be '{expected}' but found '{result}'")
+    static = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    if len(static) != len(result.shape):
+        op_error(
+            op,
+            "expected number of static shape bounds to be equal to the output rank "
+            f"({len(result.shape)}) but found {len(static)} inputs instead",
+        )
+    dynamic = sum(1 for v in static if v == DYNAMIC)
+    if len(op.operands) - 1 != dynamic:
+        op_error(
+            op,
+            "mismatch in dynamic dims in output_shape and static_output_shape: "
+            f"static_output_shape has {dynamic} dynamic dims while output_shape has "
+            f"{len(op.operands) - 1} values",
+        )
+    for pos, size in enumerate(result.shape):
+        if size != DYNAMIC and size != static[pos]:
+            op_error(op, f"invalid output shape provided at pos {pos}")
+
+
+define(
+    "memref.expand_shape",
+    parse=_parse_expand_shape,
+    print=_print_expand_shape,
+    verify=_verify_expand_shape,
+    properties=("reassociation", "static_output_shape"),
+    traits=(PURE,),
+    result_names=lambda op: ["expand_shape"],
+)
+
+
+# -- view -------------------------------------------------------------------------------------------
+
+
+def _parse_view(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    p.expect("[")
+    shift = [p.parse_operand()]
+    p.expect("]")
+    sizes = p.parse_operand_list("[")
+    attrs = p.parse_optional_attr_dict()
+    t_in = p.parse_colon_type()
+    p.expect_op_keyword("to")
+    t_out = p.parse_type()
+    values = [p.resolve(source, t_in)] + p.resolve_all(shift + sizes, INDEX)
+    return create(p, "memref.view", offset, values, [t_out], None, attrs)
+
+
+def _print_view(pr: Printer, op: Operation) -> None:
+    pr.write(
+        f" {pr.operand(op.operands[0])}[{pr.operand(op.operands[1])}]"
+        f"[{pr.operands(op.operands[2:])}]{pr.attr_dict(op.attributes)}"
+    )
+    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
+
+
+def _verify_view(op: Operation) -> None:
+    from affine.diagnostics import VerifyError
+
+    base, view = op.operands[0].type, op.results[0].type
+    if not _is_identity_layout(base):
+        raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
+    if not _is_identity_layout(view):
+        raise VerifyError(f"unsupported map for result memref type '{view}'", op.loc)
+    if base.memory_space != view.memory_space:
+        raise VerifyError(
+            f"different memory spaces specified for base memref type '{base}' and view memref "
+            f"type '{view}'",
+            op.loc,
+        )
+    dynamic = view.num_dynamic_dims
+    if len(op.operands) - 2 != dynamic:
+        op_error(
+            op, f"incorrect number of dynamic sizes, has {len(op.operands) - 2}, expected {dynamic}"
+        )
+
+
+define(
+    "memref.view",
+    parse=_parse_view,
+    print=_print_view,
+    verify=_verify_view,
+    traits=(PURE,),
+    result_names=lambda op: ["view"],
+)
+
+
+# -- subview, cast and copy verification -----------------------------------------------------------
+
+
+def _rank_reduction_mask(original: tuple, reduced: tuple) -> set[int] | None:
+    unused: set[int] = set()
+    j = 0
+    for i, size in enumerate(original):
+        if j < len(reduced) and size == reduced[j]:
+            j += 1
+            continue
+        unused.add(i)
+        if size != 1:
+            return None
+    return unused if j == len(reduced) else None
+
+
+def _memref_rank_reduction_mask(
+    original: MemRefType, reduced: MemRefType, sizes: tuple
+) -> set[int] | None:
+    from collections import Counter
+
+    if len(original.shape) == len(reduced.shape):
+        return set()
+    unused = {i for i, size in enumerate(sizes) if size == 1}
+    if len(unused) + len(reduced.shape) == len(original.shape):
+        return unused
+    a, b = strides_and_offset(original), strides_and_offset(reduced)
+    if a is None or b is None:
+        return None
+    unaccounted = Counter(a[0])
+    candidate = Counter(b[0])
+    for dim in sorted(unused):
+        stride = a[0][dim]
+        if unaccounted[stride] > candidate[stride]:
+            unaccounted[stride] -= 1
+        elif unaccounted[stride] == candidate[stride]:
+            unused.discard(dim)
+        else:
+            return None
+    if len(unused) + len(reduced.shape) != len(original.shape):
+        return None
+    return unused
+
+
+def _verify_subview(op: Operation) -> None:
+    from affine.diagnostics import VerifyError
+
+    def error(message: str):
+        raise VerifyError(message, op.loc)
+
+    base, result = op.operands[0].type, op.results[0].type
+    if not isinstance(base, MemRefType) or not isinstance(result, MemRefType):
+        op_error(op, "operand and result must be ranked memrefs")
+    _verify_offsets_sizes_strides(op, (len(base.shape),) * 3)
+    if base.memory_space != result.memory_space:
+        error(
+            f"different memory spaces specified for base memref type '{base}' and subview "
+            f"memref type '{result}'"
+        )
+    layout = strides_and_offset(base)
+    if layout is None:
+        error(f"base type '{base}' is not strided")
+    props = op.properties
+    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
+    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
+    steps = props["static_strides"].values  # type: ignore[attr-defined]
+    source_strides, source_offset = layout
+    target_offset = source_offset
+    for o, s in zip(offsets, source_strides):
+        target_offset = _sat_add(target_offset, _sat_mul(o, s))
+    target_strides = [_sat_mul(s, k) for s, k in zip(source_strides, steps)]
+    expected = _strided_type(base, sizes, target_strides, target_offset)
+    layout_message = (
+        f"expected result type to be '{expected}' or a rank-reduced version. (mismatch of "
+        f"result layout), but got '{result}'"
+    )
+    if expected != result:
+        if len(result.shape) > len(expected.shape):
+            error(
+                "expected result rank to be smaller or equal to the source rank, but got "
+                f"'{result}'"
+            )
+        if _rank_reduction_mask(expected.shape, result.shape) is None:
+            error(
+                f"expected result type to be '{expected}' or a rank-reduced version. (mismatch "
+                f"of result sizes), but got '{result}'"
+            )
+        if expected.element_type != result.element_type:
+            error(
+                f"expected result element type to be '{expected.element_type}', but got '{result}'"
+            )
+    result_layout = strides_and_offset(result)
+    if result_layout is None or result_layout[1] != target_offset:
+        error(layout_message)
+    unused = _memref_rank_reduction_mask(expected, result, sizes)
+    if unused is None:
+        error(layout_message)
+    kept = [s for i, s in enumerate(target_strides) if i not in unused]
+    if kept != result_layout[0]:
+        error(layout_message)
+    for i, size in enumerate(base.shape):
+        if size == DYNAMIC or offsets[i] == DYNAMIC:
+            continue
+        if offsets[i] >= size:
+            error(f"offset {i} is out-of-bounds: {offsets[i]} >= {size}")
+        if sizes[i] == DYNAMIC or steps[i] == DYNAMIC:
+            continue
+        last = offsets[i] + (sizes[i] - 1) * steps[i]
+        if last >= size:
+            error(f"slice along dimension {i} runs out-of-bounds: {last} >= {size}")
+
+
+def _memref_cast_compatible(a, b) -> bool:
+    if isinstance(a, MemRefType) and isinstance(b, MemRefType):
+        if a.element_type != b.element_type:
+            return False
+        if a.layout != b.layout:
+            sa, sb = strides_and_offset(a), strides_and_offset(b)
+            if sa is None or sb is None or len(sa[0]) != len(sb[0]):
+                return False
+
+            def compatible(x: int, y: int) -> bool:
+                return x == DYNAMIC or y == DYNAMIC or x == y
+
+            if not compatible(sa[1], sb[1]):
+                return False
+            if not all(compatible(x, y) for x, y in zip(sa[0], sb[0])):
+                return False
+        if a.memory_space != b.memory_space or len(a.shape) != len(b.shape):
+            return False
+        return all(x == y or DYNAMIC in (x, y) for x, y in zip(a.shape, b.shape))
+    kinds = (MemRefType, UnrankedMemRefType)
+    if not isinstance(a, kinds) or not isinstance(b, kinds):
+        return False
+    if isinstance(a, UnrankedMemRefType) and isinstance(b, UnrankedMemRefType):
+        return False
+    return a.element_type == b.element_type and a.memory_space == b.memory_space
+
+
+def _verify_memref_cast_compat(op: Operation) -> None:
+    a, b = op.operands[0].type, op.results[0].type
+    if not _memref_cast_compatible(a, b):
+        op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
+
+
+def _verify_memref_copy(op: Operation) -> None:
+    a, b = (v.type for v in op.operands)
+    if not isinstance(a, ShapedType) or not isinstance(b, ShapedType):
+        op_error(op, "operands must be memrefs")
+    if a.element_type != b.element_type:
+        op_error(op, "requires the same element type for all operands")
+    if (
+        isinstance(a, MemRefType)
+        and isinstance(b, MemRefType)
+        and (
+            len(a.shape) != len(b.shape)
+            or any(x != y and DYNAMIC not in (x, y) for x, y in zip(a.shape, b.shape))
+        )
+    ):
+        op_error(op, "requires the same shape for all operands")
+
+
+define(
+    "memref.subview",
+    parse=_parse_subview,
+    print=_print_subview,
+    verify=_verify_subview,
+    properties=("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
+    traits=(PURE,),
+    result_names=lambda op: ["subview"],
+)
+define(
+    "memref.cast",
+    parse=_parse_cast_like("memref.cast"),
+    print=_print_cast_like,
+    verify=_verify_memref_cast_compat,
+    traits=(PURE,),
+    result_names=lambda op: ["cast"],
+)
+define("memref.copy", parse=_parse_copy, print=_print_copy, verify=_verify_memref_copy)
+
+__all__ = ["MemRefDmaStart", "strides_and_offset"]

@@ -27,6 +27,7 @@ PURE = "pure"  # no memory effects, speculatable
 FUNCTION = "function"  # FunctionOpInterface: sym_name, function_type, one body region
 CONSTANT = "constant_like"
 RETURN_LIKE = "return_like"
+AUTOMATIC_ALLOCATION_SCOPE = "automatic_allocation_scope"  # memref.alloca is freed at its end
 
 ParseFn = Callable[["Parser", int], "Operation"]  # (parser, op name offset) -> op
 PrintFn = Callable[["Printer", "Operation"], None]

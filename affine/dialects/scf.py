@@ -13,6 +13,7 @@ from affine.dialects.func import (
     verify_function_like,
 )
 from affine.dialects.registry import (
+    AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
     GRAPH_REGION,
     ISOLATED,
@@ -95,6 +96,7 @@ define(
     parse=_parse_scf_for,
     print=_print_scf_for,
     verify=_verify_scf_for,
+    traits=(AUTOMATIC_ALLOCATION_SCOPE,),
     implicit_terminator="scf.yield",
 )
 
