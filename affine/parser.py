@@ -940,7 +940,7 @@ class Parser:
             self.advance()
             if not self.accept(","):
                 break
-        self.expect(close, f" at end of {what} identifiers list")
+        self.expect(close, f" in {what}")
         return count
 
     def parse_affine_map_body(self) -> AffineMap:
@@ -954,24 +954,24 @@ class Parser:
     def _parse_map_or_set_body(self, want: str | None = None) -> AffineMap | IntegerSet:
         """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
         names: dict[str, AffineExpr] = {}
-        self.expect("(", " at start of dimensional identifiers list")
-        num_dims = self._parse_identifier_list(names, dim, ")", "dimensional")
+        self.expect("(", " in dimensional identifier list")
+        num_dims = self._parse_identifier_list(names, dim, ")", "dimensional identifier list")
         num_symbols = 0
         if self.accept("["):
-            num_symbols = self._parse_identifier_list(names, symbol, "]", "symbol")
+            num_symbols = self._parse_identifier_list(names, symbol, "]", "symbol list")
         lookup_id = _name_resolver(names)
         if self.kind == "->":
             if want == "set":
                 self.error("expected ':' in integer set")
             self.advance()
-            self.expect("(", " at start of affine map range")
+            self.expect("(", " in affine map range")
             results: list[AffineExpr] = []
             if not self.accept(")"):
                 while True:
                     results.append(self.parse_affine_expr(lookup_id))
                     if not self.accept(","):
                         break
-                self.expect(")", " at end of affine map range")
+                self.expect(")", " in affine map range")
             size = None
             if self.at_keyword("size"):
                 size = self._parse_seed_size(lookup_id, num_dims)
@@ -980,9 +980,7 @@ class Parser:
             if want == "map":
                 self.error("expected '->' or ':'")
             self.advance()
-            if self.kind != "(":
-                self.error("expected '(' at start of integer set constraint list")
-            self.advance()
+            self.expect("(", " in integer set constraint list")
             constraints: list[AffineExpr] = []
             flags: list[bool] = []
             if not self.accept(")"):
@@ -992,7 +990,7 @@ class Parser:
                     flags.append(is_eq)
                     if not self.accept(","):
                         break
-                self.expect(")", " at end of integer set constraint list")
+                self.expect(")", " in integer set constraint list")
             if not constraints:
                 return IntegerSet.get(num_dims, num_symbols, [constant(0)], [True])
             return IntegerSet.get(num_dims, num_symbols, constraints, flags)
@@ -1088,7 +1086,7 @@ class Parser:
 
     def _affine_low(self, llhs, llhs_op, lookup_id) -> AffineExpr:
         while True:
-            lhs = self._affine_operand(lookup_id)
+            lhs = self._affine_operand(lookup_id, llhs is not None)
             op_offset = self.start
             high = self._high_op()
             if high is not None:
@@ -1104,15 +1102,19 @@ class Parser:
 
     def _affine_high(self, lhs, op, op_offset, lookup_id) -> AffineExpr:
         while True:
-            rhs = self._affine_operand(lookup_id)
-            lhs = self._affine_binary(op, lhs, rhs, op_offset)
+            rhs = self._affine_operand(lookup_id, True)
             high = self._high_op()
+            # mlir-opt reports a non-affine product or division at the next operator when
+            # one follows (its parser's location), else at the operator itself.
+            where = self.start if high is not None else op_offset
+            lhs = self._affine_binary(op, lhs, rhs, where)
             if high is None:
                 return lhs
             op, op_offset = high, self.start
             self.advance()
 
-    def _affine_operand(self, lookup_id) -> AffineExpr:
+    def _affine_operand(self, lookup_id, has_lhs: bool = False) -> AffineExpr:
+        """One operand; ``has_lhs`` when it is the right side of a binary operator."""
         kind = self.kind
         if kind == "int":
             value = int(self.tok, 0)
@@ -1124,7 +1126,7 @@ class Parser:
             if self.kind == ")":
                 self.error("no expression inside parentheses")
             expr = self._affine_low(None, None, lookup_id)
-            self.expect(")", " in affine expression")
+            self.expect(")")
             self._leave()
             return expr
         if kind == "-":
@@ -1133,7 +1135,7 @@ class Parser:
                 value = int(self.tok, 0)
                 self.advance()
                 return constant(-value)
-            operand = self._affine_operand(lookup_id)
+            operand = self._affine_operand(lookup_id, has_lhs)
             return operand * -1
         if kind == "id":
             word = self.tok
@@ -1150,7 +1152,9 @@ class Parser:
             return lookup_id(self)
         if kind == "%":
             return lookup_id(self)
-        if kind in ("+", "*") or self._high_op():
+        if has_lhs:
+            self.error("missing right operand of binary operator")
+        if kind in ("+", "*"):
             self.error("missing left operand of binary operator")
         self.error("expected affine expression")
 
@@ -1754,13 +1758,8 @@ class Parser:
         metadata: str | None = None
         while self.kind != "eof":
             if self.kind == "#" or self.kind == "!":
-                state = self.save()
-                self.advance()
-                if self.kind == "=":
-                    self.restore(state)
-                    self._parse_alias_definition()
-                    continue
-                self.restore(state)
+                self._parse_alias_definition()
+                continue
             if self.kind == "{-#":
                 metadata = self._parse_file_metadata()
                 continue
@@ -1794,17 +1793,17 @@ class Parser:
     def _parse_alias_definition(self) -> None:
         sigil = self.kind
         name = self.tok[1:]
-        offset = self.start
+        what = "type" if sigil == "!" else "attribute"
+        if name in (self.type_aliases if sigil == "!" else self.attr_aliases):
+            self.error(f"redefinition of {what} alias id '{name}'")
+        if "." in name and not self._seed_type_alias_follows():
+            self.error(f"{what} names with a '.' are reserved for dialect-defined names")
         self.advance()
-        self.expect("=")
+        self.expect("=", f" in {what} alias definition")
         if sigil == "!":
-            if name in self.type_aliases:
-                self.error(f"redefinition of type alias id '{name}'", offset)
             self.accept_keyword("type")  # seed syntax: `!name = type <type>`
             self.type_aliases[name] = self.parse_type()
             return
-        if name in self.attr_aliases:
-            self.error(f"redefinition of attribute alias id '{name}'", offset)
         if self.kind == "(":
             value = self._parse_seed_map_or_set()
             attr: Attribute = (
@@ -1813,6 +1812,14 @@ class Parser:
         else:
             attr = self.parse_attribute()
         self.attr_aliases[name] = attr
+
+    def _seed_type_alias_follows(self) -> bool:
+        """``!name = type <type>``: the seed syntax, where alias names may have dots."""
+        state = self.save()
+        self.advance()
+        seed = self.accept("=") and self.at_keyword("type")
+        self.restore(state)
+        return seed
 
     def _parse_file_metadata(self) -> str:
         start = self.start
@@ -1855,7 +1862,7 @@ def _name_resolver(names: dict[str, AffineExpr]) -> Callable[[Parser], AffineExp
             p.error("expected bare identifier")
         expr = names.get(p.tok)
         if expr is None:
-            p.error(f"use of undeclared identifier '{p.tok}'")
+            p.wrong_token("use of undeclared identifier")
         p.advance()
         return expr
 

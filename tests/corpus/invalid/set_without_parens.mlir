@@ -1,2 +1,2 @@
-// ERROR: 2:26: expected '(' at start of integer set constraint list
+// ERROR: 2:25: expected '(' in integer set constraint list
 #set = affine_set<(d0) : d0 >= 0>
