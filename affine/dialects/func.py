@@ -282,10 +282,12 @@ def _verify_return(op: Operation) -> None:
         )
     for i, (v, t) in enumerate(zip(op.operands, results)):
         if v.type != t:
-            op_error(
-                op,
-                f"type of return operand {i} ({v.type}) doesn't match function result type "
-                f"({t}) in function @{string_value(func, 'sym_name')}",
+            from affine.diagnostics import VerifyError
+
+            raise VerifyError(
+                f"type of return operand {i} ('{v.type}') doesn't match function result type "
+                f"('{t}') in function @{string_value(func, 'sym_name')}",
+                op.loc,
             )
 
 

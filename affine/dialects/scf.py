@@ -384,3 +384,308 @@ define(
     print=lambda pr, op: pr.write(pr.attr_dict(op.attributes)),
     traits=(PURE,),
 )
+
+
+# -- scf.parallel / scf.reduce / scf.reduce.return -------------------------------------------------
+
+
+def _parse_paren_operands(p: Parser) -> list:
+    return p.parse_operand_list("(")
+
+
+def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
+    from affine.dialects.common import segment_sizes
+
+    p.expect("(")
+    ivs = []
+    if not p.accept(")"):
+        while True:
+            name, arg_offset, _, _ = p.parse_argument()
+            ivs.append((name, arg_offset, INDEX))
+            if not p.accept(","):
+                break
+        p.expect(")")
+    p.expect("=")
+    lbs = _parse_paren_operands(p)
+    p.expect_op_keyword("to")
+    ubs = _parse_paren_operands(p)
+    p.expect_op_keyword("step")
+    steps = _parse_paren_operands(p)
+    inits = []
+    result_types: list[Type] = []
+    if p.accept_keyword("init"):
+        inits = _parse_paren_operands(p)
+        result_types = p.parse_optional_arrow_type_list()
+        if len(result_types) != len(inits):
+            p.op_error("expects the same number of initial values and result types", offset)
+    values = p.resolve_all(lbs + ubs + steps, INDEX) + [
+        p.resolve(o, t) for o, t in zip(inits, result_types)
+    ]
+    body = p.parse_region(ivs)
+    ensure_terminator(body, "scf.reduce", p, offset)
+    attrs = p.parse_optional_attr_dict()
+    props = {"operandSegmentSizes": segment_sizes(len(lbs), len(ubs), len(steps), len(inits))}
+    return create(p, "scf.parallel", offset, values, result_types, props, attrs, [body])
+
+
+def _print_scf_parallel(pr: Printer, op: Operation) -> None:
+    from affine.dialects.common import segments
+
+    ivs = op.regions[0].blocks[0].arguments
+    pr.write(f" ({pr.operands(ivs)}) = ({pr.operands(segments(op, 0))})")
+    pr.write(f" to ({pr.operands(segments(op, 1))}) step ({pr.operands(segments(op, 2))})")
+    inits = segments(op, 3)
+    if inits:
+        pr.write(f" init ({pr.operands(inits)}) -> ({pr.type_list(r.type for r in op.results)})")
+    pr.write(" ")
+    pr.region(op.regions[0], False, True)
+    pr.write(pr.attr_dict(op.attributes, ("operandSegmentSizes",)))
+
+
+def _verify_scf_parallel(op: Operation) -> None:
+    from affine.dialects.common import segments
+
+    steps = segments(op, 2)
+    if not steps:
+        op_error(op, "needs at least one tuple element for lowerBound, upperBound and step")
+    for step in steps:
+        owner = step.owner_op
+        if owner is not None and owner.name == "arith.constant":
+            value = owner.properties.get("value")
+            if getattr(value, "value", 1) <= 0:
+                op_error(op, "constant step operand must be positive")
+    body = op.regions[0].blocks[0]
+    if len(body.arguments) != len(steps):
+        op_error(
+            op,
+            f"expects the same number of induction variables: {len(body.arguments)} as bound "
+            f"and step values: {len(steps)}",
+        )
+    if any(a.type != INDEX for a in body.arguments):
+        op_error(op, "expects arguments for the induction variable to be of index type")
+    terminator = body.operations[-1] if body.operations else None
+    if terminator is None or terminator.name != "scf.reduce":
+        op_error(op, "expects body to terminate with 'scf.reduce'")
+    reductions = len(terminator.regions)
+    if len(op.results) != reductions:
+        op_error(
+            op,
+            f"expects number of results: {len(op.results)} to be the same as number of "
+            f"reductions: {reductions}",
+        )
+    inits = segments(op, 3)
+    if len(op.results) != len(inits):
+        op_error(
+            op,
+            f"expects number of results: {len(op.results)} to be the same as number of "
+            f"initial values: {len(inits)}",
+        )
+    for i, (r, v) in enumerate(zip(op.results, terminator.operands)):
+        if r.type != v.type:
+            op_error(
+                terminator,
+                f"expects type of {i}-th reduction operand: '{v.type}' to be the same as the "
+                f"{i}-th result type: '{r.type}'",
+            )
+
+
+define(
+    "scf.parallel",
+    parse=_parse_scf_parallel,
+    print=_print_scf_parallel,
+    verify=_verify_scf_parallel,
+    properties=("operandSegmentSizes",),
+    traits=(AUTOMATIC_ALLOCATION_SCOPE,),
+)
+
+
+def _parse_scf_reduce(p: Parser, offset: int) -> Operation:
+    operands = []
+    types: list[Type] = []
+    if p.accept("("):
+        operands = p.parse_operand_list()
+        types = p.parse_colon_type_list()
+        p.expect(")")
+    values = p.resolve_all(operands, types) if len(types) == len(operands) else []
+    if len(types) != len(operands):
+        p.op_error(f"{len(operands)} operands present, but expected {len(types)}", offset)
+    regions = []
+    if p.at("{"):
+        while True:
+            regions.append(p.parse_region())
+            if not p.accept(","):
+                break
+    attrs = p.parse_optional_attr_dict()
+    return create(p, "scf.reduce", offset, values, [], None, attrs, regions)
+
+
+def _print_scf_reduce(pr: Printer, op: Operation) -> None:
+    if op.operands:
+        pr.write(f"({pr.operands(op.operands)} : {pr.type_list(v.type for v in op.operands)})")
+    pr.write(" ")
+    for i, region in enumerate(op.regions):
+        if i:
+            pr.write(", ")
+        pr.region(region, True, True)
+    pr.write(pr.attr_dict(op.attributes))
+
+
+def _verify_scf_reduce(op: Operation) -> None:
+    parent = op.parent_op
+    if parent is None or parent.name != "scf.parallel":
+        op_error(op, "expects parent op 'scf.parallel'")
+    if len(op.regions) != len(op.operands):
+        op_error(
+            op,
+            f"expects number of regions: {len(op.regions)} to be the same as number of "
+            f"operands: {len(op.operands)}",
+        )
+    for i, (v, region) in enumerate(zip(op.operands, op.regions)):
+        block = region.blocks[0] if region.blocks else None
+        if block is None or not block.operations:
+            op_error(op, f"{i}-th reduction has an empty body")
+        if len(block.arguments) != 2 or any(a.type != v.type for a in block.arguments):
+            op_error(
+                op,
+                f"expected two block arguments with type '{v.type}' in the {i}-th reduction region",
+            )
+        if block.operations[-1].name != "scf.reduce.return":
+            op_error(op, "reduction bodies must be terminated with an 'scf.reduce.return' op")
+
+
+define(
+    "scf.reduce",
+    parse=_parse_scf_reduce,
+    print=_print_scf_reduce,
+    verify=_verify_scf_reduce,
+    traits=(TERMINATOR,),
+)
+
+
+def _verify_reduce_return(op: Operation) -> None:
+    block = op.parent
+    parent = op.parent_op
+    if parent is None or parent.name != "scf.reduce":
+        op_error(op, "expects parent op 'scf.reduce'")
+    if len(op.operands) != 1:
+        op_error(op, f"expected 1 operand, but found {len(op.operands)}")
+    expected = block.arguments[0].type if block is not None and block.arguments else None
+    if op.operands[0].type != expected:
+        op_error(op, f"must have type '{expected}' (the type of the reduction inputs)")
+
+
+define(
+    "scf.reduce.return",
+    parse=lambda p, o: parse_return_like(p, o, "scf.reduce.return"),
+    print=print_return_like,
+    verify=_verify_reduce_return,
+    traits=(TERMINATOR, PURE),
+)
+
+
+# -- scf.execute_region / scf.index_switch ----------------------------------------------------------
+
+
+def _parse_execute_region(p: Parser, offset: int) -> Operation:
+    result_types = p.parse_optional_arrow_type_list()
+    props: dict[str, Attribute] = {}
+    if p.accept_keyword("no_inline"):
+        props["no_inline"] = UNIT
+    body = p.parse_region()
+    attrs = p.parse_optional_attr_dict_with_keyword()
+    if not attrs:
+        attrs = p.parse_optional_attr_dict()
+    return create(p, "scf.execute_region", offset, [], result_types, props, attrs, [body])
+
+
+def _print_execute_region(pr: Printer, op: Operation) -> None:
+    if op.results:
+        pr.write(" -> ")
+        if len(op.results) == 1:
+            pr.write(pr.type(op.results[0].type))
+        else:
+            pr.write(f"({pr.type_list(r.type for r in op.results)})")
+    if "no_inline" in op.properties:
+        pr.write(" no_inline")
+    pr.write(" ")
+    pr.region(op.regions[0], False, True)
+    pr.write(pr.attr_dict(op.attributes, keyword=True))
+
+
+def _verify_execute_region(op: Operation) -> None:
+    region = op.regions[0]
+    if not region.blocks:
+        op_error(op, "region needs to have at least one block")
+    if region.blocks[0].arguments:
+        op_error(op, "region cannot have any arguments")
+
+
+define(
+    "scf.execute_region",
+    parse=_parse_execute_region,
+    print=_print_execute_region,
+    verify=_verify_execute_region,
+    properties=("no_inline",),
+)
+
+
+def _parse_index_switch(p: Parser, offset: int) -> Operation:
+    from affine.attributes import DenseArrayAttr
+    from affine.types import I64
+
+    arg = p.resolve(p.parse_operand(), INDEX)
+    attrs = p.parse_optional_attr_dict()
+    result_types = p.parse_optional_arrow_type_list()
+    cases: list[int] = []
+    case_regions = []
+    while p.accept_keyword("case"):
+        cases.append(p.parse_integer())
+        case_regions.append(p.parse_region())
+    p.expect_op_keyword("default")
+    default = p.parse_region()
+    for region in [default, *case_regions]:
+        if not result_types:
+            ensure_terminator(region, "scf.yield", p, offset)
+    props = {"cases": DenseArrayAttr(I64, cases)}
+    return create(
+        p, "scf.index_switch", offset, [arg], result_types, props, attrs, [default, *case_regions]
+    )
+
+
+def _print_index_switch(pr: Printer, op: Operation) -> None:
+    pr.write(" " + pr.operand(op.operands[0]) + pr.attr_dict(op.attributes, ("cases",)))
+    if op.results:
+        pr.write(f" -> {pr.type_list(r.type for r in op.results)}")
+    pr.write(" ")
+    cases = op.properties["cases"].values  # type: ignore[attr-defined]
+    for value, region in zip(cases, op.regions[1:]):
+        pr.write("\n" + " " * pr.indent + f"case {value} ")
+        pr.region(region, False, True)
+    pr.write("\n" + " " * pr.indent + "default ")
+    default = op.regions[0]
+    terminator = default.blocks[0].operations[-1] if default.blocks else None
+    print_terminator = terminator is not None and bool(terminator.operands or terminator.attributes)
+    pr.region(default, True, print_terminator)
+
+
+def _verify_index_switch(op: Operation) -> None:
+    cases = list(op.properties["cases"].values)  # type: ignore[attr-defined]
+    if len(cases) != len(op.regions) - 1:
+        op_error(
+            op,
+            f"has {len(op.regions) - 1} case regions but {len(cases)} case values",
+        )
+    seen: set[int] = set()
+    for value in cases:
+        if value in seen:
+            op_error(op, f"has duplicate case value: {value}")
+        seen.add(value)
+
+
+define(
+    "scf.index_switch",
+    parse=_parse_index_switch,
+    print=_print_index_switch,
+    verify=_verify_index_switch,
+    properties=("cases",),
+)
