@@ -14,7 +14,18 @@ from affine.affine_map import AffineMap
 from affine.float_formats import SEMANTICS
 from affine.immutable import Immutable, init_fields
 from affine.integer_set import IntegerSet
-from affine.types import F32, F64, I1, I64, INDEX, ComplexType, FloatType, ShapedType, Type
+from affine.types import (
+    F32,
+    F64,
+    I1,
+    I64,
+    INDEX,
+    ComplexType,
+    FloatType,
+    IntegerType,
+    ShapedType,
+    Type,
+)
 
 
 class Attribute(Immutable):
@@ -37,10 +48,25 @@ class IntegerAttr(Attribute):
     type: Type
 
     def __init__(self, value: int, type: Type = I64) -> None:
-        init_fields(self, value=int(value), type=type)
+        value = int(value)
+        if isinstance(type, IntegerType) and not type.signedness and type.width >= 1:
+            value = signless(value, type)
+        init_fields(self, value=value, type=type)
 
     def _key(self) -> tuple:
         return (self.value, self.type)
+
+
+def signless(value, t: IntegerType):
+    """A signless integer is its bits read as signed, as MLIR prints it (255 : i8 is -1; an
+    i1 is 0 or 1); booleans and non-integers (a dense literal of a wrong kind) are left
+    alone."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    if t.width == 1:
+        return value & 1  # i1 prints as true / false
+    half = 1 << (t.width - 1)
+    return (value + half) % (half << 1) - half
 
 
 def BoolAttr(value: bool) -> IntegerAttr:
@@ -230,6 +256,10 @@ def _float_entries(
     nearest Python floats (pairs for complex), otherwise ``(values, None)``."""
     complex_parts = isinstance(element, ComplexType)
     scalar = element.element_type if complex_parts else element
+    if isinstance(scalar, IntegerType) and not scalar.signedness and scalar.width >= 1:
+        if complex_parts:
+            return tuple((signless(re, scalar), signless(im, scalar)) for re, im in values), None
+        return tuple(signless(v, scalar) for v in values), None
     if not isinstance(scalar, FloatType):
         return tuple(values), None
     sem = SEMANTICS[scalar.name]
