@@ -133,6 +133,7 @@ class Parser:
         self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
         self.custom_op: str | None = None  # the custom op being read (outside its regions)
+        self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -173,11 +174,17 @@ class Parser:
 
     def error(self, message: str, offset: int | None = None) -> NoReturn:
         if offset is None and self.kind == "bad":
-            # The real problem is the character that starts no token.
+            # The real problem is the character that starts no token (mlir-opt's lexer words).
             char = self.text[self.start]
-            message = (
-                "unterminated string literal" if char == '"' else f"unexpected character {char!r}"
-            )
+            if char == '"':
+                end = self.text.find("\n", self.start)
+                message = "expected '\"' in string literal"
+                offset = end if end >= 0 else len(self.text)
+            elif char == "@":
+                message = "@ identifier expected to start with letter or '_'"
+                offset = self.start + 1
+            else:
+                message = "unexpected character"
         raise ParseError(message, self.loc(offset))
 
     def wrong_token_offset(self) -> int:
@@ -527,6 +534,8 @@ class Parser:
                 return self._parse_opaque_keyword_attr()
             if word == "strided":
                 return OpaqueAttr(self._raw_balanced_after_keyword())
+            if not self._word_starts_type(word):
+                self.wrong_token("expected attribute value")
             return TypeAttr(self.parse_type())
         if kind == "int" or kind == "float" or kind == "-":
             return self._parse_number_attr(type_hint)
@@ -583,6 +592,7 @@ class Parser:
                 bits = self._float_bits_of_integer(text, negative, offset, attr_type)
                 return FloatAttr.from_bits(bits, attr_type)
             value = int(text, 0)
+            self._check_integer_range(value, negative, attr_type, offset)
             return IntegerAttr(-value if negative else value, attr_type)
         if self.kind == "float":
             value_f = float(self.tok)
@@ -595,7 +605,37 @@ class Parser:
                 if not isinstance(float_type, FloatType):
                     self.error("floating point value not valid for specified type")
             return FloatAttr(value_f, float_type)  # type: ignore[arg-type]
-        self.error("expected integer or floating point literal")
+        self.error("expected constant integer or floating point value")
+
+    @staticmethod
+    def _word_starts_type(word: str) -> bool:
+        """Whether a bare word can begin a builtin type (else it is no attribute at all)."""
+        return (
+            word in _SIMPLE_TYPES
+            or word in FLOAT_WIDTHS
+            or word in ("memref", "tensor", "vector", "tuple", "complex", "type", "none")
+            or _INT_TYPE.match(word) is not None
+        )
+
+    def _check_integer_range(self, magnitude: int, negative: bool, t: Type, offset: int) -> None:
+        """MLIR's ``buildAttributeAPInt``: the literal must fit the type's width (as signed for
+        index and signed types, as signed or unsigned for signless ones)."""
+        if isinstance(t, IntegerType):
+            width, signed, unsigned = t.width, t.signedness == "s", t.signedness == "u"
+        elif isinstance(t, type(INDEX)):
+            width, signed, unsigned = 64, True, False
+        else:
+            return
+        if negative and unsigned:
+            self.error("negative integer literal not valid for unsigned integer type", offset)
+        if negative:
+            fits = magnitude <= (1 << (width - 1)) if width else magnitude == 0
+        elif signed:
+            fits = magnitude < (1 << (width - 1))
+        else:
+            fits = magnitude < (1 << width)
+        if not fits:
+            self.error("integer constant out of range for attribute", offset)
 
     def _float_bits_of_integer(self, text: str, negative: bool, offset: int, t: FloatType) -> int:
         """The bits an integer literal spells for a value of ``t``: only hexadecimal ones
@@ -1731,7 +1771,8 @@ class Parser:
         else:
             op_def = lookup(self.resolve_op_name(word))
             seed_parser = _seed_parsers().get(word)
-        if seed_parser is not None and (op_def is None or word in ("constant",)):
+        seed_constant = word == "constant" and (self.seed_functions or op_def is None)
+        if seed_parser is not None and (op_def is None or seed_constant):
             self.advance()
             op = seed_parser(self, name_offset)
             self.seed_ops.append(op)

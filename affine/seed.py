@@ -317,7 +317,9 @@ def parse_seed_function(p: Parser) -> Operation:
 
     offset = p.start
     p.advance()  # 'func'
+    p.seed_functions += 1
     op = parse_function_like(p, offset, "func.func", "func")
+    p.seed_functions -= 1
     if not op.regions[0].blocks and "sym_visibility" not in op.properties:
         op.properties["sym_visibility"] = StringAttr("private")
     p.seed_ops.append(op)

@@ -360,12 +360,15 @@ def _parse_bound(p: Parser, offset: int, lower: bool) -> tuple[AffineMap, list[V
             p.op_error("expected only one loop bound operand", offset)
         return AffineMap.symbol_identity(), _resolve_index(p, operands)
     attr_offset = p.start
-    if p.kind in ("int", "-"):
-        return AffineMap.constant_map(p.parse_integer()), []
-    if p.kind == "(" or p.kind == "#" or p.at_keyword("affine_map"):
+    if p.kind == "(":  # seed syntax: an inline map
         m = p.parse_affine_map_attr()
     else:
-        p.op_error("expected valid affine map representation for loop bounds", offset)
+        attr = p.parse_attribute(INDEX)
+        if isinstance(attr, IntegerAttr):
+            return AffineMap.constant_map(attr.value), []
+        if not isinstance(attr, AffineMapAttr):
+            p.op_error("expected valid affine map representation for loop bounds", offset)
+        m = attr.value
     operands, num_dims = p.parse_dim_and_symbol_list()
     if m.num_dims != num_dims:
         p.op_error("dim operand count and affine map dim count must match", offset)
@@ -392,10 +395,10 @@ def _parse_for(p: Parser, offset: int) -> Operation:
     step = 1
     if p.accept_keyword("step"):
         step_offset = p.start
-        if p.parse_optional_integer() is None:
-            p.wrong_token("expected attribute value")
-        p.reset(step_offset)
-        step = p.parse_integer("step")
+        step_attr = p.parse_attribute(INDEX)
+        if not isinstance(step_attr, IntegerAttr):
+            p.op_error("invalid kind of attribute specified", step_offset)
+        step = step_attr.value
         if step < 0:
             p.op_error(
                 "expected step to be representable as a positive signed integer", step_offset

@@ -98,6 +98,8 @@ def parse_function_like(
     if not p.accept(")"):
         while True:
             if named:
+                if not p.at("%"):
+                    p.op_error("expected SSA identifier")
                 arg_name, arg_offset, arg_type, _ = p.parse_argument(with_type=True)
                 args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]
             else:
@@ -147,6 +149,8 @@ def parse_function_like(
     if p.at("{"):
         body_offset = p.start
         body = p.parse_region(args, isolated=True, default_dialect=default_dialect)
+        if not body.blocks and not p.seed_functions:
+            p.op_error("expected non-empty function body", body_offset)
         if not named and arg_types:
             # 2018-19 syntax: unnamed signature, arguments named by a labelled entry block.
             entry_types = [a.type for a in body.blocks[0].arguments] if body.blocks else []
@@ -202,6 +206,14 @@ def verify_function_like(op: Operation) -> None:
         op_error(op, "requires attribute 'function_type'")
     if "sym_name" not in op.properties:
         op_error(op, "requires attribute 'sym_name'")
+    for key, what in (("arg_attrs", "arguments"), ("res_attrs", "results")):
+        dicts = op.properties.get(key)
+        if isinstance(dicts, ArrayAttr):
+            for entry in dicts.elements:
+                if isinstance(entry, DictionaryAttr) and any(
+                    "." not in k for k, _ in entry.entries
+                ):
+                    op_error(op, f"{what} may only have dialect attributes")
     body = op.regions[0]
     if not body.blocks:
         if string_value(op, "sym_visibility") in (None, "public"):
@@ -378,6 +390,13 @@ define("func.call_indirect", parse=_parse_call_indirect, print=_print_call_indir
 
 
 def _parse_func_constant(p: Parser, offset: int) -> Operation:
+    value_offset = p.start
+    if p.at("int") or p.at("-"):  # read against the result's function type, as mlir-opt does
+        p.accept("-")
+        p.error("integer literal not valid for specified type")
+    if not p.at("@"):
+        p.parse_attribute()
+        p.op_error("invalid kind of attribute specified", value_offset)
     value = p._parse_symbol_ref()
     attrs = p.parse_optional_attr_dict()
     t = p.parse_colon_type()
@@ -394,10 +413,29 @@ def _print_func_constant(pr: Printer, op: Operation) -> None:
     )
 
 
+def _verify_func_constant(op: Operation) -> None:
+    value = op.properties.get("value")
+    if not isinstance(value, SymbolRefAttr):
+        op_error(op, "requires attribute 'value'")
+    module = op
+    while module.parent_op is not None:
+        module = module.parent_op
+    target = None
+    for candidate in module.walk():
+        if candidate.name == "func.func" and string_value(candidate, "sym_name") == value.leaf:
+            target = candidate
+            break
+    if target is None:
+        op_error(op, f"reference to undefined function '{value.leaf}'")
+    if function_type_of(target) != op.results[0].type:
+        op_error(op, "reference to function with mismatched type")
+
+
 define(
     "func.constant",
     parse=_parse_func_constant,
     print=_print_func_constant,
+    verify=_verify_func_constant,
     properties=("value",),
     traits=(PURE,),
     result_names=lambda op: ["f"],

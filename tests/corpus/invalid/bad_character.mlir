@@ -1,4 +1,4 @@
-// ERROR: 3:3: unexpected character '`'
+// ERROR: 3:3: unexpected character
 func.func @f() {
   ` 
   return

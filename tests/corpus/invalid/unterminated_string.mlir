@@ -1,4 +1,4 @@
-// ERROR: 3:17: unterminated string literal
+// ERROR: 3:33: expected '"' in string literal
 func.func @f() {
   "x.op"() {s = "abc} : () -> ()
   return
