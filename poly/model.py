@@ -18,7 +18,10 @@ exactly is over-approximated soundly and flagged (``exact=False`` with a reason)
 * ``memref.load/store`` with affine indices are exact accesses; with other indices, and
   calls or unknown ops that take a memref, they may read and write the whole memref;
 * views (``memref.subview``, ``cast``, ``reinterpret_cast``, ...) are traced to the buffer
-  they alias and access all of it;
+  they alias; an access through a view whose layout has static strides and offset touches
+  the elements at those positions of the buffer, other view accesses all of it;
+* a buffer allocated inside loops is a new buffer in each of their iterations (its
+  elements carry those loops' IVs);
 * DMA ops read ``count`` consecutive elements (row-major order of the logical index space)
   of the source, write as many of the destination, and write their tag; ``dma_wait``
   reads the tag.
@@ -596,6 +599,7 @@ class _Builder:
         must: bool | None = None,
     ) -> Access:
         exact = not reasons
+        relation = _per_iteration_buffer(s, buffer, relation)
         return Access(
             s,
             kind,
@@ -618,7 +622,11 @@ class _Builder:
     ) -> Access:
         buffer, through_view = _trace_view(memref)
         if through_view:
-            return self.whole_access(s, scope, kind, buffer, f"access through a view of {buffer}")
+            relation = self.view_relation(s, memref, buffer, subscripts, vector_extent)
+            if relation is None:
+                reason = f"access through a view of {buffer}"
+                return self.whole_access(s, scope, kind, buffer, reason)
+            return self._access(s, kind, buffer, relation, [])
         t = memref.type
         assert isinstance(t, MemRefType)
         reasons = [f"non-affine subscript {k}" for k, x in enumerate(subscripts) if x is None]
@@ -632,6 +640,59 @@ class _Builder:
                 relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
         return self._access(s, kind, buffer, relation, reasons)
+
+    def view_relation(
+        self,
+        s: Statement,
+        memref: Value,
+        buffer: Value,
+        subscripts: list[isl.PwAff | None],
+        vector_extent: list[int] | None,
+    ) -> isl.Map | None:
+        """The exact elements of ``buffer`` an access through the view ``memref`` touches,
+        when the view's layout has static strides and offset (positions in the buffer's
+        allocation, as for subview, reinterpret_cast, collapse/expand_shape, transpose) and
+        the buffer's element is its row-major position or its one-result layout; else None."""
+        from affine.dialects.memref import strides_and_offset
+
+        t, bt = memref.type, buffer.type
+        if not isinstance(t, MemRefType) or not isinstance(bt, MemRefType):
+            return None
+        current = memref
+        while current is not buffer and isinstance(current, OpResult):
+            if current.owner.name == "memref.view":  # a byte shift the type does not show
+                return None
+            current = current.owner.operands[0]
+        if t.element_type != bt.element_type or any(x is None for x in subscripts):
+            return None
+        view = strides_and_offset(t)
+        if view is None or DYNAMIC in view[0] or view[1] == DYNAMIC:
+            return None
+        name = self.memref_name(buffer)
+        rank = len(subscripts)
+        relation = isl.Map.from_domain_and_range(
+            s.space.universe, isl.Set.universe(memref_space(name, rank))
+        )
+        widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
+        for k, (x, width) in enumerate(zip(subscripts, widths)):
+            relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))  # type: ignore[arg-type]
+        coords = [f"e{k}" for k in range(rank)]
+        position = " + ".join([str(view[1])] + [f"{s_k} * {c}" for s_k, c in zip(view[0], coords)])
+        to_position = isl.Map.read_from_str(
+            isl_context(), f"{{ {name}[{', '.join(coords)}] -> [{position}] }}"
+        )
+        relation = relation.apply_range(to_position)
+        if not bt.layout:
+            if not bt.has_static_shape:
+                return None
+            return relation.apply_range(_row_major_linearization(name, bt.shape).reverse())
+        base = strides_and_offset(bt)
+        m = _layout_map(bt)
+        if m is None or m.num_results != 1 or base is None:
+            return None
+        if DYNAMIC in base[0] or base[1] == DYNAMIC:
+            return None
+        return relation.set_tuple_name(isl.dim_type.out, name)
 
     def range_access(
         self,
@@ -776,6 +837,36 @@ def _layout_symbol_values(buffer: Value, count: int) -> list[Value | None]:
         if len(symbols) == count:
             return list(symbols)
     return [None] * count
+
+
+def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl.Map:
+    """A buffer allocated inside loops is a new buffer in each of their iterations: its
+    elements are told apart by the IVs of those loops (prepended to the element), so no
+    dependence is carried across them."""
+    if not isinstance(buffer, OpResult) or buffer.owner.name not in (
+        "memref.alloc",
+        "memref.alloca",
+    ):
+        return relation
+    enclosing = set()
+    parent = buffer.owner.parent_op
+    while parent is not None:
+        enclosing.add(id(parent))
+        parent = parent.parent_op
+    count = 0
+    for loop in s.loops:
+        if id(loop) not in enclosing:
+            break
+        count += _num_ivs(loop)
+    if not count:
+        return relation
+    ivs = s.space.iv_names
+    prefix = isl.Map.read_from_str(
+        isl_context(),
+        f"{{ {s.space.name}[{', '.join(ivs)}] -> [{', '.join(ivs[:count])}] }}",
+    )
+    name = relation.get_tuple_name(isl.dim_type.out)
+    return prefix.flat_range_product(relation).set_tuple_name(isl.dim_type.out, name)
 
 
 def _trace_view(memref: Value) -> tuple[Value, bool]:

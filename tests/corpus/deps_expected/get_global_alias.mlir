@@ -13,7 +13,6 @@ func.func @globals(%v: f32, %shape: memref<2xi32>) {
     // expected-remark@above {{dependence from 0 to 1 at depth 1 = false}}
     // expected-remark@above {{dependence from 0 to 1 at depth 2 = true}}
     // expected-remark@above {{dependence from 0 to 2 at depth 1 = true}}
-    // expected-note@above {{over-approximated (access through a view of <result #0 of memref.get_global: memref<8xf32>>): the dependence may not exist}}
     %x = affine.load %b[%i] : memref<8xf32>
     // expected-remark@above {{dependence from 1 to 0 at depth 1 = false}}
     // expected-remark@above {{dependence from 1 to 0 at depth 2 = false}}
