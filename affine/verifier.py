@@ -7,8 +7,16 @@ results must equal memref rank``).
 
 from __future__ import annotations
 
+from affine.attributes import StringAttr
 from affine.diagnostics import VerifyError
-from affine.dialects.registry import GRAPH_REGION, ISOLATED, NO_TERMINATOR, TERMINATOR, lookup
+from affine.dialects.registry import (
+    GRAPH_REGION,
+    ISOLATED,
+    NO_TERMINATOR,
+    SYMBOL_TABLE,
+    TERMINATOR,
+    lookup,
+)
 from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
 
 
@@ -29,6 +37,9 @@ def _verify_structure(root: Operation) -> None:
     stack: list[tuple[Operation | Block, bool]] = [(root, False)]
     while stack:
         item, is_exit = stack.pop()
+        if is_exit and isinstance(item, Operation):
+            _verify_symbol_table(item)
+            continue
         if isinstance(item, Block):
             if is_exit:
                 _verify_block_terminator(item)
@@ -52,9 +63,32 @@ def _verify_structure(root: Operation) -> None:
                     raise _error(op, "must be the last operation in the parent block")
             if op_def.verify is not None:
                 op_def.verify(op)
+        for region in op.regions:
+            if region.blocks and _has_predecessor(region, region.blocks[0]):
+                raise VerifyError("entry block of region may not have predecessors", op.loc)
+        if op_def is not None and op_def.has(SYMBOL_TABLE):
+            stack.append((op, True))
         for region in reversed(op.regions):
             for block in reversed(region.blocks):
                 stack.append((block, False))
+
+
+def _has_predecessor(region: Region, block: Block) -> bool:
+    """Whether an op of ``region`` branches to ``block`` (successors stay in their region)."""
+    return any(block in op.successors for b in region.blocks for op in b.operations)
+
+
+def _verify_symbol_table(op: Operation) -> None:
+    """A symbol table's ops have distinct ``sym_name``s; checked after its nested ops."""
+    seen: set[str] = set()
+    for block in op.regions[0].blocks if op.regions else ():
+        for nested in block.operations:
+            name = nested.properties.get("sym_name") or nested.attributes.get("sym_name")
+            if not isinstance(name, StringAttr):
+                continue
+            if name.value in seen:
+                raise VerifyError(f"redefinition of symbol named '{name.value}'", nested.loc)
+            seen.add(name.value)
 
 
 def _needs_terminator(block: Block) -> bool:
