@@ -114,11 +114,12 @@ def escape_string(value: str) -> str:
     return "".join(out)
 
 
-def find_balanced_end(text: str, pos: int) -> int:
-    """Given ``text[pos] == '<'``, return the offset just past the matching ``>``.
+def balanced_end(text: str, pos: int) -> tuple[int, str]:
+    """Given ``text[pos] == '<'``: the offset just past the matching ``>`` and ``""``; or
+    -1 and the innermost bracket left open when a closer does not match or the text ends.
 
     Nested ``<>``, ``()``, ``[]``, ``{}`` and string literals are skipped; ``->`` does not
-    close a bracket.  Returns -1 when the brackets are not balanced.
+    close a bracket.
     """
     closers = {"<": ">", "(": ")", "[": "]", "{": "}"}
     stack: list[str] = []
@@ -129,19 +130,19 @@ def find_balanced_end(text: str, pos: int) -> int:
         if ch == '"':
             m = _STRING.match(text, i)
             if not m:
-                return -1
+                return -1, stack[-1] if stack else "<"
             i = m.end()
             continue
         if ch == "-" and i + 1 < n and text[i + 1] == ">":
             i += 2
             continue
         if ch in closers:
-            stack.append(closers[ch])
+            stack.append(ch)
         elif ch in ">)]}":
-            if not stack or stack[-1] != ch:
-                return -1
+            if not stack or closers[stack[-1]] != ch:
+                return -1, stack[-1] if stack else "<"
             stack.pop()
             if not stack:
-                return i + 1
+                return i + 1, ""
         i += 1
-    return -1
+    return -1, stack[-1] if stack else "<"

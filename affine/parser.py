@@ -42,7 +42,7 @@ from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.float_formats import SEMANTICS
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
-from affine.lexer import _TOKEN, find_balanced_end, lex, unescape_string
+from affine.lexer import _TOKEN, balanced_end, lex, unescape_string
 from affine.types import (
     DYNAMIC,
     F64,
@@ -54,9 +54,12 @@ from affine.types import (
     ComplexType,
     FloatType,
     FunctionType,
+    IndexType,
     IntegerType,
     MemRefType,
+    NoneType,
     OpaqueType,
+    ShapedType,
     StridedLayout,
     TensorType,
     TupleType,
@@ -72,6 +75,20 @@ _SIMPLE_SHAPED = re.compile(
     r"(memref|tensor|vector)<((?:(?:[0-9]+|\?)x)*)(index|[su]?i[0-9]+|f16|bf16|f32|f64)>"
 )
 _MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
+_MAX_INT64 = 2**63 - 1
+_NOT_TENSOR_ELEMENTS = (ShapedType, TupleType, FunctionType, NoneType)
+# Builtin memref elements; dialect types are taken on trust (mlir-opt asks their dialect).
+_MEMREF_ELEMENTS = (
+    IntegerType,
+    IndexType,
+    FloatType,
+    ComplexType,
+    VectorType,
+    MemRefType,
+    UnrankedMemRefType,
+    OpaqueType,
+)
+_MEMORY_SPACES = (IntegerAttr, StringAttr, DictionaryAttr, OpaqueAttr)
 _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
 
 
@@ -308,6 +325,8 @@ class Parser:
             m = _INT_TYPE.match(word)
             if m:
                 width = int(m.group(2))
+                if width >= 2**32:
+                    self.error("invalid integer width")
                 if width > _MAX_INT_WIDTH:
                     self.error(f"integer bitwidth is limited to {_MAX_INT_WIDTH} bits")
                 self.advance()
@@ -318,20 +337,23 @@ class Parser:
             if word == "tuple":
                 self._enter()
                 self.advance()
-                self.expect("<")
+                self.expect("<", " in tuple type")
                 types: list[Type] = []
                 if not self.accept(">"):
                     types = self.parse_type_list_no_parens()
-                    self.expect(">")
+                    self.expect(">", " in tuple type")
                 self._leave()
                 return TupleType(types)
             if word == "complex":
                 self._enter()
                 self.advance()
-                self.expect("<")
+                self.expect("<", " in complex type")
+                element_offset = self.start
                 element = self.parse_type()
-                self.expect(">")
+                self.expect(">", " in complex type")
                 self._leave()
+                if not isinstance(element, (IntegerType, FloatType)):
+                    self.error("invalid element type for complex", element_offset)
                 return ComplexType(element)
             if word == "type" and self.text.startswith("type", self.start):
                 self.error("expected type")
@@ -379,9 +401,7 @@ class Parser:
         name = self.tok
         start = self.start
         if self.text.startswith("<", self.end):
-            end = find_balanced_end(self.text, self.end)
-            if end < 0:
-                self.error("unbalanced '<' in dialect type")
+            end = self._balanced_end()
             text = self._expand_aliases_in(self.text[start:end])
             self.reset(end)
             return OpaqueType(text)
@@ -390,17 +410,18 @@ class Parser:
         if alias is not None:
             return alias
         if "." not in name:
-            self.error(f"undefined symbol alias id '{name[1:]}'", start)
+            self.error(f"undefined symbol alias id '{name[1:]}'")
         return OpaqueType(name)
 
-    def _parse_dims(self, allow_unranked: bool) -> tuple[list[int] | None, list[bool]]:
-        """Dimension list after ``<`` of a shaped type; ``None`` for ``*x`` (unranked)."""
+    def _parse_dims(self, word: str) -> tuple[list[int] | None, list[bool]]:
+        """Dimension list after ``<`` of a shaped type; ``None`` for ``*x`` (unranked).
+        Sizes beyond int64 are 'invalid dimension'; a vector has no ``?`` sizes."""
         pos = self.end
         text = self.text
         m = re.compile(r"\s*\*\s*x").match(text, pos)
         if m:
-            if not allow_unranked:
-                self.error("expected static shape")
+            if word == "vector":
+                self.error("expected non-function type", text.index("*", pos))
             self.reset(m.end())
             return None, []
         m = _DIMS.match(text, pos)
@@ -408,30 +429,44 @@ class Parser:
         scalable: list[bool] = []
         for item in _DIM_ITEM.finditer(m.group(1)):
             token = item.group(1)
+            offset = m.start(1) + item.start(1)
             if token == "?":
+                if word == "vector":
+                    self.error("expected non-function type", offset)
                 shape.append(DYNAMIC)
                 scalable.append(False)
-            elif token.startswith("["):
-                shape.append(int(token[1:-1]))
-                scalable.append(True)
-            else:
-                shape.append(int(token))
-                scalable.append(False)
+                continue
+            size = int(token.strip("[]"))
+            if size > _MAX_INT64:
+                self.error("invalid dimension", offset + token.startswith("["))
+            shape.append(size)
+            scalable.append(token.startswith("["))
         self.reset(m.end())
         return shape, scalable
 
     def _parse_shaped(self, word: str) -> Type:
+        type_offset = self.start
         self._enter()
         self.advance()
         if self.kind != "<":
             self.error(f"expected '<' in {word} type")
-        shape, scalable = self._parse_dims(allow_unranked=word != "vector")
+        shape, scalable = self._parse_dims(word)
+        element_offset = self.start
         element = self.parse_type()
         if word == "vector":
             self.expect(">", " in vector type")
-            if shape is None or any(s == DYNAMIC for s in shape):
-                self.error("vector types must have a static shape")
             self._leave()
+            assert shape is not None
+            if not isinstance(element, (IntegerType, IndexType, FloatType)):
+                self.error(
+                    "failed to verify 'elementType': VectorElementTypeInterface instance",
+                    type_offset,
+                )
+            if any(s <= 0 for s in shape):
+                sizes = ", ".join(map(str, shape))
+                self.error(
+                    f"vector types must have positive constant sizes but got {sizes}", type_offset
+                )
             return VectorType(shape, element, scalable if any(scalable) else None)
         if word == "tensor":
             encoding = None
@@ -439,42 +474,70 @@ class Parser:
                 encoding = self.parse_attribute()
             self.expect(">", " in tensor type")
             self._leave()
+            if isinstance(element, _NOT_TENSOR_ELEMENTS):
+                self.error("invalid tensor element type", element_offset)
+            if shape is None and encoding is not None:
+                self.error("cannot apply encoding to unranked tensor")
             return TensorType(shape, element, encoding)
-        # memref
+        return self._parse_memref_rest(type_offset, shape, element, element_offset)
+
+    def _parse_memref_rest(
+        self, type_offset: int, shape: list[int] | None, element: Type, element_offset: int
+    ) -> Type:
+        """The rest of ``memref<shape x element`` with mlir-opt's checks: layouts (maps or
+        ``strided``), then at most one memory space, which is last."""
+        if not isinstance(element, _MEMREF_ELEMENTS):
+            self.error("invalid memref element type", element_offset)
         layout: list[AffineMap] = []
         strided: StridedLayout | None = None
         memory_space: Attribute | None = None
         while self.accept(","):
-            if memory_space is not None:
-                self.error("memory space must be the last item of a memref type")
-            item_start = self.start
             if self.kind == "(":  # seed syntax: inline (semi-)affine map
                 layout.append(self._parse_seed_map_or_set(want="map"))  # type: ignore[arg-type]
                 continue
+            item_start = self.start
+            attr: Attribute | None = None
             if self.at_keyword("strided"):
                 strided = self._parse_strided()
-                continue
-            if self.kind == "id" and self.tok not in ("affine_map", "true", "false", "unit"):
-                # seed syntax: a named memory space such as `hbm`
-                memory_space = StringAttr(self.tok)
+            elif (
+                self.kind == "id"
+                and self.tok not in ("affine_map", "true", "false", "unit")
+                and not self._word_starts_type(self.tok)
+            ):
+                attr = StringAttr(self.tok)  # seed syntax: a named memory space (`hbm`)
                 self.advance()
-                continue
-            attr = self.parse_attribute()
-            if isinstance(attr, AffineMapAttr):
-                if strided is not None:
-                    self.error("a memref cannot have both a strided layout and a map", item_start)
-                layout.append(attr.value)
             else:
+                attr = self.parse_attribute()
+                if isinstance(attr, AffineMapAttr):
+                    if strided is not None:
+                        self.error(
+                            "a memref cannot have both a strided layout and a map", item_start
+                        )
+                    layout.append(attr.value)
+                    attr = None
+            if attr is not None:
+                if memory_space is not None:
+                    self.error("multiple memory spaces specified in memref type")
                 memory_space = attr
+                continue
+            if shape is None:
+                self.error("cannot have affine map for unranked memref type")
+            if memory_space is not None:
+                self.error("expected memory space to be last in memref type")
         self.expect(">", " in memref type")
         self._leave()
+        if memory_space is not None and not isinstance(memory_space, _MEMORY_SPACES):
+            self.error("unsupported memory space Attribute", type_offset)
         if shape is None:
             return UnrankedMemRefType(element, memory_space)
-        if layout and len(layout[0].results) >= 0 and layout[0].num_dims != len(shape):
+        if layout and layout[0].num_dims != len(shape):
             self.error(
                 f"memref layout mismatch between rank and affine map: {len(shape)} != "
-                f"{layout[0].num_dims}"
+                f"{layout[0].num_dims}",
+                type_offset,
             )
+        if strided is not None and len(strided.strides) != len(shape):
+            self.error("expected the number of strides to match the rank", type_offset)
         if isinstance(memory_space, IntegerAttr) and memory_space.type == I64:
             if memory_space.value == 0:
                 memory_space = None
@@ -484,25 +547,35 @@ class Parser:
 
     def _parse_strided(self) -> StridedLayout:
         self.advance()
-        self.expect("<")
+        self.expect("<", " after 'strided'")
         self.expect("[")
         strides: list[int] = []
-        if not self.accept("]"):
-            while True:
-                if self.accept("?"):
-                    strides.append(DYNAMIC)
-                else:
-                    strides.append(self.parse_integer("stride"))
-                if not self.accept(","):
-                    break
-            self.expect("]")
+        if not self.at("]"):
+            strides.append(self._parse_stride_or_offset())
+            while self.accept(","):
+                strides.append(self._parse_stride_or_offset())
+        self.expect("]")
         offset = 0
-        if self.accept(","):
-            self.expect_keyword("offset")
-            self.expect(":")
-            offset = DYNAMIC if self.accept("?") else self.parse_integer("offset")
-        self.expect(">")
+        if not self.accept(">"):
+            self.expect(",")
+            if not self.accept_keyword("offset"):
+                self.wrong_token("expected 'offset' after comma")
+            self.expect(":", " after 'offset'")
+            offset = self._parse_stride_or_offset()
+            self.expect(">")
         return StridedLayout(strides, offset)
+
+    def _parse_stride_or_offset(self) -> int:
+        """``?`` or an integer within int64 (mlir-opt's words otherwise)."""
+        if self.accept("?"):
+            return DYNAMIC
+        offset = self.start
+        negative = self.accept("-")
+        if self.kind != "int" or int(self.tok, 0) > _MAX_INT64:
+            self.error("expected a 64-bit signed integer or '?'", offset)
+        value = int(self.tok, 0)
+        self.advance()
+        return -value if negative else value
 
     # -- attributes -----------------------------------------------------------------------
 
@@ -678,9 +751,7 @@ class Parser:
         name = self.tok
         start = self.start
         if self.text.startswith("<", self.end):
-            end = find_balanced_end(self.text, self.end)
-            if end < 0:
-                self.error("unbalanced '<' in dialect attribute")
+            end = self._balanced_end()
             text = self._expand_aliases_in(self.text[start:end])
             self.reset(end)
             attr_type = self.parse_type() if self.accept(":") else None
@@ -690,17 +761,22 @@ class Parser:
         if alias is not None:
             return alias
         if "." not in name:
-            self.error(f"undefined symbol alias id '{name[1:]}'", start)
+            self.error(f"undefined symbol alias id '{name[1:]}'")
         attr_type = self.parse_type() if self.accept(":") else None
         return OpaqueAttr(name, attr_type)
+
+    def _balanced_end(self) -> int:
+        """The end of the ``<...>`` body that starts right after the current token."""
+        end, opener = balanced_end(self.text, self.end)
+        if end < 0:
+            self.error(f"unbalanced '{opener}' character in pretty dialect name", self.end)
+        return end
 
     def _raw_balanced_after_keyword(self) -> str:
         start = self.start
         if not self.text.startswith("<", self.end):
             self.error("expected '<'", self.end)
-        end = find_balanced_end(self.text, self.end)
-        if end < 0:
-            self.error("unbalanced '<'")
+        end = self._balanced_end()
         self.reset(end)
         return self._expand_aliases_in(self.text[start:end])
 
@@ -1666,6 +1742,8 @@ class Parser:
             self.custom_op = saved_custom_op
 
     def _parse_generic_operation_body(self) -> Operation:
+        from affine.seed import is_seed_generic_name
+
         name_offset = self.start
         name = unescape_string(self.tok)
         if not name:
@@ -1713,12 +1791,12 @@ class Parser:
         attributes: dict[str, Attribute] = {}
         if self.kind == "{":
             attributes = dict(self.parse_attr_dict().entries)
-        type_offset = self.start
         self.expect(":", " followed by operation type")
+        type_offset = self.start
         op_type = self.parse_type()
         if isinstance(op_type, FunctionType):
             input_types, result_types = op_type.inputs, op_type.results
-        elif not operands:  # seed syntax: `"std.constant"(){value: 42} : i32`
+        elif not operands and is_seed_generic_name(name):  # `"constant"(){value: 42} : i32`
             input_types, result_types = (), (op_type,)
         else:
             self.error("expected function type", type_offset)
@@ -1745,8 +1823,6 @@ class Parser:
             successors,
             self.loc(name_offset),
         )
-        from affine.seed import is_seed_generic_name
-
         if is_seed_generic_name(name):
             self.seed_ops.append(op)
         return op

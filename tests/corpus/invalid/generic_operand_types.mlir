@@ -1,4 +1,4 @@
-// ERROR: 3:18: expected 2 operand types but had 1
+// ERROR: 3:20: expected 2 operand types but had 1
 func.func @f(%a: i32) {
   "x.op"(%a, %a) : (i32) -> ()
   return

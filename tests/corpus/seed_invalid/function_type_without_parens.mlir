@@ -1,4 +1,4 @@
-// ERROR: 5:13: expected function type
+// ERROR: 5:15: expected function type
 // Original problem: seeds/002 'Type Aliases': `vector<4 x f32> -> ()` is not a function type (inputs need parentheses).
 !avx.m128 = type vector<4 x f32>
 func @alias(%x: vector<4 x f32>) {
