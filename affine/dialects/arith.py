@@ -218,10 +218,11 @@ def _flags_default(flags: tuple[str, str, str]) -> OpaqueAttr:
 
 
 def _i1_like(t: Type) -> Type:
+    """MLIR's ``getI1SameShape``: i1 in ``t``'s shape (a tensor keeps its encoding)."""
     if isinstance(t, VectorType):
         return VectorType(t.shape, I1, t.scalable)
     if isinstance(t, TensorType):
-        return TensorType(t.shape, I1)
+        return TensorType(t.shape, I1, t.encoding)
     return I1
 
 

@@ -92,29 +92,42 @@ FASTMATH_NONE = OpaqueAttr("#arith.fastmath<none>")
 OVERFLOW_NONE = OpaqueAttr("#arith.overflow<none>")
 
 
+# keyword -> (MLIR enum name, flags in bit order, separator mlir-opt prints between them)
+_FLAG_ENUMS = {
+    "fastmath": (
+        "FastMathFlags",
+        ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
+        ",",
+    ),
+    "overflow": ("IntegerOverflowFlags", ("nsw", "nuw"), ", "),
+}
+
+
 def parse_optional_flags(p: Parser, keyword: str, dialect_name: str) -> OpaqueAttr | None:
-    """``fastmath<fast>`` / ``overflow<nsw>`` after the operands of arith/math ops."""
+    """``fastmath<nnan,ninf>`` / ``overflow<nsw>`` after the operands of arith/math ops,
+    kept in mlir-opt's canonical spelling (flags in bit order, all fastmath flags ``fast``)."""
     if not p.at_keyword(keyword):
         return None
-    start = p.start
+    enum, names, separator = _FLAG_ENUMS[keyword]
+    every = ("none", *names, "fast") if keyword == "fastmath" else ("none", *names)
     p.advance()
-    if not p.at("<"):
-        p.error(f"expected '<' after '{keyword}'")
-    depth = 0
+    p.expect("<", f" after '{keyword}'")
+    chosen: set[str] = set()
     while True:
-        if p.kind == "<":
-            depth += 1
-        elif p.kind == ">":
-            depth -= 1
-            if depth == 0:
-                end = p.end
-                p.advance()
-                break
-        elif p.kind == "eof":
-            p.error(f"unterminated '{keyword}<'", start)
+        if p.kind != "id":
+            p.op_error("expected valid keyword or string")
+        if p.tok not in every:
+            p.op_error(f"expected ::mlir::arith::{enum} to be one of: {', '.join(every)}")
+        chosen.update(names if p.tok == "fast" else () if p.tok == "none" else (p.tok,))
         p.advance()
-    body = p.text[start + len(keyword) : end]
-    return OpaqueAttr(f"#arith.{dialect_name}{body}")
+        if not p.accept(","):
+            break
+    p.expect(">")
+    if keyword == "fastmath" and chosen == set(names):
+        body = "fast"
+    else:
+        body = separator.join(n for n in names if n in chosen) or "none"
+    return OpaqueAttr(f"#arith.{dialect_name}<{body}>")
 
 
 def print_flags(op: Operation, name: str, keyword: str) -> str:
