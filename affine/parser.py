@@ -59,7 +59,6 @@ from affine.types import (
     MemRefType,
     NoneType,
     OpaqueType,
-    ShapedType,
     StridedLayout,
     TensorType,
     TupleType,
@@ -76,7 +75,14 @@ _SIMPLE_SHAPED = re.compile(
 )
 _MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 _MAX_INT64 = 2**63 - 1
-_NOT_TENSOR_ELEMENTS = (ShapedType, TupleType, FunctionType, NoneType)
+_NOT_TENSOR_ELEMENTS = (
+    TensorType,
+    MemRefType,
+    UnrankedMemRefType,
+    TupleType,
+    FunctionType,
+    NoneType,
+)
 # Builtin memref elements; dialect types are taken on trust (mlir-opt asks their dialect).
 _MEMREF_ELEMENTS = (
     IntegerType,
