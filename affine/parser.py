@@ -37,7 +37,7 @@ from affine.attributes import (
     TypeAttr,
 )
 from affine.diagnostics import Location, ParseError, SourceFile
-from affine.dialects.registry import ISOLATED, OpDef, lookup
+from affine.dialects.registry import ISOLATED, TERMINATOR, OpDef, lookup
 from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.float_formats import SEMANTICS
 from affine.integer_set import IntegerSet
@@ -206,6 +206,11 @@ class Parser:
             elif char == "@":
                 message = "@ identifier expected to start with letter or '_'"
                 offset = self.start + 1
+            elif char == ".":
+                message = "expected three consecutive dots for an ellipsis"
+                offset = self.start + 1
+            elif char == "!":
+                message = "invalid type identifier"
             else:
                 message = "unexpected character"
         raise ParseError(message, self.loc(offset))
@@ -497,6 +502,9 @@ class Parser:
         layout: list[AffineMap] = []
         strided: StridedLayout | None = None
         memory_space: Attribute | None = None
+        if self.at(",") and lex(self.text, self.end)[0] == ">":
+            self.advance()
+            self.wrong_token("expected list element")
         while self.accept(","):
             if self.kind == "(":  # seed syntax: inline (semi-)affine map
                 layout.append(self._parse_seed_map_or_set(want="map"))  # type: ignore[arg-type]
@@ -850,6 +858,8 @@ class Parser:
                     name = self.tok
                 elif self.kind == "str":
                     name = unescape_string(self.tok)
+                    if not name:
+                        self.error("expected valid attribute name")
                 else:
                     self.error("expected attribute name")
                 self.advance()
@@ -1323,15 +1333,14 @@ class Parser:
             for index, value in enumerate(values):
                 ref = scope.forward.pop((name, index), None)
                 if ref is not None:
+                    if ref.type is not None and ref.type != value.type:
+                        self.error(
+                            f"definition of SSA value '%{name}#{index}' has type '{value.type}'",
+                            offset,
+                        )
                     self._resolve_forward(ref, value)
 
     def _resolve_forward(self, ref: ForwardRef, value: Value) -> None:
-        if ref.type is not None and ref.type != value.type:
-            self.error(
-                f"use of value '%{ref.name}' expects different type than prior uses: "
-                f"'{ref.type}' vs '{value.type}'",
-                ref.offset,
-            )
         for op in ref.ops:
             operands = op.operands
             for i, v in enumerate(operands):
@@ -1466,8 +1475,11 @@ class Parser:
             return dict(self.parse_attr_dict().entries)
         return {}
 
-    def parse_argument(self, with_type: bool = False) -> tuple[str, int, Type | None, int]:
-        """A region argument ``%name`` (``: type`` if asked) with an optional ``loc(...)``.
+    def parse_argument(
+        self, with_type: bool = False, colon_context: str = ""
+    ) -> tuple[str, int, Type | None, int]:
+        """A region argument ``%name`` (``: type`` if asked, ``colon_context`` completing
+        the missing-colon message) with an optional ``loc(...)``.
 
         Returns ``(name, offset, type, location offset)``."""
         if self.kind != "%":
@@ -1479,7 +1491,8 @@ class Parser:
         self.advance()
         arg_type = None
         if with_type:
-            arg_type = self.parse_colon_type()
+            self.expect(":", colon_context)
+            arg_type = self.parse_type()
         self.parse_optional_location()
         return token[1:], offset, arg_type, offset
 
@@ -1655,12 +1668,14 @@ class Parser:
         if self.accept("("):
             if not self.accept(")"):
                 while True:
-                    arg_name, arg_offset, arg_type, _ = self.parse_argument(with_type=True)
+                    arg_name, arg_offset, arg_type, _ = self.parse_argument(
+                        with_type=True, colon_context=" and type for SSA operand"
+                    )
                     arg = block.add_argument(arg_type, self.loc(arg_offset))  # type: ignore[arg-type]
                     self.define_values(arg_name, [arg], arg_offset)
                     if not self.accept(","):
                         break
-                self.expect(")", " in block argument list")
+                self.expect(")")
         self.expect(":", " after block name")
         self._parse_block_body(block)
 
@@ -1678,7 +1693,7 @@ class Parser:
 
     def parse_successor(self) -> Block:
         if self.kind != "^":
-            self.error("expected block name")
+            self.wrong_token("expected block name")
         name = self.tok[1:]
         offset = self.start
         self.advance()
@@ -1700,7 +1715,7 @@ class Parser:
         if self.kind == "%":
             while True:
                 if self.kind != "%":
-                    self.error("expected valid ssa identifier")
+                    self.wrong_token("expected valid ssa identifier")
                 token = self.tok
                 offset = self.start
                 if "#" in token:
@@ -1708,9 +1723,12 @@ class Parser:
                 self.advance()
                 count = 1
                 if self.accept(":"):
-                    count = self.parse_integer("integer number of results")
+                    if self.kind != "int":
+                        self.wrong_token("expected integer number of results")
+                    count = int(self.tok, 0)
                     if count < 1:
                         self.error("expected named operation to have at least 1 result")
+                    self.advance()
                 results.append((token[1:], count, offset))
                 if not self.accept(","):
                     break
@@ -1718,7 +1736,7 @@ class Parser:
         name_offset = self.start
         if self.kind == "str":
             op = self._parse_generic_operation()
-        elif self.kind == "id":
+        elif self.kind == "id" and not _INT_TYPE.match(self.tok):  # `i32` starts no op
             op = self._parse_custom_operation(name_offset)
         else:
             self.wrong_token("expected operation name in quotes")
@@ -1727,6 +1745,8 @@ class Parser:
         self.note_op_created(op)
         if results:
             expected = sum(c for _, c, _ in results)
+            if not op.results:
+                self.error("cannot name an operation with no results", results[0][2])
             if expected != len(op.results):
                 self.error(
                     f"operation defines {len(op.results)} results but was provided "
@@ -1761,6 +1781,9 @@ class Parser:
         successors: list[Block] = []
         old_style_args: list[tuple[Value, int]] = []
         old_style_types: list[Type] = []
+        op_def = lookup(name)
+        if self.at("[") and op_def is not None and not op_def.has(TERMINATOR):
+            self.error("successors in non-terminator")
         if self.accept("["):
             while True:
                 successors.append(self.parse_successor())
@@ -1780,7 +1803,6 @@ class Parser:
             properties = dict(self.parse_attr_dict().entries)
             self.expect(">", " to close properties")
         regions: list[Region] = []
-        op_def = lookup(name)
         isolated = op_def is not None and op_def.has(ISOLATED)
         if self.kind == "(" and lex(self.text, self.end)[0] == "{":
             self.advance()

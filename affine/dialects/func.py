@@ -10,6 +10,7 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
+from affine.diagnostics import VerifyError
 from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.registry import (
     AFFINE_SCOPE,
@@ -294,8 +295,6 @@ def _verify_return(op: Operation) -> None:
         )
     for i, (v, t) in enumerate(zip(op.operands, results)):
         if v.type != t:
-            from affine.diagnostics import VerifyError
-
             raise VerifyError(
                 f"type of return operand {i} ('{v.type}') doesn't match function result type "
                 f"('{t}') in function @{string_value(func, 'sym_name')}",
@@ -497,15 +496,18 @@ def _verify_branch(op: Operation) -> None:
         groups = [(op.successors[0], op.operands)]
     else:
         groups = [(op.successors[0], segments(op, 1)), (op.successors[1], segments(op, 2))]
-    for block, args in groups:
+    for number, (block, args) in enumerate(groups):
         if len(block.arguments) != len(args):
-            op_error(
-                op,
-                f"branch has {len(args)} operands for successor #{groups.index((block, args))}, but target block has {len(block.arguments)}",
+            raise VerifyError(
+                f"branch has {len(args)} operands for successor #{number}, but target block "
+                f"has {len(block.arguments)}",
+                op.loc,
             )
         for a, v in zip(block.arguments, args):
             if a.type != v.type:
-                op_error(op, f"type mismatch for bb argument #{a.index} of successor")
+                raise VerifyError(
+                    f"type mismatch for bb argument #{a.index} of successor #{number}", op.loc
+                )
 
 
 define("cf.br", parse=_parse_br, print=_print_br, verify=_verify_branch, traits=(TERMINATOR, PURE))
