@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from affine.attributes import StringAttr
 from affine.diagnostics import VerifyError
+from affine.dialects.arity import arity
 from affine.dialects.registry import (
     GRAPH_REGION,
     ISOLATED,
     NO_TERMINATOR,
+    SINGLE_BLOCK,
     SYMBOL_TABLE,
     TERMINATOR,
     lookup,
@@ -56,6 +58,15 @@ def _verify_structure(root: Operation) -> None:
         for index, v in enumerate(op.operands):
             if v is None or getattr(v, "type", None) is None:
                 raise _error(op, f"operand #{index} is null or unresolved")
+        shape = arity(op.name)
+        if shape is not None:
+            problem = shape.problem(op)
+            if problem is not None:
+                raise _error(op, problem)
+        if op_def is not None and (op_def.implicit_terminator or op_def.has(SINGLE_BLOCK)):
+            for index, region in enumerate(op.regions):
+                if len(region.blocks) > 1:
+                    raise _error(op, f"expects region #{index} to have 0 or 1 blocks")
         if op_def is not None:
             if op_def.has(TERMINATOR):
                 block = op.parent

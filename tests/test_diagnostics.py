@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS
 
-from affine import ParseError, parse, parse_affine_map
+from affine import ParseError, VerifyError, parse, parse_affine_map
+from affine.dialects.registry import all_ops
 from transforms.cli import main
 
 FILES = sorted((CORPUS / "invalid").glob("*.mlir")) + sorted(
@@ -104,3 +105,29 @@ def test_pathological_nesting_is_an_error_not_a_crash(depth: int, tmp_path: Path
         assert result.returncode == 1
         assert "nesting deeper than 200 levels" in result.stderr
         assert "Traceback" not in result.stderr
+
+
+# Generic-form ops of shapes their definition does not allow: no operands, no regions, an
+# empty region, the wrong operand or result types, a region with an argument.
+_WRONG_SHAPES = (
+    '"{name}"() : () -> ()',
+    '"{name}"() ({{}}) : () -> ()',
+    '"{name}"() ({{}}, {{}}) : () -> ()',
+    '"{name}"(%n) : (index) -> ()',
+    '"{name}"(%n, %n, %n) ({{}}) : (index, index, index) -> ()',
+    '"{name}"(%x) : (f32) -> f32',
+    '%r = "{name}"() : () -> index',
+    '"{name}"(%buf) ({{\n^bb0(%a: f32):\n  "x.body"() : () -> ()\n}}) : (memref<4xf32>) -> ()',
+)
+
+
+@pytest.mark.parametrize("name", sorted(all_ops()))
+def test_registered_op_of_any_shape_is_diagnosed(name: str) -> None:
+    """Whatever a generic-form op holds, reading it succeeds or reports a located error."""
+    for shape in _WRONG_SHAPES:
+        op = shape.format(name=name)
+        text = f"func.func @f(%n: index, %x: f32, %buf: memref<4xf32>) {{\n  {op}\n  return\n}}\n"
+        try:
+            parse(text, "shape.mlir")
+        except (ParseError, VerifyError) as error:
+            assert error.location is not None, op

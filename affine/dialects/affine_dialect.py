@@ -504,10 +504,7 @@ def _print_for(pr: Printer, op: Operation) -> None:
 
 def _verify_for(op: Operation) -> None:
     f = ForOp(op)
-    body = op.regions[0]
-    if len(body.blocks) != 1:
-        op_error(op, "expects region #0 to have 0 or 1 blocks")
-    block = body.blocks[0]
+    block = op.regions[0].blocks[0]  # one block: checked before (affine.dialects.arity)
     if not block.arguments or not isinstance(block.arguments[0].type, IndexType):
         op_error(op, "expected body to have a single index argument for the induction variable")
     lb, ub = f.lower_bound_map, f.upper_bound_map
@@ -669,9 +666,6 @@ def _verify_if(op: Operation) -> None:
     verify_dims_and_symbols(op, op.operands, s.num_dims)
     if op.results and not op.regions[1].blocks:
         op_error(op, "must have an else block if defining values")
-    for region in op.regions:
-        if len(region.blocks) > 1:
-            op_error(op, "expects region to have 0 or 1 blocks")
 
 
 define(

@@ -285,8 +285,7 @@ def print_return_like(pr: Printer, op: Operation) -> None:
 
 def _verify_return(op: Operation) -> None:
     func = op.parent_op
-    if func is None or func.name != "func.func":
-        op_error(op, "expects parent op 'func.func'")
+    assert func is not None  # the parent is checked before (affine.dialects.arity)
     results = function_type_of(func).results
     if len(op.operands) != len(results):
         op_error(

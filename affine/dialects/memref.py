@@ -1071,8 +1071,7 @@ define(
 
 def _verify_atomic_yield(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or parent.name != "memref.generic_atomic_rmw":
-        op_error(op, "expects parent op 'memref.generic_atomic_rmw'")
+    assert parent is not None  # checked before (affine.dialects.arity)
     if len(op.operands) != 1 or op.operands[0].type != parent.results[0].type:
         op_error(op, "types mismatch between yield op and its parent")
 
@@ -1135,8 +1134,7 @@ define(
 
 def _verify_alloca_scope_return(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or parent.name != "memref.alloca_scope":
-        op_error(op, "expects parent op 'memref.alloca_scope'")
+    assert parent is not None  # checked before (affine.dialects.arity)
     if [v.type for v in op.operands] != [r.type for r in parent.results]:
         op_error(op, "types mismatch between yield op and its parent")
 

@@ -25,7 +25,7 @@ from affine.dialects.registry import (
 from affine.ir import Operation, Region
 from affine.parser import Parser
 from affine.printer import Printer
-from affine.types import I1, INDEX, OpaqueType, Type
+from affine.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
 
 # -- scf.for --------------------------------------------------------------------------------------
 
@@ -79,16 +79,55 @@ def _print_scf_for(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr_dict(op.attributes))
 
 
+def _signless_or_index(t: Type) -> bool:
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and not t.signedness)
+
+
 def _verify_scf_for(op: Operation) -> None:
-    if len(op.operands) < 3:
-        op_error(op, "expected lower bound, upper bound and step operands")
-    body = op.regions[0].blocks[0]
-    iv_type = op.operands[0].type
-    if body.arguments[0].type != iv_type:
-        op_error(op, "expected induction variable to be same type as bounds and step")
+    """mlir-opt's order: bound types, the one-block body, counts, then the loop-carried
+    types (``LoopLikeOpInterface``)."""
+    for i, v in enumerate(op.operands[:3]):
+        if not _signless_or_index(v.type):
+            op_error(op, f"operand #{i} must be signless integer or index, but got '{v.type}'")
+    if len(op.regions[0].blocks) != 1:
+        op_error(op, "region #0 ('region') failed to verify constraint: region with 1 blocks")
     inits = op.operands[3:]
-    if len(inits) != len(op.results) or len(body.arguments) - 1 != len(op.results):
+    if len(inits) != len(op.results):
         op_error(op, "mismatch in number of loop-carried values and defined values")
+    body = op.regions[0].blocks[0]
+    if not body.arguments or body.arguments[0].type != op.operands[0].type:
+        op_error(op, "expected induction variable to be same type as bounds and step")
+    iter_args = body.arguments[1:]
+    if len(iter_args) != len(op.results):
+        op_error(op, "mismatch in number of basic block args and defined values")
+    terminator = body.terminator
+    yielded = terminator.operands if terminator is not None else []
+    if yielded and len(yielded) != len(iter_args):
+        op_error(
+            op,
+            f"different number of region iter_args and yielded values: {len(iter_args)} != "
+            f"{len(yielded)}",
+        )
+    for i, (init, arg) in enumerate(zip(inits, iter_args)):
+        if init.type != arg.type:
+            op_error(
+                op,
+                f"{i}-th init and {i}-th region iter_arg have different type: "
+                f"'{init.type}' != '{arg.type}'",
+            )
+        if yielded and arg.type != yielded[i].type:
+            op_error(
+                op,
+                f"{i}-th region iter_arg and {i}-th yielded value have different type: "
+                f"'{arg.type}' != '{yielded[i].type}'",
+            )
+    for i, (arg, result) in enumerate(zip(iter_args, op.results)):
+        if arg.type != result.type:
+            op_error(
+                op,
+                f"{i}-th region iter_arg and {i}-th loop result have different type: "
+                f"'{arg.type}' != '{result.type}'",
+            )
 
 
 define(
@@ -134,6 +173,12 @@ def _print_scf_if(pr: Printer, op: Operation) -> None:
 
 
 def _verify_scf_if(op: Operation) -> None:
+    cond = op.operands[0].type
+    if cond != I1:
+        op_error(op, f"operand #0 must be 1-bit signless integer, but got '{cond}'")
+    for index, region in enumerate(op.regions):
+        if region.blocks and region.blocks[0].arguments:
+            op_error(op, f"region #{index} should have no arguments")
     if op.results and not op.regions[1].blocks:
         op_error(op, "must have an else block if defining values")
 
@@ -205,11 +250,7 @@ define("scf.condition", parse=_parse_condition, print=_print_condition, traits=(
 
 def _verify_scf_yield(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or not parent.name.startswith("scf."):
-        op_error(
-            op,
-            "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'",
-        )
+    assert parent is not None  # checked before (affine.dialects.arity)
     if parent.name in ("scf.for", "scf.if") and len(parent.results) != len(op.operands):
         op_error(op, f"expects {len(parent.results)} operands to match the parent op results")
 
@@ -532,8 +573,7 @@ def _print_scf_reduce(pr: Printer, op: Operation) -> None:
 
 def _verify_scf_reduce(op: Operation) -> None:
     parent = op.parent_op
-    if parent is None or parent.name != "scf.parallel":
-        op_error(op, "expects parent op 'scf.parallel'")
+    assert parent is not None  # checked before (affine.dialects.arity)
     if len(op.regions) != len(op.operands):
         op_error(
             op,
@@ -565,8 +605,7 @@ define(
 def _verify_reduce_return(op: Operation) -> None:
     block = op.parent
     parent = op.parent_op
-    if parent is None or parent.name != "scf.reduce":
-        op_error(op, "expects parent op 'scf.reduce'")
+    assert parent is not None  # checked before (affine.dialects.arity)
     if len(op.operands) != 1:
         op_error(op, f"expected 1 operand, but found {len(op.operands)}")
     expected = block.arguments[0].type if block is not None and block.arguments else None
