@@ -715,8 +715,10 @@ class Parser:
             return
         if negative and unsigned:
             self.error("negative integer literal not valid for unsigned integer type", offset)
-        if negative:
-            fits = magnitude <= (1 << (width - 1)) if width else magnitude == 0
+        if width == 0:  # i0, si0, ui0 hold only 0
+            fits = magnitude == 0
+        elif negative:
+            fits = magnitude <= (1 << (width - 1))
         elif signed:
             fits = magnitude < (1 << (width - 1))
         else:
@@ -932,6 +934,18 @@ class Parser:
                     f"not match type ([{', '.join(map(str, shaped.shape))}])",
                     start,
                 )
+        strings = [isinstance(v, str) for v in flat]
+        if not isinstance(element, (IntegerType, IndexType, FloatType, ComplexType)):
+            if not all(strings):
+                offset = self._dense_scalar_offset(literal_start, strings.index(False))
+                _, token_start, token_end = lex(self.text, offset)
+                self.error(f"expected string token, got {self.text[token_start:token_end]}", start)
+            return DenseElementsAttr(shaped, flat)
+        if any(strings):
+            self.error(
+                "integer constant out of range for type",
+                self._dense_scalar_offset(literal_start, strings.index(True)),
+            )
         # MLIR reads the literal as a list of numbers, a complex value giving two: a complex
         # type takes them in pairs, other types take as many as there are elements.
         scalars = [s for v in flat for s in (v[1:] if _is_complex(v) else (v,))]
@@ -970,7 +984,7 @@ class Parser:
         count = -1
         offset = literal
         while self.kind not in ("eof", ">"):
-            if self.kind in ("int", "float") or self.tok in ("true", "false"):
+            if self.kind in ("int", "float", "str") or self.tok in ("true", "false"):
                 count += 1
                 if count == index:
                     offset = self.start
@@ -1002,6 +1016,10 @@ class Parser:
         return self._parse_dense_scalar()
 
     def _parse_dense_scalar(self):
+        if self.kind == "str":  # an element of a non-primitive type (dialect strings)
+            text = unescape_string(self.tok)
+            self.advance()
+            return text
         if self.kind == "id" and self.tok in ("true", "false"):
             value = self.tok == "true"
             self.advance()

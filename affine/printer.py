@@ -219,7 +219,7 @@ class _TypeAttrPrinter:
 
     def dense_body(self, a: DenseElementsAttr) -> str:
         if a.hex is not None:
-            return f'dense<"{a.hex}">'
+            return f"dense<{escape_string(a.hex)}>"
         element = a.type.element_type
         fmt = lambda v: _dense_element(v, element)  # noqa: E731
         entries = a.values if a.bits is None else a.bits
@@ -256,6 +256,8 @@ def _dense_element(value, element: Type) -> str:
         return f"({_dense_element(value[0], inner)},{_dense_element(value[1], inner)})"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str):
+        return escape_string(value)
     if isinstance(element, FloatType):
         return format_float(value, element)
     return str(value)
