@@ -617,7 +617,9 @@ class Parser:
                 return self._parse_dense_array()
             if word == "loc":
                 return self._parse_location()
-            if word in ("dense_resource", "sparse", "opaque", "distinct"):
+            if word == "dense_resource":
+                return self._parse_dense_resource()
+            if word in ("sparse", "opaque", "distinct"):
                 return self._parse_opaque_keyword_attr()
             if word == "strided":
                 return OpaqueAttr(self._raw_balanced_after_keyword())
@@ -715,15 +717,7 @@ class Parser:
             return
         if negative and unsigned:
             self.error("negative integer literal not valid for unsigned integer type", offset)
-        if width == 0:  # i0, si0, ui0 hold only 0
-            fits = magnitude == 0
-        elif negative:
-            fits = magnitude <= (1 << (width - 1))
-        elif signed:
-            fits = magnitude < (1 << (width - 1))
-        else:
-            fits = magnitude < (1 << width)
-        if not fits:
+        if not _integer_fits(magnitude, negative, width, signed):
             self.error("integer constant out of range for attribute", offset)
 
     def _float_bits_of_integer(self, text: str, negative: bool, offset: int, t: FloatType) -> int:
@@ -780,6 +774,25 @@ class Parser:
             self.error(f"undefined symbol alias id '{name[1:]}'")
         attr_type = self.parse_type() if self.accept(":") else None
         return OpaqueAttr(name, attr_type)
+
+    def _parse_dense_resource(self) -> Attribute:
+        """``dense_resource<name> : shaped type`` (kept as text: the blob is not read)."""
+        start = self.start
+        self.advance()
+        self.expect("<", " after 'dense_resource'")
+        if self.kind != "id":
+            self.error("expected identifier key for 'resource' entry")
+        self.advance()
+        if self.kind != ">":
+            self.wrong_token("expected '>'")
+        text = self.text[start : self.end]
+        self.advance()
+        type_offset = self.start
+        self.expect(":")
+        t = self.parse_type()
+        if not isinstance(t, (TensorType, VectorType, MemRefType)):
+            self.error("`dense_resource` expected a shaped type", type_offset)
+        return OpaqueAttr(text, t)
 
     def _balanced_end(self) -> int:
         """The end of the ``<...>`` body that starts right after the current token."""
@@ -889,14 +902,15 @@ class Parser:
         if self.kind != "<":
             self.error("expected '<' after 'dense'")
         self.advance()
-        values: list | None = None
+        values: object = None
+        literal_shape: list[int] = []
         hex_payload: str | None = None
         literal_start = self.start
         if self.kind == "str":
             hex_payload = unescape_string(self.tok)
             self.advance()
         elif self.kind != ">":
-            values = self._parse_dense_literal()
+            values, literal_shape = self._parse_dense_nested()
         self.expect(">", " in dense attribute")
         if self.accept(":"):
             shaped = self.parse_type()
@@ -904,8 +918,10 @@ class Parser:
             shaped = type_hint
         else:
             self.error("expected ':' after dense attribute", start)
-        if not isinstance(shaped, (TensorType, VectorType)) or not shaped.has_rank:
-            self.error("dense attribute requires a ranked tensor or vector type", start)
+        if not isinstance(shaped, (TensorType, VectorType)):
+            self.error("elements literal must be a shaped type", start)
+        if not shaped.has_static_shape:
+            self.error("elements literal type must have static shape", start)
         element = shaped.element_type
         floats = _float_element(element)
         if hex_payload is not None:
@@ -922,16 +938,17 @@ class Parser:
                 return DenseElementsAttr(shaped, decoded)
             self.error("elements hex data size is invalid for provided type", start)
         flat: list = []
-        shape: list[int] = []
-        if values is not None:
-            _flatten_dense(values, flat, shape, 0)
-        if shaped.has_static_shape and len(flat) not in (1, shaped.num_elements):
-            if values is None and shaped.num_elements == 0:
-                pass
-            else:
+        if values is None:
+            if shaped.num_elements:
                 self.error(
-                    f"inferred shape of elements literal ([{', '.join(map(str, shape))}]) does "
-                    f"not match type ([{', '.join(map(str, shaped.shape))}])",
+                    f"parsed zero elements, but type ('{shaped}') expected at least 1", start
+                )
+        else:
+            _flatten_dense(values, flat)
+            if literal_shape and tuple(literal_shape) != tuple(shaped.shape):
+                self.error(
+                    f"inferred shape of elements literal ([{', '.join(map(str, literal_shape))}])"
+                    f" does not match type ([{', '.join(map(str, shaped.shape))}])",
                     start,
                 )
         strings = [isinstance(v, str) for v in flat]
@@ -993,25 +1010,37 @@ class Parser:
         self.restore(state)
         return offset
 
-    def _parse_dense_literal(self):
+    def _parse_dense_nested(self) -> tuple[object, list[int]]:
+        """An element or nested lists of elements whose shapes agree (mlir-opt's
+        ``TensorLiteralParser``), with the shape (``[]`` for an element)."""
         if self.kind == "[":
             self._enter()
             self.advance()
             items: list = []
+            dims: list[int] | None = None
             if not self.accept("]"):
                 while True:
-                    items.append(self._parse_dense_literal())
+                    item, item_dims = self._parse_dense_nested()
+                    if dims is not None and item_dims != dims:
+                        self.error(
+                            "tensor literal is invalid; ranks are not consistent between elements"
+                        )
+                    dims = item_dims
+                    items.append(item)
                     if not self.accept(","):
                         break
                 self.expect("]")
             self._leave()
-            return items
+            return items, [len(items), *(dims or [])]
+        return self._parse_dense_element(), []
+
+    def _parse_dense_element(self):
         if self.kind == "(":  # complex value
             self.advance()
             re_part = self._parse_dense_scalar()
-            self.expect(",")
+            self.expect(",", " between complex elements")
             im_part = self._parse_dense_scalar()
-            self.expect(")")
+            self.expect(")", " after complex elements")
             return ("complex", re_part, im_part)
         return self._parse_dense_scalar()
 
@@ -1039,31 +1068,35 @@ class Parser:
         self.error("expected element literal of primitive type")
 
     def _parse_dense_array(self) -> DenseArrayAttr:
+        """``array<T: v, ...>`` of integers (i1 or whole bytes wide) or floats."""
         self.advance()
-        self.expect("<")
+        self.expect("<", " after 'array'")
         type_offset = self.start
         element = self.parse_type()
-        if isinstance(element, FloatType):
-            if SEMANTICS[element.name].width % 8:
-                self.error("element type bitwidth must be a multiple of 8", type_offset)
-            bits: list[int] = []
-            if self.accept(":"):
-                while True:
-                    bits.append(self._parse_float_literal(element))
-                    if not self.accept(","):
-                        break
-            self.expect(">", " in dense array")
-            return DenseArrayAttr(element, (), bits)
+        if not isinstance(element, (IntegerType, IndexType, FloatType)):
+            self.error(f"expected integer or float type, got: '{element}'", type_offset)
+        width = (
+            SEMANTICS[element.name].width
+            if isinstance(element, FloatType)
+            else getattr(element, "width", 64)
+        )
+        if element != I1 and width % 8:
+            self.error("element type bitwidth must be a multiple of 8", type_offset)
         values: list = []
-        if self.accept(":"):
+        if not self.accept(">"):
+            self.expect(":", " after dense array type")
             while True:
-                if element == I1 and self.kind == "id":
+                if isinstance(element, FloatType):
+                    values.append(self._parse_float_literal(element))
+                elif element == I1 and self.kind == "id":
                     values.append(self.parse_keyword() == "true")
                 else:
                     values.append(self.parse_integer())
                 if not self.accept(","):
                     break
-        self.expect(">", " in dense array")
+            self.expect(">", " to close an array attribute")
+        if isinstance(element, FloatType):
+            return DenseArrayAttr(element, (), values)
         return DenseArrayAttr(element, values)
 
     # -- affine maps and integer sets ------------------------------------------------------
@@ -2036,12 +2069,10 @@ def _ssa_map(exprs: list[AffineExpr], num_dims: int, num_symbols: int) -> Affine
     return AffineMap.get(num_dims, num_symbols, exprs)
 
 
-def _flatten_dense(value, out: list, shape: list[int], depth: int) -> None:
+def _flatten_dense(value, out: list) -> None:
     if isinstance(value, list):
-        if len(shape) <= depth:
-            shape.append(len(value))
         for item in value:
-            _flatten_dense(item, out, shape, depth + 1)
+            _flatten_dense(item, out)
     else:
         out.append(value)
 
@@ -2086,17 +2117,37 @@ def _dense_entry(value, element: Type):
         if isinstance(value, bool):
             raise _BadElement("expected floating point literal")
         raise _BadElement("unexpected decimal integer literal for a floating point value")
-    if element == I1:
-        if isinstance(value, bool):
-            return value
-        if value in (0, 1):
-            return bool(value)
-        raise _BadElement("integer constant out of range for i1")
+    unsigned = isinstance(element, IntegerType) and element.signedness == "u"
     if isinstance(value, tuple):
-        return -value[1] if value[2] else value[1]
+        magnitude, negative = value[1], value[2]
+    else:
+        magnitude, negative = abs(value), value < 0
+    if negative and unsigned:
+        raise _BadElement("expected unsigned integer elements, but parsed negative value")
     if isinstance(value, float):
         raise _BadElement("expected integer elements, but parsed floating-point")
-    return int(value)
+    if isinstance(value, bool):
+        if element != I1:
+            raise _BadElement("expected i1 type for 'true' or 'false' values")
+        return value
+    width = element.width if isinstance(element, IntegerType) else 64
+    signed = not isinstance(element, IntegerType) or element.signedness == "s"  # index: signed
+    if not _integer_fits(magnitude, negative, width, signed):
+        raise _BadElement("integer constant out of range for type")
+    number = -magnitude if negative else magnitude
+    return bool(number) if element == I1 else number
+
+
+def _integer_fits(magnitude: int, negative: bool, width: int, signed: bool) -> bool:
+    """MLIR's ``buildAttributeAPInt``: a literal fits a width as a signed value, or for a
+    signless or unsigned type also as an unsigned one."""
+    if width == 0:  # i0, si0, ui0 hold only 0
+        return magnitude == 0
+    if negative:
+        return magnitude <= (1 << (width - 1))
+    if signed:
+        return magnitude < (1 << (width - 1))
+    return magnitude < (1 << width)
 
 
 def _decode_hex_dense(payload: str, element: Type) -> list | None:
