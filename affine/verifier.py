@@ -40,7 +40,11 @@ def _verify_structure(root: Operation) -> None:
     while stack:
         item, is_exit = stack.pop()
         if is_exit and isinstance(item, Operation):
-            _verify_symbol_table(item)
+            exit_def = lookup(item.name)
+            if exit_def is not None and exit_def.has(SYMBOL_TABLE):
+                _verify_symbol_table(item)
+            if exit_def is not None and exit_def.verify_regions is not None:
+                exit_def.verify_regions(item)
             continue
         if isinstance(item, Block):
             if is_exit:
@@ -67,6 +71,9 @@ def _verify_structure(root: Operation) -> None:
             for index, region in enumerate(op.regions):
                 if len(region.blocks) > 1:
                     raise _error(op, f"expects region #{index} to have 0 or 1 blocks")
+                if region.blocks and not region.blocks[0].operations:
+                    if not op_def.has(NO_TERMINATOR):
+                        raise _error(op, "expects a non-empty block")
         if op_def is not None:
             if op_def.has(TERMINATOR):
                 block = op.parent
@@ -77,7 +84,7 @@ def _verify_structure(root: Operation) -> None:
         for region in op.regions:
             if region.blocks and _has_predecessor(region, region.blocks[0]):
                 raise VerifyError("entry block of region may not have predecessors", op.loc)
-        if op_def is not None and op_def.has(SYMBOL_TABLE):
+        if op_def is not None and (op_def.has(SYMBOL_TABLE) or op_def.verify_regions):
             stack.append((op, True))
         for region in reversed(op.regions):
             for block in reversed(region.blocks):

@@ -40,13 +40,14 @@ class OpDef:
     name: str
     parse: ParseFn | None = None
     print: PrintFn | None = None
-    verify: VerifyFn | None = None
+    verify: VerifyFn | None = None  # on entry, before the nested ops
     properties: tuple[str, ...] = ()
     traits: frozenset[str] = field(default_factory=frozenset)
     result_names: NamesFn | None = None
     block_arg_names: Callable[[Operation], list[str | None]] | None = None
     implicit_terminator: str | None = None  # op created when a region is left without one
     default_dialect: str | None = None  # dialect of unprefixed op names in the regions
+    verify_regions: VerifyFn | None = None  # on exit, after the nested ops (MLIR's verifyRegions)
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -71,6 +72,7 @@ def define(
     result_names: NamesFn | None = None,
     implicit_terminator: str | None = None,
     default_dialect: str | None = None,
+    verify_regions: VerifyFn | None = None,
 ) -> OpDef:
     return register(
         OpDef(
@@ -84,6 +86,7 @@ def define(
             None,
             implicit_terminator,
             default_dialect,
+            verify_regions,
         )
     )
 

@@ -27,6 +27,39 @@ from affine.parser import Parser
 from affine.printer import Printer
 from affine.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
 
+# -- control flow between regions (MLIR's RegionBranchOpInterface checks) ------------------------
+
+
+def check_edge(op: Operation, source: str, target: str, values: list, inputs: list) -> None:
+    """The values passed along one control-flow edge match the inputs of its target, in
+    count then types (``source``/``target`` in mlir-opt's words: ``parent``,
+    ``Operation scf.yield``, ``Region #1``)."""
+    edge = f"along control flow edge from {source} to {target}"
+    if len(values) != len(inputs):
+        op_error(
+            op,
+            f"{edge}: region branch point has {len(values)} operands, but region successor "
+            f"needs {len(inputs)} inputs",
+        )
+    for i, (v, t) in enumerate(zip(values, inputs)):
+        if v.type != t:
+            op_error(
+                op,
+                f"{edge}: successor operand type #{i} '{v.type}' should match successor "
+                f"input type #{i} '{t}'",
+            )
+
+
+def _verify_yields_to_results(op: Operation) -> None:
+    """Each region's ``scf.yield`` passes the op's results (scf.if, execute_region,
+    index_switch), checked after the nested ops."""
+    results = [r.type for r in op.results]
+    for region in op.regions:
+        terminator = region.blocks[0].terminator if region.blocks else None
+        if terminator is not None and terminator.name == "scf.yield":
+            check_edge(op, "Operation scf.yield", "parent", terminator.operands, results)
+
+
 # -- scf.for --------------------------------------------------------------------------------------
 
 
@@ -188,6 +221,7 @@ define(
     parse=_parse_scf_if,
     print=_print_scf_if,
     verify=_verify_scf_if,
+    verify_regions=_verify_yields_to_results,
     implicit_terminator="scf.yield",
 )
 
@@ -197,10 +231,15 @@ define(
 
 def _parse_scf_while(p: Parser, offset: int) -> Operation:
     pairs = _parse_assignment_list(p) if p.at("(") else []
+    type_offset = p.start
     p.expect(":")
     ftype = p.parse_function_type()
     if len(ftype.inputs) != len(pairs):
-        p.op_error("expected as many input types as operands", offset)
+        p.op_error(
+            f"expected as many input types as operands (expected {len(pairs)} got "
+            f"{len(ftype.inputs)})",
+            type_offset,
+        )
     inits = [p.resolve(o, t) for (_, _, o), t in zip(pairs, ftype.inputs)]
     before = p.parse_region([(n, o, t) for (n, o, _), t in zip(pairs, ftype.inputs)])
     p.expect_op_keyword("do")
@@ -223,7 +262,38 @@ def _print_scf_while(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr_dict(op.attributes, keyword=True))
 
 
-define("scf.while", parse=_parse_scf_while, print=_print_scf_while)
+def _verify_scf_while(op: Operation) -> None:
+    for region, name, terminator in ((0, "before", "scf.condition"), (1, "after", "scf.yield")):
+        block = op.regions[region].blocks[0]  # one block: checked before
+        if block.terminator is None or block.terminator.name != terminator:
+            op_error(op, f"expects the '{name}' region to terminate with '{terminator}'")
+
+
+def _verify_while_edges(op: Operation) -> None:
+    """Initial values enter the 'before' region; scf.condition forwards to the results and
+    to the 'after' region (in mlir-opt's order); scf.yield goes back to the 'before' region."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    before_inputs = [a.type for a in before.arguments]
+    check_edge(op, "parent", "Region #0", op.operands, before_inputs)
+    condition = before.terminator
+    assert condition is not None
+    forwarded = condition.operands[1:]
+    check_edge(op, "Operation scf.condition", "parent", forwarded, [r.type for r in op.results])
+    check_edge(
+        op, "Operation scf.condition", "Region #1", forwarded, [a.type for a in after.arguments]
+    )
+    assert after.terminator is not None
+    check_edge(op, "Operation scf.yield", "Region #0", after.terminator.operands, before_inputs)
+
+
+define(
+    "scf.while",
+    parse=_parse_scf_while,
+    print=_print_scf_while,
+    verify=_verify_scf_while,
+    verify_regions=_verify_while_edges,
+    traits=(SINGLE_BLOCK,),
+)
 
 
 def _parse_condition(p: Parser, offset: int) -> Operation:
@@ -248,18 +318,10 @@ def _print_condition(pr: Printer, op: Operation) -> None:
 define("scf.condition", parse=_parse_condition, print=_print_condition, traits=(TERMINATOR, PURE))
 
 
-def _verify_scf_yield(op: Operation) -> None:
-    parent = op.parent_op
-    assert parent is not None  # checked before (affine.dialects.arity)
-    if parent.name in ("scf.for", "scf.if") and len(parent.results) != len(op.operands):
-        op_error(op, f"expects {len(parent.results)} operands to match the parent op results")
-
-
 define(
     "scf.yield",
     parse=lambda p, o: parse_return_like(p, o, "scf.yield"),
     print=print_return_like,
-    verify=_verify_scf_yield,
     traits=(TERMINATOR, PURE),
 )
 
@@ -434,6 +496,15 @@ def _parse_paren_operands(p: Parser) -> list:
     return p.parse_operand_list("(")
 
 
+def _parse_bound_list(p: Parser, count: int) -> list:
+    """``(%a, %b)`` holding exactly one operand per induction variable."""
+    start = p.start
+    operands = _parse_paren_operands(p)
+    if len(operands) != count:
+        p.op_error(f"expected {count} operands", start)
+    return operands
+
+
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
     from affine.dialects.common import segment_sizes
 
@@ -447,18 +518,19 @@ def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
                 break
         p.expect(")")
     p.expect("=")
-    lbs = _parse_paren_operands(p)
+    lbs = _parse_bound_list(p, len(ivs))
     p.expect_op_keyword("to")
-    ubs = _parse_paren_operands(p)
+    ubs = _parse_bound_list(p, len(ivs))
     p.expect_op_keyword("step")
-    steps = _parse_paren_operands(p)
-    inits = []
-    result_types: list[Type] = []
-    if p.accept_keyword("init"):
-        inits = _parse_paren_operands(p)
-        result_types = p.parse_optional_arrow_type_list()
-        if len(result_types) != len(inits):
-            p.op_error("expects the same number of initial values and result types", offset)
+    steps = _parse_bound_list(p, len(ivs))
+    inits = _parse_paren_operands(p) if p.accept_keyword("init") else []
+    result_types = p.parse_optional_arrow_type_list()
+    if len(result_types) != len(inits):
+        p.op_error(
+            f"number of operands and types do not match: got {len(inits)} operands and "
+            f"{len(result_types)} types",
+            offset,
+        )
     values = p.resolve_all(lbs + ubs + steps, INDEX) + [
         p.resolve(o, t) for o, t in zip(inits, result_types)
     ]
@@ -580,6 +652,10 @@ def _verify_scf_reduce(op: Operation) -> None:
             f"expects number of regions: {len(op.regions)} to be the same as number of "
             f"operands: {len(op.operands)}",
         )
+
+
+def _verify_reductions(op: Operation) -> None:
+    """Each reduction body (checked after its own ops, as mlir-opt's ``verifyRegions``)."""
     for i, (v, region) in enumerate(zip(op.operands, op.regions)):
         block = region.blocks[0] if region.blocks else None
         if block is None or not block.operations:
@@ -598,6 +674,7 @@ define(
     parse=_parse_scf_reduce,
     print=_print_scf_reduce,
     verify=_verify_scf_reduce,
+    verify_regions=_verify_reductions,
     traits=(TERMINATOR,),
 )
 
@@ -664,6 +741,7 @@ define(
     parse=_parse_execute_region,
     print=_print_execute_region,
     verify=_verify_execute_region,
+    verify_regions=_verify_yields_to_results,
     properties=("no_inline",),
 )
 
