@@ -11,6 +11,7 @@ from affine.attributes import StringAttr
 from affine.diagnostics import VerifyError
 from affine.dialects.arity import arity
 from affine.dialects.registry import (
+    COMPLETE_DIALECTS,
     GRAPH_REGION,
     ISOLATED,
     NO_TERMINATOR,
@@ -62,6 +63,13 @@ def _verify_structure(root: Operation) -> None:
         for index, v in enumerate(op.operands):
             if v is None or getattr(v, "type", None) is None:
                 raise _error(op, f"operand #{index} is null or unresolved")
+        dialect = op.name.partition(".")[0]
+        if op_def is None and "." in op.name and dialect in COMPLETE_DIALECTS:
+            raise VerifyError(
+                f"unregistered operation '{op.name}' found in dialect ('{dialect}') that does "
+                "not allow unknown operations",
+                op.loc,
+            )
         shape = arity(op.name)
         if shape is not None:
             problem = shape.problem(op)

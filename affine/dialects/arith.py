@@ -396,13 +396,17 @@ def _print_select(pr: Printer, op: Operation) -> None:
 
 
 def _verify_select(op: Operation) -> None:
+    """mlir-opt's order: the condition is bool-like, the three value types agree, the
+    condition is i1 or an i1 mask of the result's shape."""
     c, a, b = op.operands
+    if not _bool_like(c.type):
+        op_error(op, f"operand #0 must be bool-like, but got '{c.type}'")
     if a.type != b.type or op.results[0].type != a.type:
         op_error(
             op, "failed to verify that all of {true_value, false_value, result} have same type"
         )
     if c.type != I1 and c.type != _i1_like(a.type):
-        op_error(op, "expected condition type to have the same shape as the result type")
+        op_error(op, "failed to verify that condition is signless i1 or has matching shape")
 
 
 define(

@@ -29,6 +29,10 @@ CONSTANT = "constant_like"
 RETURN_LIKE = "return_like"
 AUTOMATIC_ALLOCATION_SCOPE = "automatic_allocation_scope"  # memref.alloca is freed at its end
 
+# Dialects whose every op is registered here: an unknown op name in them is an error, as
+# mlir-opt reports for dialects that do not allow unknown operations.
+COMPLETE_DIALECTS = frozenset({"affine", "func"})
+
 ParseFn = Callable[["Parser", int], "Operation"]  # (parser, op name offset) -> op
 PrintFn = Callable[["Printer", "Operation"], None]
 VerifyFn = Callable[["Operation"], None]
