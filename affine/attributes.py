@@ -281,6 +281,29 @@ def _float_entries(
     return tuple(decode(b) for b in bits), bits
 
 
+class SparseElementsAttr(Attribute):
+    """``sparse<indices, values> : type``: ``values[i]`` sits at row ``i`` of ``indices``
+    (an i64 tensor of shape ``[N, rank]``, or ``[N]`` for rank 1), zero elsewhere; both
+    ``None`` for ``sparse<>``."""
+
+    __slots__ = ("indices", "type", "values")
+
+    type: ShapedType
+    indices: DenseElementsAttr | None
+    values: DenseElementsAttr | None
+
+    def __init__(
+        self,
+        type: ShapedType,
+        indices: DenseElementsAttr | None,
+        values: DenseElementsAttr | None,
+    ) -> None:
+        init_fields(self, type=type, indices=indices, values=values)
+
+    def _key(self) -> tuple:
+        return (self.type, self.indices, self.values)
+
+
 class AffineMapAttr(Attribute):
     __slots__ = ("value",)
 

@@ -32,6 +32,7 @@ from affine.attributes import (
     IntegerSetAttr,
     LocationAttr,
     OpaqueAttr,
+    SparseElementsAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
@@ -413,7 +414,7 @@ class Parser:
         start = self.start
         if self.text.startswith("<", self.end):
             end = self._balanced_end()
-            text = self._expand_aliases_in(self.text[start:end])
+            text = _pretty_dialect_symbol(self._expand_aliases_in(self.text[start:end]))
             self.reset(end)
             return OpaqueType(text)
         self.advance()
@@ -619,7 +620,9 @@ class Parser:
                 return self._parse_location()
             if word == "dense_resource":
                 return self._parse_dense_resource()
-            if word in ("sparse", "opaque", "distinct"):
+            if word == "sparse":
+                return self._parse_sparse()
+            if word in ("opaque", "distinct"):
                 return self._parse_opaque_keyword_attr()
             if word == "strided":
                 return OpaqueAttr(self._raw_balanced_after_keyword())
@@ -762,7 +765,7 @@ class Parser:
         start = self.start
         if self.text.startswith("<", self.end):
             end = self._balanced_end()
-            text = self._expand_aliases_in(self.text[start:end])
+            text = _pretty_dialect_symbol(self._expand_aliases_in(self.text[start:end]))
             self.reset(end)
             attr_type = self.parse_type() if self.accept(":") else None
             return OpaqueAttr(text, attr_type)
@@ -918,10 +921,89 @@ class Parser:
             shaped = type_hint
         else:
             self.error("expected ':' after dense attribute", start)
+        self._check_elements_type(shaped, start)
+        return self._elements_attr(
+            start,
+            literal_start,
+            values,
+            literal_shape,
+            hex_payload,
+            shaped,  # type: ignore[arg-type]
+        )
+
+    def _check_elements_type(self, shaped: Type, start: int) -> None:
         if not isinstance(shaped, (TensorType, VectorType)):
             self.error("elements literal must be a shaped type", start)
         if not shaped.has_static_shape:
             self.error("elements literal type must have static shape", start)
+
+    def _parse_sparse(self) -> Attribute:
+        """``sparse<indices, values> : type`` (mlir-opt's shapes for splat literals and its
+        checks of the index table against the type)."""
+        start = self.start
+        self.advance()
+        self.expect("<", " after 'sparse'")
+        parts = None
+        if not self.accept(">"):
+            indices_start = self.start
+            indices = self._parse_dense_nested()
+            self.expect(",")
+            values_start = self.start
+            values = self._parse_dense_nested()
+            self.expect(">")
+            parts = (indices_start, indices, values_start, values)
+        self.expect(":")
+        shaped = self.parse_type()
+        self._check_elements_type(shaped, start)
+        assert isinstance(shaped, (TensorType, VectorType))
+        if parts is None:
+            return SparseElementsAttr(shaped, None, None)
+        indices_start, (index_values, index_shape), values_start, (value_values, value_shape) = (
+            parts
+        )
+        rank = len(shaped.shape)
+        index_type = TensorType(index_shape or [1, rank], I64)
+        value_type = TensorType(value_shape or [index_type.shape[0]], shaped.element_type)
+        index_attr = self._elements_attr(
+            start, indices_start, index_values, index_shape, None, index_type
+        )
+        value_attr = self._elements_attr(
+            start, values_start, value_values, value_shape, None, value_type
+        )
+        if len(value_type.shape) != 1:
+            self.error("expected 1-d tensor for sparse element values", start)
+        rows = index_type.shape
+        index_rows_fit = (len(rows) == 2 and rows[1] == rank) or (len(rows) == 1 and rank == 1)
+        if not index_rows_fit or rows[0] != value_type.shape[0]:
+            self.error(
+                f"expected shape ([{', '.join(map(str, shaped.shape))}]); inferred shape of "
+                f"indices literal ([{', '.join(map(str, rows))}]); inferred shape of values "
+                f"literal ([{', '.join(map(str, value_type.shape))}])",
+                start,
+            )
+        flat = index_attr.flat_values()
+        width = rows[1] if len(rows) == 2 else 1
+        for row in range(rows[0]):
+            index = flat[row * width : (row + 1) * width]
+            if any(not 0 <= i < n for i, n in zip(index, shaped.shape)):
+                self.error(
+                    f"sparse index #{row} is not contained within the value shape, with "
+                    f"index=[{', '.join(map(str, index))}], and type='{shaped}'",
+                    start,
+                )
+        return SparseElementsAttr(shaped, index_attr, value_attr)
+
+    def _elements_attr(
+        self,
+        start: int,
+        literal_start: int,
+        values: object,
+        literal_shape: list[int],
+        hex_payload: str | None,
+        shaped: TensorType | VectorType,
+    ) -> DenseElementsAttr:
+        """The elements of a literal read by :meth:`_parse_dense_nested` (or a hex payload)
+        as values of the static ``shaped`` type, with mlir-opt's checks."""
         element = shaped.element_type
         floats = _float_element(element)
         if hex_payload is not None:
@@ -2067,6 +2149,19 @@ def _name_resolver(names: dict[str, AffineExpr]) -> Callable[[Parser], AffineExp
 
 def _ssa_map(exprs: list[AffineExpr], num_dims: int, num_symbols: int) -> AffineMap:
     return AffineMap.get(num_dims, num_symbols, exprs)
+
+
+_PRETTY_SYMBOL = re.compile(r"[A-Za-z][A-Za-z0-9._]*(?:<.*>)?", re.S)
+
+
+def _pretty_dialect_symbol(text: str) -> str:
+    """``!ns<body>`` / ``#ns<body>`` as mlir-opt prints it: ``!ns.body`` when the body is an
+    identifier, possibly followed by a ``<...>`` part (``!ns<x<i32>>`` is ``!ns.x<i32>``)."""
+    prefix, bracket, rest = text.partition("<")
+    if "." in prefix or not bracket:
+        return text
+    body = rest[:-1]
+    return f"{prefix}.{body}" if _PRETTY_SYMBOL.fullmatch(body) else text
 
 
 def _flatten_dense(value, out: list) -> None:

@@ -31,6 +31,7 @@ from affine.attributes import (
     IntegerSetAttr,
     LocationAttr,
     OpaqueAttr,
+    SparseElementsAttr,
     StringAttr,
     SymbolRefAttr,
     TypeAttr,
@@ -200,6 +201,11 @@ class _TypeAttrPrinter:
             return f"{self.dense_body(a)} : {self.type(a.type)}"
         if cls is DenseArrayAttr:
             return self._dense_array(a)
+        if cls is SparseElementsAttr:
+            body = ""
+            if a.indices is not None and a.values is not None:
+                body = f"{_elements_literal(a.indices)}, {_elements_literal(a.values)}"
+            return f"sparse<{body}> : {self.type(a.type)}"
         if cls is OpaqueAttr:
             return a.text if a.type is None else f"{a.text} : {self.type(a.type)}"
         if cls is LocationAttr:
@@ -218,17 +224,7 @@ class _TypeAttrPrinter:
         return ", ".join(parts)
 
     def dense_body(self, a: DenseElementsAttr) -> str:
-        if a.hex is not None:
-            return f"dense<{escape_string(a.hex)}>"
-        element = a.type.element_type
-        fmt = lambda v: _dense_element(v, element)  # noqa: E731
-        entries = a.values if a.bits is None else a.bits
-        if not entries:
-            return "dense<>"
-        shape = a.type.shape or ()
-        if a.is_splat or not shape:
-            return f"dense<{fmt(entries[0])}>"
-        return "dense<" + _nested(list(entries), list(shape), fmt) + ">"
+        return f"dense<{_elements_literal(a)}>"
 
     def _dense_array(self, a: DenseArrayAttr) -> str:
         head = f"array<{self.type(a.element_type)}"
@@ -247,6 +243,21 @@ def _symbol_text(name: str) -> str:
     if re.match(r"[A-Za-z_$.][A-Za-z0-9_$.-]*$", name):
         return "@" + name
     return "@" + escape_string(name)
+
+
+def _elements_literal(a: DenseElementsAttr) -> str:
+    """The elements as written between ``dense<`` and ``>`` (one value for a splat)."""
+    if a.hex is not None:
+        return escape_string(a.hex)
+    element = a.type.element_type
+    fmt = lambda v: _dense_element(v, element)  # noqa: E731
+    entries = a.values if a.bits is None else a.bits
+    if not entries:
+        return ""
+    shape = a.type.shape or ()
+    if a.is_splat or not shape:
+        return fmt(entries[0])
+    return _nested(list(entries), list(shape), fmt)
 
 
 def _dense_element(value, element: Type) -> str:
