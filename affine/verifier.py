@@ -164,34 +164,45 @@ def _describe(op: Operation) -> str:
 
 
 def _is_graph_region(region: Region) -> bool:
+    """Regions without SSA dominance: the top level, regions of graph-region ops, and
+    single-block regions of unregistered ops (mlir-opt cannot know their kind)."""
     parent = region.parent
     if parent is None:
         return True
     d = lookup(parent.name)
-    return d is not None and d.has(GRAPH_REGION)
+    if d is None:
+        return len(region.blocks) == 1
+    return d.has(GRAPH_REGION)
 
 
 def _block_dominators(region: Region) -> dict[Block, set[Block]]:
-    """Dominator sets of the blocks of a multi-block region (iterative dataflow)."""
+    """Dominator sets of the blocks of a multi-block region reachable from its entry
+    (iterative dataflow); unreachable blocks have no entry."""
     blocks = region.blocks
-    preds: dict[Block, list[Block]] = {b: [] for b in blocks}
-    for b in blocks:
-        term = b.terminator
-        if term is not None:
-            for s in term.successors:
-                if s in preds:
-                    preds[s].append(b)
-    all_blocks = set(blocks)
-    dom = {b: set(all_blocks) for b in blocks}
+    successors = {
+        b: [s for s in (b.terminator.successors if b.terminator else ()) if s.parent is region]
+        for b in blocks
+    }
     entry = blocks[0]
+    reachable = {entry}
+    work = [entry]
+    while work:
+        for s in successors[work.pop()]:
+            if s not in reachable:
+                reachable.add(s)
+                work.append(s)
+    order = [b for b in blocks if b in reachable]
+    preds: dict[Block, list[Block]] = {b: [] for b in order}
+    for b in order:
+        for s in successors[b]:
+            preds[s].append(b)
+    dom = {b: set(order) for b in order}
     dom[entry] = {entry}
     changed = True
     while changed:
         changed = False
-        for b in blocks[1:]:
-            ps = [dom[p] for p in preds[b]]
-            new = set.intersection(*ps) if ps else set()
-            new = new | {b}
+        for b in order[1:]:
+            new = set.intersection(*(dom[p] for p in preds[b])) | {b}
             if new != dom[b]:
                 dom[b] = new
                 changed = True
@@ -233,11 +244,23 @@ def _verify_dominance(root: Operation) -> None:
             return _index(definer) < _index(ancestor)
         if len(region.blocks) == 1:  # type: ignore[union-attr]
             return use_block is block
-        dom = dominators.get(region)  # type: ignore[arg-type]
+        dom = dominators_of(region)  # type: ignore[arg-type]
+        if use_block not in dom:  # an unreachable use is dominated by anything
+            return True
+        return block in dom[use_block]  # type: ignore[index]
+
+    def dominators_of(region: Region) -> dict[Block, set[Block]]:
+        dom = dominators.get(region)
         if dom is None:
-            dom = _block_dominators(region)  # type: ignore[arg-type]
-            dominators[region] = dom  # type: ignore[index]
-        return block in dom.get(use_block, set())  # type: ignore[arg-type]
+            dom = dominators[region] = _block_dominators(region)
+        return dom
+
+    def in_reachable_block(op: Operation) -> bool:
+        block = op.parent
+        region = block.parent if block is not None else None
+        if region is None or len(region.blocks) == 1:
+            return True
+        return block in dominators_of(region)
 
     def _index(op: Operation) -> int:
         index = position.get(op)
@@ -250,6 +273,8 @@ def _verify_dominance(root: Operation) -> None:
         return index
 
     for op in root.walk():
+        if not in_reachable_block(op):  # dominance means nothing in unreachable code
+            continue
         for i, v in enumerate(op.operands):
             if not dominates(v, op):
                 raise VerifyError(f"operand #{i} does not dominate this use", op.loc)
