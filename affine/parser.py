@@ -303,7 +303,7 @@ class Parser:
         negative = self.accept("-")
         if self.kind != "int":
             self.error(f"expected {what}")
-        value = int(self.tok, 0)
+        value = _int_value(self.tok)
         self.advance()
         return -value if negative else value
 
@@ -586,9 +586,9 @@ class Parser:
             return DYNAMIC
         offset = self.start
         negative = self.accept("-")
-        if self.kind != "int" or int(self.tok, 0) > _MAX_INT64:
+        if self.kind != "int" or _int_value(self.tok) > _MAX_INT64:
             self.error("expected a 64-bit signed integer or '?'", offset)
-        value = int(self.tok, 0)
+        value = _int_value(self.tok)
         self.advance()
         return -value if negative else value
 
@@ -683,7 +683,7 @@ class Parser:
             if isinstance(attr_type, FloatType):
                 bits = self._float_bits_of_integer(text, negative, offset, attr_type)
                 return FloatAttr.from_bits(bits, attr_type)
-            value = int(text, 0)
+            value = _int_value(text)
             self._check_integer_range(value, negative, attr_type, offset)
             return IntegerAttr(-value if negative else value, attr_type)
         if self.kind == "float":
@@ -1137,7 +1137,7 @@ class Parser:
             return value
         negative = self.accept("-")
         if self.kind == "int":
-            value_i = int(self.tok, 0)
+            value_i = _int_value(self.tok)
             hexed = self.tok.startswith("0x")
             self.advance()
             if hexed:  # the sign is kept apart: a float's bits may not be negated
@@ -1382,7 +1382,7 @@ class Parser:
         """One operand; ``has_lhs`` when it is the right side of a binary operator."""
         kind = self.kind
         if kind == "int":
-            value = int(self.tok, 0)
+            value = _int_value(self.tok)
             self.advance()
             return constant(value)
         if kind == "(":
@@ -1397,7 +1397,7 @@ class Parser:
         if kind == "-":
             self.advance()
             if self.kind == "int":
-                value = int(self.tok, 0)
+                value = _int_value(self.tok)
                 self.advance()
                 return constant(-value)
             operand = self._affine_operand(lookup_id, has_lhs)
@@ -1830,6 +1830,8 @@ class Parser:
         name = self.tok[1:]
         offset = self.start
         self.advance()
+        if not self.region_blocks:  # the top level has no blocks to branch to
+            self.error("reference to an undefined block", offset)
         state = self.region_blocks[-1]
         block = state.defined.get(name)
         if block is None:
@@ -1858,7 +1860,7 @@ class Parser:
                 if self.accept(":"):
                     if self.kind != "int":
                         self.wrong_token("expected integer number of results")
-                    count = int(self.tok, 0)
+                    count = _int_value(self.tok)
                     if count < 1:
                         self.error("expected named operation to have at least 1 result")
                     self.advance()
@@ -2162,6 +2164,11 @@ def _pretty_dialect_symbol(text: str) -> str:
         return text
     body = rest[:-1]
     return f"{prefix}.{body}" if _PRETTY_SYMBOL.fullmatch(body) else text
+
+
+def _int_value(text: str) -> int:
+    """An integer literal: hexadecimal after ``0x``, else decimal (leading zeros allowed)."""
+    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _flatten_dense(value, out: list) -> None:
