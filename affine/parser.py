@@ -38,7 +38,7 @@ from affine.attributes import (
     TypeAttr,
 )
 from affine.diagnostics import Location, ParseError, SourceFile
-from affine.dialects.registry import ISOLATED, TERMINATOR, OpDef, lookup
+from affine.dialects.registry import ISOLATED, MLIR_OPT_DIALECTS, TERMINATOR, OpDef, lookup
 from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.float_formats import SEMANTICS
 from affine.integer_set import IntegerSet
@@ -1942,12 +1942,7 @@ class Parser:
         if self.kind == "(" and lex(self.text, self.end)[0] == "{":
             self.advance()
             while True:
-                regions.append(
-                    self.parse_region(
-                        isolated=isolated,
-                        default_dialect=op_def.default_dialect if op_def else None,
-                    )
-                )
+                regions.append(self.parse_region(isolated=isolated))
                 if not self.accept(","):
                     break
             self.expect(")", " to end region list")
@@ -2017,17 +2012,25 @@ class Parser:
             self.seed_ops.append(op)
             return op
         if op_def is None or op_def.parse is None:
-            if "." not in word and self.default_dialects and self.default_dialects[-1]:
-                self.error(
-                    f"custom op '{word}' is unknown (tried '{self.default_dialects[-1]}.{word}' as well)",
-                    name_offset,
-                )
-            self.error(f"custom op '{word}' is unknown", name_offset)
+            self._unknown_custom_op(word, name_offset)
         self.advance()
         saved_custom_op, self.custom_op = self.custom_op, op_def.name
+        self.default_dialects.append(op_def.default_dialect or "")  # for its regions
         op = op_def.parse(self, name_offset)
+        self.default_dialects.pop()
         self.custom_op = saved_custom_op
         return op
+
+    def _unknown_custom_op(self, word: str, offset: int) -> NoReturn:
+        """mlir-opt's words: a name without a dialect (or ending in '.') is tried in the
+        default dialect; a dialect mlir-opt cannot load is 'not found'."""
+        rest = word.partition(".")[2]
+        name = word if rest else f"{self.default_dialects[-1]}.{word}"
+        dialect = name.partition(".")[0]
+        tried = f" (tried '{name}' as well)" if name != word else ""
+        if dialect not in MLIR_OPT_DIALECTS:
+            self.error(f"Dialect `{dialect}' not found for custom op '{word}' {tried}", offset)
+        self.error(f"custom op '{word}' is unknown{tried}", offset)
 
     # -- top level ----------------------------------------------------------------------------------
 

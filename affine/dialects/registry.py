@@ -33,6 +33,15 @@ AUTOMATIC_ALLOCATION_SCOPE = "automatic_allocation_scope"  # memref.alloca is fr
 # mlir-opt reports for dialects that do not allow unknown operations.
 COMPLETE_DIALECTS = frozenset({"affine", "func"})
 
+# Every dialect mlir-opt 22 can load (``mlir-opt --show-dialects``): a custom op of another
+# dialect is "Dialect `x' not found", one of these unknown here is "custom op ... is unknown".
+MLIR_OPT_DIALECTS = frozenset(
+    "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin cf "
+    "complex dlti emitc func gpu index irdl linalg llvm math memref ml_program mpi nvgpu nvvm "
+    "omp pdl pdl_interp ptr quant rocdl scf shape shard smt sparse_tensor spirv tensor test "
+    "test_dyn test_irdl_to_cpp tosa transform ub vector wasmssa x86vector xegpu xevm".split()
+)
+
 ParseFn = Callable[["Parser", int], "Operation"]  # (parser, op name offset) -> op
 PrintFn = Callable[["Printer", "Operation"], None]
 VerifyFn = Callable[["Operation"], None]
