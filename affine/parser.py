@@ -76,6 +76,13 @@ _SIMPLE_SHAPED = re.compile(
 )
 _MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 _MAX_INT64 = 2**63 - 1
+# mlir-opt's lexer words for a sigil that no name follows
+_BARE_SIGIL_WORDS = {
+    "!": "invalid type identifier",
+    "%": "invalid SSA name",
+    "#": "invalid attribute name",
+    "^": "invalid block name",
+}
 _NOT_TENSOR_ELEMENTS = (
     TensorType,
     MemRefType,
@@ -210,8 +217,8 @@ class Parser:
             elif char == ".":
                 message = "expected three consecutive dots for an ellipsis"
                 offset = self.start + 1
-            elif char == "!":
-                message = "invalid type identifier"
+            elif char in _BARE_SIGIL_WORDS:
+                message = _BARE_SIGIL_WORDS[char]
             else:
                 message = "unexpected character"
         raise ParseError(message, self.loc(offset))
@@ -453,6 +460,11 @@ class Parser:
                 self.error("invalid dimension", offset + token.startswith("["))
             shape.append(size)
             scalable.append(token.startswith("["))
+        kind, token_start, _ = lex(text, m.end())
+        if kind == "int" or text.startswith("?", token_start):
+            self.reset(token_start)
+            self.advance()
+            self.wrong_token("expected 'x' in dimension list")
         self.reset(m.end())
         return shape, scalable
 
@@ -503,6 +515,8 @@ class Parser:
         layout: list[AffineMap] = []
         strided: StridedLayout | None = None
         memory_space: Attribute | None = None
+        if not self.at(">") and not self.at(","):
+            self.wrong_token("expected ',' or '>' in memref type")
         if self.at(",") and lex(self.text, self.end)[0] == ">":
             self.advance()
             self.wrong_token("expected list element")
@@ -539,7 +553,8 @@ class Parser:
                 self.error("cannot have affine map for unranked memref type")
             if memory_space is not None:
                 self.error("expected memory space to be last in memref type")
-        self.expect(">", " in memref type")
+        if not self.accept(">"):
+            self.wrong_token("expected ',' or '>'")
         self._leave()
         if memory_space is not None and not isinstance(memory_space, _MEMORY_SPACES):
             self.error("unsupported memory space Attribute", type_offset)
