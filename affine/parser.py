@@ -614,10 +614,11 @@ class Parser:
         if kind == "id":
             word = self.tok
             if word == "affine_map" or word == "affine_set":
+                what = " in affine map" if word == "affine_map" else " in integer set"
                 self.advance()
-                self.expect("<")
+                self.expect("<", what)
                 result = self._parse_map_or_set_body(want="map" if word == "affine_map" else "set")
-                self.expect(">")
+                self.expect(">", what)
                 if isinstance(result, AffineMap):
                     return AffineMapAttr(result)
                 return IntegerSetAttr(result)
@@ -1512,23 +1513,33 @@ class Parser:
         offset = self.start
         self.advance()
         name, _, number = token[1:].partition("#")
+        if not number and self.kind == "#" and self.tok.startswith("#"):
+            # as in mlir-opt, a '#...' after an SSA name is its result number, spaced or not
+            number = self.tok[1:]
+            if not number.isdigit():
+                self.error("invalid SSA value result number")
+            self.advance()
         return self._lookup_value(name, int(number) if number else 0, offset), offset
 
     def parse_optional_operand(self) -> tuple[Value, int] | None:
         return self.parse_operand() if self.kind == "%" else None
 
-    def parse_operand_list(self, delimiter: str | None = None) -> list[tuple[Value, int]]:
+    def parse_operand_list(
+        self, delimiter: str | None = None, context: str = ""
+    ) -> list[tuple[Value, int]]:
         """A comma list of operands, optionally in ``(`` ``)`` or ``[`` ``]``.
 
         ``delimiter`` is ``None`` (bare list, possibly empty), ``'('``, ``'['`` or
-        ``'[?'`` (optional square brackets).
+        ``'[?'`` (optional square brackets).  Without ``context`` a list not starting with
+        an operand is empty (mlir-opt's ``parseOperandList``); with it, the list's elements
+        are all operands and ``context`` ends the bracket errors (`` in operand list``).
         """
         close = None
         if delimiter == "(":
-            self.expect("(")
+            self.expect("(", context)
             close = ")"
         elif delimiter == "[":
-            self.expect("[")
+            self.expect("[", context)
             close = "]"
         elif delimiter == "[?":
             if not self.accept("["):
@@ -1537,14 +1548,16 @@ class Parser:
         operands: list[tuple[Value, int]] = []
         if close is not None and self.accept(close):
             return operands
-        if close is None and self.kind != "%":
+        if self.kind != "%" and (close is None or not context):
+            if close is not None:
+                self.expect(close, context)
             return operands
         while True:
             operands.append(self.parse_operand())
             if not self.accept(","):
                 break
         if close is not None:
-            self.expect(close)
+            self.expect(close, context)
         return operands
 
     def resolve(self, operand: tuple[Value, int], type: Type) -> Value:
@@ -1748,8 +1761,8 @@ class Parser:
         return value
 
     def parse_dim_and_symbol_list(self) -> tuple[list[tuple[Value, int]], int]:
-        dims = self.parse_operand_list("(")
-        syms = self.parse_operand_list("[?")
+        dims = self.parse_operand_list("(", " in operand list")
+        syms = self.parse_operand_list("[?", " in operand list")
         return dims + syms, len(dims)
 
     def parse_region(
@@ -1868,8 +1881,8 @@ class Parser:
                     self.wrong_token("expected valid ssa identifier")
                 token = self.tok
                 offset = self.start
-                if "#" in token:
-                    self.error("expected valid ssa identifier")
+                if "#" in token:  # mlir-opt reads '%x' then finds no '=' after it
+                    self.error("expected '=' after SSA name", offset + token.index("#"))
                 self.advance()
                 count = 1
                 if self.accept(":"):

@@ -91,7 +91,7 @@ def parse_function_like(
     if not p.at("@"):
         p.op_error("expected valid '@'-identifier for symbol name")
     props["sym_name"] = StringAttr(p._parse_symbol_ref().root)
-    p.expect("(", " in function signature")
+    p.expect("(")
     args: list[tuple[str, int, Type]] = []
     arg_types: list[Type] = []
     arg_attrs: list[DictionaryAttr] = []
@@ -113,7 +113,7 @@ def parse_function_like(
                 p.parse_optional_location()
             if not p.accept(","):
                 break
-        p.expect(")", " in function signature")
+        p.expect(")")
     result_types: list[Type] = []
     res_attrs: list[DictionaryAttr] = []
     if p.accept("->"):

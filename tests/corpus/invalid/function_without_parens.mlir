@@ -1,0 +1,2 @@
+// ERROR: 2:13: expected '('
+func.func @g -> i32
