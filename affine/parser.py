@@ -204,9 +204,13 @@ class Parser:
         return Location(self.source, self.start if offset is None else offset)
 
     def error(self, message: str, offset: int | None = None) -> NoReturn:
-        if offset is None and self.kind == "bad":
+        """``message`` at ``offset`` (the current token by default); but when the current
+        token starts with a character that starts no token, mlir-opt's lexer has already
+        reported that, so that is the error."""
+        if self.kind == "bad":
             # The real problem is the character that starts no token (mlir-opt's lexer words).
             char = self.text[self.start]
+            offset = self.start
             if char == '"':
                 end = self.text.find("\n", self.start)
                 message = "expected '\"' in string literal"
@@ -429,7 +433,7 @@ class Parser:
         if alias is not None:
             return alias
         if "." not in name:
-            self.error(f"undefined symbol alias id '{name[1:]}'")
+            self.error(f"undefined symbol alias id '{name[1:]}'", start + len(name))
         return OpaqueType(name)
 
     def _parse_dims(self, word: str) -> tuple[list[int] | None, list[bool]]:
@@ -473,7 +477,7 @@ class Parser:
         self._enter()
         self.advance()
         if self.kind != "<":
-            self.error(f"expected '<' in {word} type")
+            self.wrong_token(f"expected '<' in {word} type")
         shape, scalable = self._parse_dims(word)
         element_offset = self.start
         element = self.parse_type()
@@ -790,7 +794,7 @@ class Parser:
         if alias is not None:
             return alias
         if "." not in name:
-            self.error(f"undefined symbol alias id '{name[1:]}'")
+            self.error(f"undefined symbol alias id '{name[1:]}'", start + len(name))
         attr_type = self.parse_type() if self.accept(":") else None
         return OpaqueAttr(name, attr_type)
 
@@ -930,13 +934,13 @@ class Parser:
             self.advance()
         elif self.kind != ">":
             values, literal_shape = self._parse_dense_nested()
-        self.expect(">", " in dense attribute")
+        self.expect(">")
         if self.accept(":"):
             shaped = self.parse_type()
         elif type_hint is not None:
             shaped = type_hint
         else:
-            self.error("expected ':' after dense attribute", start)
+            self.wrong_token("expected ':'")
         self._check_elements_type(shaped, start)
         return self._elements_attr(
             start,
@@ -1650,6 +1654,8 @@ class Parser:
             self.error("result number not allowed in argument list", self.start + token.index("#"))
         offset = self.start
         self.advance()
+        if self.kind == "#" and self.tok.startswith("#"):
+            self.error("result number not allowed in argument list")
         arg_type = None
         if with_type:
             self.expect(":", colon_context)
@@ -2040,6 +2046,7 @@ class Parser:
             self.seed_ops.append(op)
             return op
         if op_def is None or op_def.parse is None:
+            self.advance()  # mlir-opt has read the next token (a lexer error there comes first)
             self._unknown_custom_op(word, name_offset)
         self.advance()
         saved_custom_op, self.custom_op = self.custom_op, op_def.name

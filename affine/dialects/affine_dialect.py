@@ -950,14 +950,14 @@ def _groups_attr(groups: list[int]) -> DenseElementsAttr:
 
 def _parse_parallel(p: Parser, offset: int) -> Operation:
     ivs = []
-    p.expect("(")
+    p.expect("(", " in argument list")
     if not p.accept(")"):
         while True:
             name, name_offset, _, _ = p.parse_argument()
             ivs.append((name, name_offset, INDEX))
             if not p.accept(","):
                 break
-        p.expect(")")
+        p.expect(")", " in argument list")
     p.expect("=")
     lb_map, lb_groups, lb_operands = _parse_parallel_bound(p, "max")
     p.expect_op_keyword("to")
