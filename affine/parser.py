@@ -621,7 +621,11 @@ class Parser:
                 what = " in affine map" if word == "affine_map" else " in integer set"
                 self.advance()
                 self.expect("<", what)
-                result = self._parse_map_or_set_body(want="map" if word == "affine_map" else "set")
+                body_start = self.start
+                result = self._parse_map_or_set_body()
+                if isinstance(result, AffineMap) != (word == "affine_map"):
+                    wanted, got = ("AffineMap", "IntegerSet")[:: 1 if word == "affine_map" else -1]
+                    self.error(f"expected {wanted}, but got {got}", body_start)
                 self.expect(">", what)
                 if isinstance(result, AffineMap):
                     return AffineMapAttr(result)
@@ -1216,7 +1220,7 @@ class Parser:
             return 0
         while True:
             if self.kind != "id":
-                self.error("expected bare identifier")
+                self.wrong_token("expected bare identifier")
             name = self.tok
             if name in names:
                 self.error(f"redefinition of identifier '{name}'")
@@ -1263,7 +1267,7 @@ class Parser:
             return AffineMap.get(num_dims, num_symbols, results, size)
         if self.kind == ":":
             if want == "map":
-                self.error("expected '->' or ':'")
+                self.wrong_token("expected '->' or ':'")
             self.advance()
             self.expect("(", " in integer set constraint list")
             constraints: list[AffineExpr] = []
@@ -1279,7 +1283,7 @@ class Parser:
             if not constraints:
                 return IntegerSet.get(num_dims, num_symbols, [constant(0)], [True])
             return IntegerSet.get(num_dims, num_symbols, constraints, flags)
-        self.error("expected '->' or ':'")
+        self.wrong_token("expected '->' or ':'")
 
     def _parse_seed_size(self, lookup_id, num_dims: int):
         self.advance()  # 'size'
