@@ -73,6 +73,8 @@ VIEW_OPS = (
     "memref.reshape",
     "memref.realloc",
 )
+# Views whose result has its operand's strides and offset (only the type may forget them).
+LAYOUT_PRESERVING = ("memref.cast", "memref.memory_space_cast", "memref.assume_alignment")
 NO_MEMORY_ACCESS = (
     "memref.dim",
     "memref.alloc",
@@ -665,7 +667,7 @@ class _Builder:
             current = current.owner.operands[0]
         if t.element_type != bt.element_type or any(x is None for x in subscripts):
             return None
-        view = strides_and_offset(t)
+        view = _view_strides(memref)
         if view is None or DYNAMIC in view[0] or view[1] == DYNAMIC:
             return None
         name = self.memref_name(buffer)
@@ -867,6 +869,27 @@ def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl
     )
     name = relation.get_tuple_name(isl.dim_type.out)
     return prefix.flat_range_product(relation).set_tuple_name(isl.dim_type.out, name)
+
+
+def _view_strides(memref: Value) -> tuple[list[int], int] | None:
+    """The strides and offset of ``memref`` (``DYNAMIC`` where unknown). A cast keeps its
+    source's descriptor, so what its type leaves dynamic is taken from the source."""
+    from affine.dialects.memref import strides_and_offset
+
+    own = strides_and_offset(memref.type)  # type: ignore[arg-type]
+    if own is None:
+        return None
+    strides, offset = list(own[0]), own[1]
+    if (
+        isinstance(memref, OpResult)
+        and memref.owner.name in LAYOUT_PRESERVING
+        and (DYNAMIC in strides or offset == DYNAMIC)
+    ):
+        source = _view_strides(memref.owner.operands[0])
+        if source is not None and len(source[0]) == len(strides):
+            strides = [s if s != DYNAMIC else b for s, b in zip(strides, source[0])]
+            offset = offset if offset != DYNAMIC else source[1]
+    return strides, offset
 
 
 def _trace_view(memref: Value) -> tuple[Value, bool]:
