@@ -260,6 +260,8 @@ def promote_if_single_iteration(loop: Operation) -> bool:
     iv = f.induction_var
     parent = loop.parent
     assert parent is not None
+    # What each block argument stands for once the body runs once, outside the loop.
+    replacements: dict[Value, Value] = dict(zip(f.iter_args, f.inits))
     if uses_of(loop, iv):
         if f.has_constant_lower_bound():
             value_op = constant_index(f.constant_lower_bound)
@@ -269,22 +271,20 @@ def promote_if_single_iteration(loop: Operation) -> bool:
                 function.regions[0].blocks[0].insert(0, value_op)
             else:
                 parent.insert_before(loop, value_op)
-            value = value_op.result
+            replacements[iv] = value_op.result
         elif f.lower_bound_map is AffineMap.identity(1):
-            value = f.lower_bound_operands[0]
+            replacements[iv] = f.lower_bound_operands[0]
         else:
             apply = affine_apply(f.lower_bound_map, f.lower_bound_operands)
             apply.loc = loop.loc
             parent.insert_before(loop, apply)
-            value = apply.result
-        for op in body_ops(loop):
-            replace_uses(op, iv, value)
+            replacements[iv] = apply.result
     inlined = body_ops(loop)
-    for arg, init in zip(f.iter_args, f.inits):
+    for arg, value in replacements.items():
         for op in inlined:
-            replace_uses(op, arg, init)
-    yielded = list(f.yield_op.operands)
-    replace_results(loop, yielded)
+            replace_uses(op, arg, value)
+    # The terminator is not inlined: a yielded block argument is replaced here.
+    replace_results(loop, [replacements.get(v, v) for v in f.yield_op.operands])
     for op in inlined:
         parent.insert_before(loop, op)
     loop.erase()

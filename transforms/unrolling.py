@@ -33,9 +33,11 @@ from transforms.loop_utils import (
 from transforms.value_map import (
     ValueMap,
     canonicalize,
+    concat,
     constant_trip_count,
     fully_compose,
     largest_divisor_of_trip_count,
+    lower_bound,
     simplify_map,
     trip_count,
 )
@@ -112,7 +114,10 @@ def _generate_cleanup(loop: Operation, factor: int) -> Operation:
     control = len(f.lower_bound_operands) + len(f.upper_bound_operands)
     for j, result in enumerate(loop.results):
         cleanup.operands[control + j] = result
-    set_bound(cleanup, "lower", start)
+    # A symbolic trip count may be negative (upper bound below the lower one): the main loop
+    # then runs no iteration, and so must the cleanup loop, which starts no lower than lb.
+    known_count = constant_trip_count(loop) is not None
+    set_bound(cleanup, "lower", start if known_count else concat([lower_bound(loop), start]))
     set_bound(loop, "upper", start)
     promote_if_single_iteration(cleanup)
     return cleanup

@@ -82,13 +82,15 @@ def test_unroll_by_a_non_divisor_adds_a_cleanup_loop() -> None:
 
 
 def test_unroll_with_a_symbolic_trip_count_ends_the_main_loop_at_a_multiple() -> None:
+    # The cleanup loop starts no lower than 0: for a negative %N neither loop runs.
     check(
         COPY.replace("0 to 10", "0 to %N"),
         lambda m: unroll(loops(m)[0], 4),
         """
         // CHECK: #[[UB:map[0-9]*]] = affine_map<()[s0] -> ((s0 floordiv 4) * 4)>
+        // CHECK: #[[LB:map[0-9]*]] = affine_map<()[s0] -> (0, (s0 floordiv 4) * 4)>
         // CHECK: affine.for %{{.*}} = 0 to #[[UB]]()[%arg1] step 4 {
-        // CHECK: affine.for %{{.*}} = #[[UB]]()[%arg1] to %arg1 {
+        // CHECK: affine.for %{{.*}} = max #[[LB]]()[%arg1] to %arg1 {
         """,
     )
 
