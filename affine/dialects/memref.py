@@ -310,9 +310,20 @@ def _parse_mixed_list(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
 
 def _parse_subview(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
-    offsets, dyn_offsets = _parse_mixed_list(p)
-    sizes, dyn_sizes = _parse_mixed_list(p)
-    strides, dyn_strides = _parse_mixed_list(p)
+    lists = [_parse_mixed_list(p) for _ in range(3)]
+    return _finish_view(p, "memref.subview", offset, source, lists)
+
+
+def _finish_view(
+    p: Parser,
+    name: str,
+    offset: int,
+    source: tuple[Value, int],
+    lists: list[tuple[list[int], list[tuple[Value, int]]]],
+) -> Operation:
+    """Read ``attr-dict : source-type to result-type`` and create a view op whose static and
+    dynamic offsets, sizes and strides are ``lists`` (in that order)."""
+    (offsets, dyn_offsets), (sizes, dyn_sizes), (strides, dyn_strides) = lists
     attrs = p.parse_optional_attr_dict()
     t_in = p.parse_colon_type()
     p.expect_op_keyword("to")
@@ -329,7 +340,7 @@ def _parse_subview(p: Parser, offset: int) -> Operation:
         "static_sizes": DenseArrayAttr(I64, sizes),
         "static_strides": DenseArrayAttr(I64, strides),
     }
-    return create(p, "memref.subview", offset, values, [t_out], props, attrs)
+    return create(p, name, offset, values, [t_out], props, attrs)
 
 
 def _print_mixed(pr: Printer, static: tuple, dynamic: list[Value]) -> str:
@@ -1414,26 +1425,8 @@ def _parse_offsets_sizes_strides_keywords(p: Parser):
 def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
     p.expect_op_keyword("to")
-    (offsets, dyn_offsets), (sizes, dyn_sizes), (strides, dyn_strides) = (
-        _parse_offsets_sizes_strides_keywords(p)
-    )
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    values = (
-        [p.resolve(source, t_in)]
-        + p.resolve_all(dyn_offsets, INDEX)
-        + p.resolve_all(dyn_sizes, INDEX)
-        + p.resolve_all(dyn_strides, INDEX)
-    )
-    props = {
-        "operandSegmentSizes": segment_sizes(1, len(dyn_offsets), len(dyn_sizes), len(dyn_strides)),
-        "static_offsets": DenseArrayAttr(I64, offsets),
-        "static_sizes": DenseArrayAttr(I64, sizes),
-        "static_strides": DenseArrayAttr(I64, strides),
-    }
-    return create(p, "memref.reinterpret_cast", offset, values, [t_out], props, attrs)
+    lists = list(_parse_offsets_sizes_strides_keywords(p))
+    return _finish_view(p, "memref.reinterpret_cast", offset, source, lists)
 
 
 def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
