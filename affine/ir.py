@@ -24,11 +24,17 @@ if TYPE_CHECKING:
 
 
 class Value:
-    """An SSA value: an operation result or a block argument."""
+    """An SSA value: an operation result or a block argument.
 
-    __slots__ = ("type",)
+    ``name`` is the value's SSA name as written in the source (``%i``, ``%x#1`` for a result
+    of a group), kept so that reports read like the input; None for values the toolkit made
+    (the printer numbers values itself and never uses it). Clones keep it.
+    """
+
+    __slots__ = ("name", "type")
 
     type: Type
+    name: str | None
 
     @property
     def owner_op(self) -> Operation | None:
@@ -47,6 +53,7 @@ class OpResult(Value):
         self.type = type
         self.owner = owner
         self.index = index
+        self.name = None
 
     @property
     def owner_op(self) -> Operation:
@@ -68,6 +75,7 @@ class BlockArgument(Value):
         self.owner = owner
         self.index = index
         self.loc = loc
+        self.name = None
 
     @property
     def parent_block(self) -> Block:
@@ -235,6 +243,7 @@ class Operation:
         )
         for old, fresh in zip(self.results, new.results):
             mapping[old] = fresh
+            fresh.name = old.name
         return new
 
     def __repr__(self) -> str:
@@ -307,7 +316,9 @@ class Block:
         region.add_block(new)
         mapping[self] = new  # type: ignore[index]
         for arg in self.arguments:
-            mapping[arg] = new.add_argument(arg.type, arg.loc)
+            fresh = new.add_argument(arg.type, arg.loc)
+            fresh.name = arg.name
+            mapping[arg] = fresh
         return new
 
     def __repr__(self) -> str:

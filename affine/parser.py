@@ -109,7 +109,7 @@ _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse t
 class ForwardRef(Value):
     """A use of an SSA name before its definition; replaced when the name is defined."""
 
-    __slots__ = ("name", "offset", "ops")
+    __slots__ = ("offset", "ops")
 
     def __init__(self, name: str, offset: int) -> None:
         self.type = None  # type: ignore[assignment]
@@ -1486,6 +1486,8 @@ class Parser:
             if name in layer:
                 self.error(f"redefinition of SSA value '%{name}'", offset)
         scope.layers[-1][name] = list(values)
+        for index, value in enumerate(values):
+            value.name = f"%{name}" if len(values) == 1 else f"%{name}#{index}"
         if scope.forward:
             for index, value in enumerate(values):
                 ref = scope.forward.pop((name, index), None)
