@@ -62,7 +62,7 @@ def main() -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
     import affine
-    from affine.execute import deterministic_inputs, resolve_function, run, time_kernel
+    from affine.exec.execute import deterministic_inputs, resolve_function, run, time_kernel
     from transforms import registry
     from transforms.registry import PassContext
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
-from affine.builders import affine_apply, affine_for, affine_if
-from affine.expr import AffineExpr, constant, dim, symbol
-from affine.integer_set import IntegerSet
-from affine.ir import Block, BlockArgument, Operation, Value
+from affine.dialects.builders import affine_apply, affine_for, affine_if
+from affine.ir.core import Block, BlockArgument, Operation, Value
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, dim, symbol
+from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
 
 

@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
-from affine.algebra import specialize_symbols
-from affine.expr import (
+from affine.math.affine_map import AffineMap
+from affine.math.algebra import specialize_symbols
+from affine.math.expr import (
     CEILDIV,
     CONST,
     DIM,
@@ -32,8 +32,8 @@ from affine.expr import (
     dim,
     symbol,
 )
-from affine.integer_set import IntegerSet
-from affine.simplify import simplify_expr, simplify_map, simplify_set
+from affine.math.integer_set import IntegerSet
+from affine.math.simplify import simplify_expr, simplify_map, simplify_set
 from poly.context import isl_context
 from poly.space import dim_names, map_space, param_names, result_names, set_space, symbol_names
 

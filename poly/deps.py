@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.ir import Module, Operation, Value
+from affine.ir.core import Module, Operation, Value
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.model import Access, Model, build_model
 

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.dialects.registry import PURE, lookup
-from affine.ir import Operation
+from affine.ir.core import Operation
+from affine.ir.registry import PURE, lookup
 from poly.deps import AnalysisWarning
 from poly.flow import Edge, FlowAnalysis, iter_args_reductions
 from poly.model import NO_MEMORY_ACCESS

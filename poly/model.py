@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
 from affine.dialects.affine_dialect import (
     DmaStartOp,
     ForOp,
@@ -46,12 +45,13 @@ from affine.dialects.affine_dialect import (
     affine_scope,
     is_valid_symbol,
 )
-from affine.dialects.registry import AFFINE_SCOPE, lookup
-from affine.expr import AffineExpr, AffineExprError, dim, symbol
-from affine.expr import constant as const_expr
-from affine.integer_set import IntegerSet
-from affine.ir import BlockArgument, Module, Operation, OpResult, Region, Value
-from affine.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
+from affine.ir.registry import AFFINE_SCOPE, lookup
+from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
+from affine.math.expr import constant as const_expr
+from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
 from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
 from poly.space import iv_name, memref_space, model_tuple_name, statement_space, value_param_name

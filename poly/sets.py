@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping
 
 import islpy as isl
 
-from affine.expr import AffineExpr
-from affine.integer_set import IntegerSet
+from affine.math.expr import AffineExpr
+from affine.math.integer_set import IntegerSet
 from poly.context import budget
 from poly.convert import pw_aff_to_expr, set_from_isl, set_to_isl, sets_from_isl
 from poly.space import symbol_names

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.ir import Operation
-from affine.types import FloatType, IndexType, IntegerType, MemRefType
+from affine.ir.core import Operation
+from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import AnalysisWarning
 from poly.model import Access, Model, build_model

@@ -16,7 +16,7 @@ import pytest
 from conftest import CORPUS
 
 from affine import ParseError, VerifyError, parse, parse_affine_map
-from affine.dialects.registry import all_ops
+from affine.ir.registry import all_ops
 from transforms.cli import main
 
 FILES = sorted((CORPUS / "invalid").glob("*.mlir")) + sorted(

@@ -1,4 +1,4 @@
-"""Float types read and printed exactly (``affine/float_formats.py``, ``FloatAttr.bits``).
+"""Float types read and printed exactly (``affine/math/float_formats.py``, ``FloatAttr.bits``).
 
 Tables state the math of each type; the mlir-opt cross-check prints, per type in one
 mlir-opt run, every bit pattern of the types of at most 8 bits and a few thousand random
@@ -25,12 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import parse
-from affine.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr
-from affine.diagnostics import ParseError
-from affine.float_formats import NAN, SEMANTICS, semantics
-from affine.parser import parse_attribute, parse_module
-from affine.printer import format_float, print_module
-from affine.types import FloatType, TensorType
+from affine.ir.attributes import DenseArrayAttr, DenseElementsAttr, FloatAttr
+from affine.ir.diagnostics import ParseError
+from affine.ir.types import FloatType, TensorType
+from affine.math.float_formats import NAN, SEMANTICS, semantics
+from affine.syntax.parser import parse_attribute, parse_module
+from affine.syntax.printer import format_float, print_module
 
 NAMES = list(SEMANTICS)
 

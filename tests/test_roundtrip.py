@@ -13,8 +13,8 @@ import pytest
 from conftest import CORPUS, run_mlir_opt
 
 from affine import parse
-from affine.compare import ir_difference
-from affine.printer import print_module
+from affine.ir.compare import ir_difference
+from affine.syntax.printer import print_module
 
 FILES = sorted(
     p for p in CORPUS.rglob("*.mlir") if not ({"invalid", "seed_invalid"} & set(p.parts))

@@ -16,8 +16,7 @@ from affine import (
     parse_type,
     symbol,
 )
-from affine.expr import AffineExpr, AffineExprError
-from affine.types import (
+from affine.ir.types import (
     BF16,
     DYNAMIC,
     F16,
@@ -37,6 +36,7 @@ from affine.types import (
     Type,
     VectorType,
 )
+from affine.math.expr import AffineExpr, AffineExprError
 
 NUM_DIMS, NUM_SYMBOLS = 3, 2
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from affine.ir import Module
+from affine.ir.core import Module
 
 _LAZY = {
     "check_tiling": "poly.legality",

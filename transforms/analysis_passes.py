@@ -5,8 +5,8 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from affine.diagnostics import PolyError
-from affine.ir import Module
+from affine.ir.core import Module
+from affine.ir.diagnostics import PolyError
 from poly.deps import DEFAULT_MAX_OPERATIONS
 from transforms.registry import PassContext
 

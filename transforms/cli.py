@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from affine.diagnostics import Diagnostic
+    from affine.ir.diagnostics import Diagnostic
 
 USAGE = """\
 usage: poly-opt [options] [FILE|-]
@@ -197,9 +197,9 @@ def process(
     text: str, filename: str, opts: Options, line_offset: int = 0
 ) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify, run passes and print one buffer; returns (output, diagnostics)."""
-    from affine.parser import parse_module
-    from affine.printer import print_module
-    from affine.verifier import verify
+    from affine.dialects.verifier import verify
+    from affine.syntax.parser import parse_module
+    from affine.syntax.printer import print_module
     from transforms import registry
 
     module = parse_module(text, filename, line_offset)
@@ -234,7 +234,7 @@ def _process_reporting(
     chunk: str, filename: str, opts: Options, line_offset: int
 ) -> tuple[str | None, list[Diagnostic]]:
     """:func:`process`, with every error turned into a diagnostic (no output then)."""
-    from affine.diagnostics import Diagnostic, DiagnosticError, PolyError
+    from affine.ir.diagnostics import Diagnostic, DiagnosticError, PolyError
 
     try:
         return process(chunk, filename, opts, line_offset)
@@ -247,7 +247,7 @@ def _process_reporting(
 
 
 def run(argv: list[str]) -> int:
-    from affine.diagnostics import PolyError
+    from affine.ir.diagnostics import PolyError
 
     try:
         opts = parse_args(argv)
@@ -278,7 +278,7 @@ def run(argv: list[str]) -> int:
     for chunk, line_offset in chunks:
         output, diagnostics = _process_reporting(chunk, filename, opts, line_offset)
         if opts.verify_diagnostics:
-            from affine.diagnostics import SourceFile
+            from affine.ir.diagnostics import SourceFile
             from transforms.expected_diagnostics import verify
 
             diagnostics = verify(SourceFile(filename, chunk, line_offset), diagnostics)

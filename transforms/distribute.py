@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affine.dialects.affine_dialect import ForOp
-from affine.ir import Operation, Value
+from affine.ir.core import Operation, Value
 from transforms.errors import TransformError
 from transforms.loop_utils import body_ops, check_perfect_band
 

@@ -16,7 +16,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from affine.ir import Module, Operation, uses_of
+from affine.analysis.value_map import canonicalize_affine_ops, constant_trip_count
+from affine.ir.core import Module, Operation, uses_of
 from poly.codegen import CodegenError, regenerate_band
 from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
@@ -45,7 +46,6 @@ from transforms.parallelization import to_parallel
 from transforms.registry import PassContext
 from transforms.tiling import tile_perfect_band
 from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
-from transforms.value_map import canonicalize_affine_ops, constant_trip_count
 
 
 def functions(module: Module, context: PassContext | None = None) -> list[Operation]:

@@ -19,16 +19,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from affine.affine_map import AffineMap
-from affine.attributes import IntegerAttr
-from affine.builders import affine_apply, affine_for, constant_index
-from affine.dialects.registry import FUNCTION
-from affine.expr import AffineExprError, constant, dim
-from affine.ir import Block, Module, Operation, Region, Value, replace_uses, uses_of
-from affine.ops import ForOp
-from affine.types import INDEX
-from transforms.errors import TransformError
-from transforms.value_map import (
+from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
     as_read_back,
@@ -44,6 +35,15 @@ from transforms.value_map import (
     substitute,
     upper_bound,
 )
+from affine.dialects.builders import affine_apply, affine_for, constant_index
+from affine.ir.attributes import IntegerAttr
+from affine.ir.core import Block, Module, Operation, Region, Value, replace_uses, uses_of
+from affine.ir.registry import FUNCTION
+from affine.ir.types import INDEX
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExprError, constant, dim
+from affine.ops import ForOp
+from transforms.errors import TransformError
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -9,11 +9,11 @@ loop-carried memory dependence) is not checked here.
 
 from __future__ import annotations
 
-from affine.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
-from affine.ir import Operation, Region
+from affine.analysis.reductions import loop_reductions
+from affine.ir.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
+from affine.ir.core import Operation, Region
+from affine.ir.types import I32, I64, FloatType, IntegerType, TensorType, Type
 from affine.ops import REDUCTION_KINDS, ForOp
-from affine.reductions import loop_reductions
-from affine.types import I32, I64, FloatType, IntegerType, TensorType, Type
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, replace_results
 
@@ -40,7 +40,7 @@ def _groups(count: int) -> DenseElementsAttr:
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
     """Replace ``loop`` by an ``affine.parallel`` over the same range (MLIR's
     ``affineParallelize``) and return it.  With ``reductions``, iter_args that are
-    single-combiner reductions (:func:`affine.reductions.match_reduction`) become
+    single-combiner reductions (:func:`affine.analysis.reductions.match_reduction`) become
     ``reduce`` results; any other iter_arg, or any iter_arg at all without ``reductions``,
     is refused, as is a reduction kind ``affine.parallel`` does not accept for its type."""
     if not is_loop(loop):

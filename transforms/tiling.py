@@ -20,23 +20,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from affine.affine_map import AffineMap
-from affine.builders import affine_if
-from affine.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
-from affine.integer_set import IntegerSet
-from affine.ir import Operation, Value
-from affine.ops import ForOp, is_valid_symbol
-from transforms.errors import TransformError
-from transforms.loop_utils import (
-    body_ops,
-    check_perfect_band,
-    identity_value_map,
-    new_loop,
-    replace_iv,
-    set_bound,
-    set_step,
-)
-from transforms.value_map import (
+from affine.analysis.value_map import (
     ValueMap,
     as_read_back,
     canonicalize,
@@ -51,6 +35,22 @@ from transforms.value_map import (
     simplify_expr,
     substitute_value,
     upper_bound,
+)
+from affine.dialects.builders import affine_if
+from affine.ir.core import Operation, Value
+from affine.math.affine_map import AffineMap
+from affine.math.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
+from affine.math.integer_set import IntegerSet
+from affine.ops import ForOp, is_valid_symbol
+from transforms.errors import TransformError
+from transforms.loop_utils import (
+    body_ops,
+    check_perfect_band,
+    identity_value_map,
+    new_loop,
+    replace_iv,
+    set_bound,
+    set_step,
 )
 
 Range = tuple[ValueMap, ValueMap]  # lowest and highest value of a variable

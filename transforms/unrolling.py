@@ -13,24 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affine.affine_map import AffineMap
-from affine.builders import affine_apply
-from affine.dialects.common import segment_sizes
-from affine.expr import dim
-from affine.ir import Block, Operation, OpResult, Value, uses_of
-from affine.ops import ForOp
-from affine.reductions import LoopReduction, combine, loop_reductions
-from transforms.errors import TransformError
-from transforms.loop_utils import (
-    body_ops,
-    is_loop,
-    promote_if_single_iteration,
-    region_of,
-    replace_results,
-    set_bound,
-    set_step,
-)
-from transforms.value_map import (
+from affine.analysis.reductions import LoopReduction, combine, loop_reductions
+from affine.analysis.value_map import (
     ValueMap,
     canonicalize,
     concat,
@@ -40,6 +24,22 @@ from transforms.value_map import (
     lower_bound,
     simplify_map,
     trip_count,
+)
+from affine.dialects.builders import affine_apply
+from affine.dialects.common import segment_sizes
+from affine.ir.core import Block, Operation, OpResult, Value, uses_of
+from affine.math.affine_map import AffineMap
+from affine.math.expr import dim
+from affine.ops import ForOp
+from transforms.errors import TransformError
+from transforms.loop_utils import (
+    body_ops,
+    is_loop,
+    promote_if_single_iteration,
+    region_of,
+    replace_results,
+    set_bound,
+    set_step,
 )
 
 

@@ -1,4 +1,4 @@
-"""Operation definitions, registered by name in :mod:`affine.dialects.registry`."""
+"""Operation definitions, registered by name in :mod:`affine.ir.registry`."""
 
 
 def load_all() -> None:

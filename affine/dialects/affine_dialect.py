@@ -10,8 +10,16 @@ suitable memrefs; dimensions may also be induction variables of ``affine.for`` /
 
 from __future__ import annotations
 
-from affine.affine_map import AffineMap
-from affine.attributes import (
+from affine.dialects.common import (
+    OpView,
+    attr_value,
+    create,
+    op_error,
+    parse_dma_start,
+    segment_sizes,
+    segments,
+)
+from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     ArrayAttr,
@@ -22,16 +30,8 @@ from affine.attributes import (
     IntegerSetAttr,
     UnitAttr,
 )
-from affine.dialects.common import (
-    OpView,
-    attr_value,
-    create,
-    op_error,
-    parse_dma_start,
-    segment_sizes,
-    segments,
-)
-from affine.dialects.registry import (
+from affine.ir.core import Block, BlockArgument, Operation, Region, Value
+from affine.ir.registry import (
     AFFINE_SCOPE,
     AUTOMATIC_ALLOCATION_SCOPE,
     CONSTANT,
@@ -41,11 +41,7 @@ from affine.dialects.registry import (
     define,
     lookup,
 )
-from affine.integer_set import IntegerSet
-from affine.ir import Block, BlockArgument, Operation, Region, Value
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import (
+from affine.ir.types import (
     DYNAMIC,
     I1,
     I32,
@@ -59,6 +55,10 @@ from affine.types import (
     Type,
     VectorType,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.integer_set import IntegerSet
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- dimension and symbol validity ---------------------------------------------------------------
 
@@ -316,7 +316,7 @@ def _verify_apply(op: Operation) -> None:
 
 
 def _located(op: Operation, message: str):
-    from affine.diagnostics import VerifyError
+    from affine.ir.diagnostics import VerifyError
 
     return VerifyError(message, op.loc)
 
@@ -895,7 +895,7 @@ REDUCTION_KINDS = [
 def _parse_parallel_bound(p: Parser, kind: str):
     """``(expr, max(e1, e2), ...)``: a flat map, group sizes and (deduplicated) operands."""
     p.expect("(")
-    from affine.expr import AffineExpr, dim, symbol
+    from affine.math.expr import AffineExpr, dim, symbol
 
     flat: list[AffineExpr] = []
     dim_lists: list[list] = []
@@ -975,7 +975,7 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
             loc = p.start
             if not p.at("str"):
                 p.op_error("expected string reduction kind")
-            from affine.lexer import unescape_string
+            from affine.syntax.lexer import unescape_string
 
             kind = unescape_string(p.tok)
             p.advance()

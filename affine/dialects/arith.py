@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-from affine.attributes import (
-    Attribute,
-    DenseElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    OpaqueAttr,
-)
 from affine.dialects.common import (
     FASTMATH_NONE,
     OVERFLOW_NONE,
@@ -17,11 +10,16 @@ from affine.dialects.common import (
     parse_optional_flags,
     print_flags,
 )
-from affine.dialects.registry import CONSTANT, PURE, define
-from affine.ir import Operation
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import (
+from affine.ir.attributes import (
+    Attribute,
+    DenseElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+)
+from affine.ir.core import Operation
+from affine.ir.registry import CONSTANT, PURE, define
+from affine.ir.types import (
     I1,
     I64,
     FloatType,
@@ -32,6 +30,8 @@ from affine.types import (
     Type,
     VectorType,
 )
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- ODS type constraints, with the words mlir-opt uses for them -----------------------------------
 
@@ -297,7 +297,7 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         pred_offset = p.start
         word = p.parse_keyword() if p.at("id") else None
         if word is None and p.at("str"):  # seed syntax: cmpi "slt", ...
-            from affine.lexer import unescape_string
+            from affine.syntax.lexer import unescape_string
 
             word = unescape_string(p.tok)
             p.advance()
@@ -468,7 +468,7 @@ def _width(t: Type) -> int:
     if isinstance(t, IntegerType):
         return t.width
     if isinstance(t, FloatType):
-        from affine.float_formats import semantics
+        from affine.math.float_formats import semantics
 
         return semantics(t.name).width
     return 0

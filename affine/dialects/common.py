@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
-from affine.attributes import Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
-from affine.diagnostics import VerifyError
-from affine.ir import Operation, Region, Value
-from affine.types import I32, Type
+from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
+from affine.ir.core import Operation, Region, Value
+from affine.ir.diagnostics import VerifyError
+from affine.ir.types import I32, Type
 
 if TYPE_CHECKING:
-    from affine.parser import Parser
-    from affine.printer import Printer
+    from affine.syntax.parser import Parser
+    from affine.syntax.printer import Printer
 
 
 class OpView:
@@ -157,8 +157,8 @@ def parse_dma_start(
     the created op is MLIR's: ``memref.dma_start`` has the count before the tag,
     ``affine.dma_start`` after it.
     """
-    from affine.attributes import AffineMapAttr
-    from affine.types import INDEX
+    from affine.ir.attributes import AffineMapAttr
+    from affine.ir.types import INDEX
 
     def subscripts() -> tuple[Any, list]:
         if affine_subscripts:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from affine.attributes import (
+from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
+from affine.ir.attributes import (
     ArrayAttr,
     Attribute,
     DictionaryAttr,
@@ -10,9 +11,9 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.diagnostics import VerifyError
-from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
-from affine.dialects.registry import (
+from affine.ir.core import Operation
+from affine.ir.diagnostics import VerifyError
+from affine.ir.registry import (
     AFFINE_SCOPE,
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
@@ -26,10 +27,9 @@ from affine.dialects.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir import Operation
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import I1, FunctionType, Type
+from affine.ir.types import I1, FunctionType, Type
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- builtin.module ------------------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ def parse_function_like(
                 p.op_error("entry block arguments must match the function signature", body_offset)
         regions.append(body)
     else:
-        from affine.ir import Region
+        from affine.ir.core import Region
 
         regions.append(Region())
     return create(p, name, offset, properties=props, attributes=attrs, regions=regions)

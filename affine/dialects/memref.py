@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from affine.attributes import Attribute, DenseArrayAttr
 from affine.dialects.common import (
     OpView,
     create,
@@ -12,11 +11,20 @@ from affine.dialects.common import (
     segments,
     string_value,
 )
-from affine.dialects.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
-from affine.ir import Operation, Value
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import DYNAMIC, I64, INDEX, IndexType, MemRefType, ShapedType, UnrankedMemRefType
+from affine.ir.attributes import Attribute, DenseArrayAttr
+from affine.ir.core import Operation, Value
+from affine.ir.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
+from affine.ir.types import (
+    DYNAMIC,
+    I64,
+    INDEX,
+    IndexType,
+    MemRefType,
+    ShapedType,
+    UnrankedMemRefType,
+)
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- alloc / alloca ---------------------------------------------------------------------------------
 
@@ -77,7 +85,7 @@ def _verify_alloc(op: Operation) -> None:
 
 
 def _is_strided(t: MemRefType) -> bool:
-    from affine.types import StridedLayout
+    from affine.ir.types import StridedLayout
 
     return isinstance(t.layout, StridedLayout)
 
@@ -536,9 +544,9 @@ define(
 
 
 def _parse_memref_global(p: Parser, offset: int) -> Operation:
-    from affine.attributes import UNIT, DenseElementsAttr, StringAttr, TypeAttr
-    from affine.lexer import unescape_string
-    from affine.types import TensorType
+    from affine.ir.attributes import UNIT, DenseElementsAttr, StringAttr, TypeAttr
+    from affine.ir.types import TensorType
+    from affine.syntax.lexer import unescape_string
 
     props: dict[str, Attribute] = {}
     if p.at("str"):
@@ -578,7 +586,7 @@ _GLOBAL_ALIGNMENT = (
 
 
 def _valid_global_alignment(alignment: Attribute) -> bool:
-    from affine.attributes import IntegerAttr
+    from affine.ir.attributes import IntegerAttr
 
     return (
         isinstance(alignment, IntegerAttr)
@@ -588,7 +596,7 @@ def _valid_global_alignment(alignment: Attribute) -> bool:
 
 
 def _print_memref_global(pr: Printer, op: Operation) -> None:
-    from affine.attributes import DenseElementsAttr, SymbolRefAttr
+    from affine.ir.attributes import DenseElementsAttr, SymbolRefAttr
 
     visibility = string_value(op, "sym_visibility")
     if visibility:
@@ -609,8 +617,8 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_memref_global(op: Operation) -> None:
-    from affine.attributes import DenseElementsAttr, TypeAttr, UnitAttr
-    from affine.types import TensorType
+    from affine.ir.attributes import DenseElementsAttr, TypeAttr, UnitAttr
+    from affine.ir.types import TensorType
 
     visibility = string_value(op, "sym_visibility")
     if visibility is not None and visibility not in ("public", "private", "nested"):
@@ -663,7 +671,7 @@ def _print_get_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_get_global(op: Operation) -> None:
-    from affine.attributes import SymbolRefAttr, TypeAttr
+    from affine.ir.attributes import SymbolRefAttr, TypeAttr
 
     name = op.properties.get("name")
     if not isinstance(name, SymbolRefAttr):
@@ -888,7 +896,7 @@ define(
 
 
 def _parse_transpose(p: Parser, offset: int) -> Operation:
-    from affine.attributes import AffineMapAttr
+    from affine.ir.attributes import AffineMapAttr
 
     source = p.parse_operand()
     permutation = p.parse_affine_map_body()
@@ -901,7 +909,7 @@ def _parse_transpose(p: Parser, offset: int) -> Operation:
 
 
 def _print_transpose(pr: Printer, op: Operation) -> None:
-    from affine.printer import print_map
+    from affine.syntax.printer import print_map
 
     permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
     pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
@@ -940,7 +948,7 @@ def _verify_transpose(op: Operation) -> None:
 def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefType:
     """MLIR's ``canonicalizeStridedLayout``: the strided layout as an affine map (dropped
     when it is the identity)."""
-    from affine.types import StridedLayout
+    from affine.ir.types import StridedLayout
 
     layout = StridedLayout(strides, offset).to_affine_map()
     return MemRefType(shape, like.element_type, layout, like.memory_space)
@@ -968,7 +976,7 @@ _INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "an
 
 
 def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
+    from affine.ir.attributes import IntegerAttr
 
     kind_offset = p.start
     kind = p.parse_keyword() if p.at("id") else None
@@ -1002,8 +1010,8 @@ def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
 
 
 def _verify_atomic_rmw(op: Operation) -> None:
-    from affine.attributes import IntegerAttr
-    from affine.types import FloatType, IntegerType
+    from affine.ir.attributes import IntegerAttr
+    from affine.ir.types import FloatType, IntegerType
 
     kind_attr = op.properties.get("kind")
     if not isinstance(kind_attr, IntegerAttr) or not 0 <= kind_attr.value < len(ATOMIC_KINDS):
@@ -1163,8 +1171,8 @@ define(
 
 
 def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
-    from affine.types import I32
+    from affine.ir.attributes import IntegerAttr
+    from affine.ir.types import I32
 
     memref = p.parse_operand()
     p.expect(",")
@@ -1183,7 +1191,7 @@ def _print_assume_alignment(pr: Printer, op: Operation) -> None:
 
 
 def _verify_assume_alignment(op: Operation) -> None:
-    from affine.attributes import IntegerAttr
+    from affine.ir.attributes import IntegerAttr
 
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
@@ -1208,8 +1216,8 @@ define(
 
 
 def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
-    from affine.types import I1, I32
+    from affine.ir.attributes import IntegerAttr
+    from affine.ir.types import I1, I32
 
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
@@ -1316,9 +1324,9 @@ define(
 def strides_and_offset(t: MemRefType) -> tuple[list[int], int] | None:
     """The strides and offset of ``t``'s layout (``DYNAMIC`` for ``?``); None when the
     layout is not strided."""
-    from affine.layout import strided_from_map
-    from affine.simplify import simplify_map
-    from affine.types import StridedLayout
+    from affine.analysis.layout import strided_from_map
+    from affine.ir.types import StridedLayout
+    from affine.math.simplify import simplify_map
 
     if isinstance(t.layout, StridedLayout):
         return list(t.layout.strides), t.layout.offset
@@ -1349,13 +1357,13 @@ def _sat_add(a: int, b: int) -> int:
 
 
 def _strided_type(like: MemRefType, shape, strides, offset: int) -> MemRefType:
-    from affine.types import StridedLayout
+    from affine.ir.types import StridedLayout
 
     return MemRefType(shape, like.element_type, StridedLayout(strides, offset), like.memory_space)
 
 
 def _is_identity_layout(t: MemRefType) -> bool:
-    from affine.types import StridedLayout
+    from affine.ir.types import StridedLayout
 
     if not t.layout:
         return True
@@ -1375,7 +1383,7 @@ def _identity_map(m) -> bool:
 
 def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]) -> None:
     """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
-    from affine.diagnostics import VerifyError
+    from affine.ir.diagnostics import VerifyError
 
     def error(message: str):
         raise VerifyError(message, op.loc)
@@ -1442,7 +1450,7 @@ def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
 
 
 def _verify_reinterpret_cast(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
+    from affine.ir.diagnostics import VerifyError
 
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(result, MemRefType):
@@ -1510,7 +1518,7 @@ define(
 
 
 def _parse_reassociation(p: Parser):
-    from affine.attributes import ArrayAttr, IntegerAttr
+    from affine.ir.attributes import ArrayAttr, IntegerAttr
 
     p.expect("[")
     groups = []
@@ -1769,7 +1777,7 @@ def _print_view(pr: Printer, op: Operation) -> None:
 
 
 def _verify_view(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
+    from affine.ir.diagnostics import VerifyError
 
     base, view = op.operands[0].type, op.results[0].type
     if not _is_identity_layout(base):
@@ -1844,7 +1852,7 @@ def _memref_rank_reduction_mask(
 
 
 def _verify_subview(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
+    from affine.ir.diagnostics import VerifyError
 
     def error(message: str):
         raise VerifyError(message, op.loc)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from affine.attributes import UNIT, Attribute, StringAttr, SymbolRefAttr, TypeAttr
 from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
 from affine.dialects.common import create, op_error, string_value
 from affine.dialects.func import (
@@ -12,7 +11,9 @@ from affine.dialects.func import (
     print_return_like,
     verify_function_like,
 )
-from affine.dialects.registry import (
+from affine.ir.attributes import UNIT, Attribute, StringAttr, SymbolRefAttr, TypeAttr
+from affine.ir.core import Operation, Region
+from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
     GRAPH_REGION,
@@ -22,10 +23,9 @@ from affine.dialects.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir import Operation, Region
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.ir.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- control flow between regions (MLIR's RegionBranchOpInterface checks) ------------------------
 
@@ -747,8 +747,8 @@ define(
 
 
 def _parse_index_switch(p: Parser, offset: int) -> Operation:
-    from affine.attributes import DenseArrayAttr
-    from affine.types import I64
+    from affine.ir.attributes import DenseArrayAttr
+    from affine.ir.types import I64
 
     arg = p.resolve(p.parse_operand(), INDEX)
     attrs = p.parse_optional_attr_dict()

@@ -1,4 +1,4 @@
-"""Map algebra without a solver (affine/algebra.py): composition, inversion, specialisation,
+"""Map algebra without a solver (affine/math/algebra.py): composition, inversion, specialisation,
 reshaping, and the one-to-one proof by recovering the dims."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, dim, parse_affine_map, parse_integer_set, symbol
-from affine.algebra import (
+from affine.math.algebra import (
     NotInvertibleError,
     compose,
     concat_results,

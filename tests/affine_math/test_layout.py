@@ -1,4 +1,4 @@
-"""Memref layouts (affine/layout.py): compositions, strided forms, exact solver-free bounds,
+"""Memref layouts (affine/analysis/layout.py): compositions, strided forms, exact solver-free bounds,
 normalisation of types and the IR rewrite, checked by running the kernels."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, parse, parse_affine_map, parse_type, print_module
-from affine.layout import (
+from affine.analysis.layout import (
     BOX_ORACLE,
     LayoutNotNormalizable,
     composed_layout,
@@ -21,8 +21,8 @@ from affine.layout import (
     strided_form,
     strided_from_map,
 )
-from affine.types import DYNAMIC, F32, MemRefType, StridedLayout
-from affine.verifier import verify
+from affine.dialects.verifier import verify
+from affine.ir.types import DYNAMIC, F32, MemRefType, StridedLayout
 
 TILED_64 = "affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)>"
 
@@ -256,7 +256,7 @@ func.func @f(%i: index, %j: index, %v: f32) -> (f32, index) {
     text = print_module(out)
     assert "memref.alloc() : memref<4x8xf32>" in text
     assert "memref.dim" not in text and "%c8 = arith.constant 8 : index" in text
-    from affine.interp import Interpreter
+    from affine.exec.interp import Interpreter
 
     for i, j in [(1, 2), (7, 3), (0, 0)]:
         before = Interpreter(module).call("f", [i, j, np.float32(2.5)])
@@ -297,7 +297,7 @@ KERNEL_LAYOUTS = {
 
 @pytest.mark.parametrize("name", sorted(KERNEL_LAYOUTS))
 def test_rewritten_kernels_compute_the_same_results(name: str) -> None:
-    from affine.execute import check_equivalent
+    from affine.exec.execute import check_equivalent
 
     module = parse(KERNEL.format(n=10, layout=KERNEL_LAYOUTS[name]))
     out = normalize_memrefs(module)

@@ -1,4 +1,4 @@
-"""Normal forms and simplification of affine expressions (affine/simplify.py)."""
+"""Normal forms and simplification of affine expressions (affine/math/simplify.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, IntegerSet, dim, parse_affine_expr, parse_affine_map, symbol
-from affine.expr import AffineExprError, constant
-from affine.simplify import (
+from affine.math.expr import AffineExprError, constant
+from affine.math.simplify import (
     FlatExpr,
     dim_ranges,
     expr_size,

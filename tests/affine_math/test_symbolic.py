@@ -1,4 +1,4 @@
-"""sympy conversion, LaTeX and solving (affine/symbolic.py)."""
+"""sympy conversion, LaTeX and solving (affine/math/symbolic.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from affine_strategies import box, exprs, value
 from hypothesis import given, settings
 
 from affine import parse_affine_expr, parse_affine_map, parse_integer_set, parse_type
-from affine.symbolic import (
+from affine.math.symbolic import (
     NotAffineError,
     from_sympy,
     latex_expr,
@@ -97,7 +97,7 @@ def test_jupyter_display_hooks() -> None:
 
 def test_importing_affine_does_not_load_sympy() -> None:
     probe = (
-        "import sys, affine, affine.symbolic, affine.simplify, affine.algebra, affine.layout;"
+        "import sys, affine, affine.math.symbolic, affine.math.simplify, affine.math.algebra, affine.analysis.layout;"
         "print('sympy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -14,9 +14,9 @@ from nestgen import nests
 from test_legality import perfect_bands
 
 import affine
-from affine.execute import check_equivalent
-from affine.ir import Module
-from affine.verifier import verify
+from affine.dialects.verifier import verify
+from affine.exec.execute import check_equivalent
+from affine.ir.core import Module
 from poly.codegen import CodegenError, regenerate_band
 from poly.context import isl_context
 from poly.legality import check_permutation, check_tiling

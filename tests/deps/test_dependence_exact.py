@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from nestgen import nests
 
 import affine
-from affine.ir import Module, Value
+from affine.ir.core import Module, Value
 from poly.deps import DependenceAnalysis
 
 CORPUS = Path(__file__).parent.parent / "corpus"

@@ -12,7 +12,7 @@ import pytest
 from dep_oracle import memory_dependences, trace
 
 import affine
-from affine.ir import Value
+from affine.ir.core import Value
 from poly.deps import UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.flow import FlowAnalysis
 from poly.graph import dependence_graph, to_dot, to_json

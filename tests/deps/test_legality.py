@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from nestgen import nests
 
 import affine
-from affine.ir import Module, Operation
+from affine.ir.core import Module, Operation
 from poly.flow import FlowAnalysis
 from poly.legality import (
     check_distribution,

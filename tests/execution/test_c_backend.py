@@ -13,8 +13,8 @@ import pytest
 from exec_cases import CASES, PROGRAMS
 
 import affine
-from affine.c_backend import CompilerError, compile_function, emit_c, find_compiler
-from affine.execute import (
+from affine.exec.c_backend import CompilerError, compile_function, emit_c, find_compiler
+from affine.exec.execute import (
     ExecutionError,
     compare_arrays,
     deterministic_inputs,
@@ -141,7 +141,7 @@ func.func @shift(%A: memref<16xf32>, %B: memref<16xf32>) {
     expected = same.copy()
     run(module, expected, expected, backend="interp")
     compiled = compile_function(module)
-    from affine.execute import memref_from_array
+    from affine.exec.execute import memref_from_array
 
     t = resolve_function(module).regions[0].blocks[0].arguments[0].type
     memref = memref_from_array(t, same)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import affine
-from affine.c_backend import build_library
-from affine.execute import checksums, deterministic_inputs, resolve_function, run
+from affine.exec.c_backend import build_library
+from affine.exec.execute import checksums, deterministic_inputs, resolve_function, run
 from transforms.cli import main
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"

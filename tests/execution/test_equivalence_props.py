@@ -9,7 +9,13 @@ from hypothesis import strategies as st
 from nestgen import Nest, nests
 
 import affine
-from affine.execute import check_equivalent, compare_arrays, random_inputs, resolve_function, run
+from affine.exec.execute import (
+    check_equivalent,
+    compare_arrays,
+    random_inputs,
+    resolve_function,
+    run,
+)
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

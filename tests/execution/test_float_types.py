@@ -2,7 +2,7 @@
 mlir-runner 22 can lower them (bf16 natively; f4E2M1FN and f8E8M0FNU through
 ``-arith-emulate-unsupported-floats`` and ``-arith-expand``).
 
-The semantics (``affine/interp.py``, ``FloatOps``): every op on a type narrower than f32
+The semantics (``affine/exec/interp.py``, ``FloatOps``): every op on a type narrower than f32
 other than f16 computes in f32 and rounds the result to the type as ml_dtypes converts
 (to nearest even; FN and FNUZ types overflow to NaN, f4/f6 saturate, NaNs become the
 type's canonical NaN); conversions from f64 and from integers go through f32, and fma is
@@ -34,8 +34,8 @@ import pytest
 from exec_cases import Case
 
 import affine
-from affine.c_backend import PRELUDE, build_library, codec_c
-from affine.execute import (
+from affine.exec.c_backend import PRELUDE, build_library, codec_c
+from affine.exec.execute import (
     MLIR_LOWERING,
     ElementInfo,
     ExecutionError,
@@ -51,7 +51,7 @@ from affine.execute import (
     run,
     scalar_argument,
 )
-from affine.types import FloatType, IntegerType, Type
+from affine.ir.types import FloatType, IntegerType, Type
 
 NEW_TYPES = [
     "bf16", "tf32", "f80", "f8E5M2", "f8E4M3", "f8E3M4", "f8E4M3FN", "f8E4M3FNUZ",

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from nestgen import Nest, nests
 
 import affine
-from affine.execute import (
+from affine.exec.execute import (
     MLIR_LOWERING,
     ExecutionError,
     checksums,

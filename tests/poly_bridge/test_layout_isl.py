@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, IntegerSet, dim, parse_affine_map, parse_integer_set, parse_type
-from affine.layout import BOX_ORACLE
-from affine.types import F32, MemRefType
+from affine.analysis.layout import BOX_ORACLE
+from affine.ir.types import F32, MemRefType
 from poly import (
     ISL_ORACLE,
     bounding_box,

@@ -11,9 +11,9 @@ import pytest
 from conftest import run_mlir_opt
 
 from affine import parse, print_module
-from affine.ir import BlockArgument, Module, Operation, Value
-from affine.types import MemRefType
-from affine.verifier import verify
+from affine.dialects.verifier import verify
+from affine.ir.core import BlockArgument, Module, Operation, Value
+from affine.ir.types import MemRefType
 from poly import normalize_memrefs
 
 pytestmark = pytest.mark.mlir
@@ -184,7 +184,7 @@ def _kernel(shape: tuple[int, ...], layout: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_rewritten_kernels_compute_the_same_results(mlir_opt: str, name: str) -> None:
-    from affine.execute import check_equivalent
+    from affine.exec.execute import check_equivalent
 
     shape, layout = LAYOUTS[name]
     original = parse(_kernel(shape, layout))
@@ -201,7 +201,7 @@ def test_rewritten_kernels_agree_under_mlir_runner(
     mlir_opt: str, mlir_runner: str, name: str
 ) -> None:
     """The compiled original and our rewrite print the same checksums (mlir-runner)."""
-    from affine.execute import run_mlir_runner
+    from affine.exec.execute import run_mlir_runner
 
     shape, layout = LAYOUTS[name]
     original = parse(_kernel(shape, layout))
@@ -245,7 +245,7 @@ func.func @f() -> index {
   return %d : index
 }
 """
-    from affine.interp import Interpreter
+    from affine.exec.interp import Interpreter
 
     theirs = _mlir_normalized(mlir_opt, text)
     ours = normalize_memrefs(parse(text))

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from affine import Module, dim, parse, parse_affine_map
-from affine.layout import LayoutNotNormalizable, composed_layout
-from affine.simplify import simplify_expr
-from affine.types import F32, MemRefType
+from affine.analysis.layout import LayoutNotNormalizable, composed_layout
+from affine.ir.types import F32, MemRefType
+from affine.math.simplify import simplify_expr
 from poly import map_from_isl, map_to_isl, normalize_memref_type, normalize_memrefs, one_to_one_on
 
 SEED = Path(__file__).resolve().parents[1] / "corpus" / "seed"

@@ -9,9 +9,9 @@ import pytest
 from filecheck import filecheck
 
 import affine
-from affine.ir import Module
+from affine.ir.core import Module
 from affine.ops import ForOp
-from affine.printer import print_module
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     apply_to_clone,

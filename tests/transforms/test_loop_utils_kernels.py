@@ -26,8 +26,8 @@ from transform_helpers import (
     unroll_like_mlir_opt,
 )
 
-from affine.execute import check_equivalent
-from affine.ir import Module
+from affine.exec.execute import check_equivalent
+from affine.ir.core import Module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     get_perfect_band,

@@ -9,7 +9,7 @@ from nestgen import nests
 from transform_helpers import assert_equivalent
 
 import affine
-from affine.printer import print_module
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
 from transforms.parallelization import to_parallel

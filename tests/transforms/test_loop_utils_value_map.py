@@ -1,4 +1,4 @@
-"""MLIR's map algebra (transforms/value_map.py): simplification, canonical operands,
+"""MLIR's map algebra (affine/analysis/value_map.py): simplification, canonical operands,
 composition with affine.apply, trip counts, and access to the maps of affine ops."""
 
 from __future__ import annotations
@@ -13,11 +13,7 @@ from hypothesis import strategies as st
 
 import affine
 from affine import parse_affine_map
-from affine.affine_map import AffineMap
-from affine.expr import dim, symbol
-from affine.ops import ForOp
-from transforms.loop_utils import loops
-from transforms.value_map import (
+from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
     as_read_back,
@@ -34,6 +30,10 @@ from transforms.value_map import (
     simplify_map,
     trip_count,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.expr import dim, symbol
+from affine.ops import ForOp
+from transforms.loop_utils import loops
 
 # (map, MLIR's simplifyAffineMap of it): mod and ceildiv through floordiv locals, gcd
 # cancellation, a division by a non-positive constant left alone.

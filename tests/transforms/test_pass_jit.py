@@ -9,7 +9,13 @@ from conftest import CORPUS
 from test_passes import run_pass
 
 import affine
-from affine.execute import checksums, deterministic_inputs, resolve_function, run, run_mlir_runner
+from affine.exec.execute import (
+    checksums,
+    deterministic_inputs,
+    resolve_function,
+    run,
+    run_mlir_runner,
+)
 
 KERNELS = sorted(p for p in (CORPUS / "kernels").glob("*.mlir") if p.stem != "dma_tiles")
 PASSES = [

@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from conftest import CORPUS, run_mlir_opt
 
 import affine
-from affine.execute import check_equivalent
-from affine.ir import Module, Operation
-from affine.printer import print_module
+from affine.exec.execute import check_equivalent
+from affine.ir.core import Module, Operation
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     get_perfect_band,

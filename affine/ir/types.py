@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from affine.affine_map import AffineMap
-from affine.expr import AffineExpr, constant, dim, symbol
-from affine.immutable import Immutable, init_fields
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, dim, symbol
+from affine.math.immutable import Immutable, init_fields
 
 if TYPE_CHECKING:
-    from affine.attributes import Attribute
+    from affine.ir.attributes import Attribute
 
 DYNAMIC = -(2**63)  # a ``?`` dimension size, stride or offset (MLIR's ShapedType::kDynamic)
 
@@ -31,7 +31,7 @@ class Type(Immutable):
     __slots__ = ()
 
     def __str__(self) -> str:
-        from affine.printer import type_to_str
+        from affine.syntax.printer import type_to_str
 
         return type_to_str(self)
 
@@ -230,7 +230,7 @@ class StridedLayout:
         return hash((self.strides, self.offset))
 
     def __repr__(self) -> str:
-        from affine.printer import strided_to_str
+        from affine.syntax.printer import strided_to_str
 
         return strided_to_str(self)
 
@@ -291,7 +291,7 @@ class MemRefType(ShapedType):
         if isinstance(layout, tuple) and all(_is_identity_layout(m) for m in layout):
             layout = ()  # as in MLIR, identity maps (whatever their symbols) are dropped
         if isinstance(memory_space, int):
-            from affine.attributes import IntegerAttr
+            from affine.ir.attributes import IntegerAttr
 
             memory_space = IntegerAttr(memory_space, I64) if memory_space else None
         init_fields(
@@ -308,7 +308,7 @@ class MemRefType(ShapedType):
     @property
     def memory_space_number(self) -> int | None:
         """The memory space as an integer (0 by default), or None if it is not numeric."""
-        from affine.attributes import IntegerAttr
+        from affine.ir.attributes import IntegerAttr
 
         if self.memory_space is None:
             return 0
@@ -368,7 +368,7 @@ class UnrankedMemRefType(ShapedType):
     shape = None
 
     def __init__(self, element_type: Type, memory_space: Attribute | int | None = None) -> None:
-        from affine.attributes import IntegerAttr
+        from affine.ir.attributes import IntegerAttr
 
         if isinstance(memory_space, int):
             memory_space = IntegerAttr(memory_space, I64) if memory_space else None

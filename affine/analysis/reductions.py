@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from affine.builders import arith
-from affine.dialects.registry import PURE
-from affine.ir import Operation, Value, uses_of
+from affine.dialects.builders import arith
+from affine.ir.core import Operation, Value, uses_of
+from affine.ir.registry import PURE
 from affine.ops import ForOp
 
 # Combiner op -> reduction kind (names of ``affine.ops.REDUCTION_KINDS``).  MLIR's

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from affine.affine_map import _check_ids, print_ids
-from affine.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
+from affine.math.affine_map import _check_ids, print_ids
+from affine.math.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
 
 
 class IntegerSet:
@@ -109,7 +109,7 @@ class IntegerSet:
 
     def _repr_latex_(self) -> str:
         """LaTeX for Jupyter (through sympy, imported on first use)."""
-        from affine.symbolic import display_latex
+        from affine.math.symbolic import display_latex
 
         return display_latex(self)
 

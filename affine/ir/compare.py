@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affine.ir import Block, Module, Operation, Region, Value
+from affine.ir.core import Block, Module, Operation, Region, Value
 
 
 def ir_difference(a: Module | Operation, b: Module | Operation) -> str | None:

@@ -2,7 +2,7 @@
 reshaping of dims, symbols and results, and a sufficient test for one-to-one maps.
 
 Every function returns a new (interned) value and leaves its arguments alone; results are
-simplified with :func:`affine.simplify.simplify_map`.  Questions that need exact integer
+simplified with :func:`affine.math.simplify.simplify_map`.  Questions that need exact integer
 reasoning over a domain (one-to-one on an index space, the inverse on an image, bounds) are
 answered by :mod:`poly`.
 """
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
-from affine.affine_map import AffineMap
-from affine.expr import AffineExpr, constant, dim, symbol
-from affine.integer_set import IntegerSet
-from affine.simplify import FlatExpr, FlattenError, flatten, simplify_map, simplify_set
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, dim, symbol
+from affine.math.integer_set import IntegerSet
+from affine.math.simplify import FlatExpr, FlattenError, flatten, simplify_map, simplify_set
 
 MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)
 

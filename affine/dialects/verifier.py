@@ -1,16 +1,17 @@
 """Verifier: structural rules (terminators, SSA dominance, isolation) and per-op rules.
 
-``verify(module)`` raises :class:`~affine.diagnostics.VerifyError` located at the first
+``verify(module)`` raises :class:`~affine.ir.diagnostics.VerifyError` located at the first
 offending op, with a message in mlir-opt's words (``'affine.load' op affine map num
 results must equal memref rank``).
 """
 
 from __future__ import annotations
 
-from affine.attributes import StringAttr
-from affine.diagnostics import VerifyError
 from affine.dialects.arity import arity
-from affine.dialects.registry import (
+from affine.ir.attributes import StringAttr
+from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
+from affine.ir.diagnostics import VerifyError
+from affine.ir.registry import (
     COMPLETE_DIALECTS,
     GRAPH_REGION,
     ISOLATED,
@@ -20,7 +21,6 @@ from affine.dialects.registry import (
     TERMINATOR,
     lookup,
 )
-from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
 
 
 def verify(root: Module | Operation) -> None:
@@ -155,7 +155,7 @@ def _verify_block_terminator(block: Block) -> None:
 
 def _describe(op: Operation) -> str:
     """The op as mlir-opt shows it in a diagnostic: generic form, names in context."""
-    from affine.printer import print_operation_in_context
+    from affine.syntax.printer import print_operation_in_context
 
     return print_operation_in_context(op, generic=True)
 

@@ -28,8 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Union
 
-from affine.affine_map import AffineMap
-from affine.expr import (
+from affine.ir.types import DYNAMIC
+from affine.math.affine_map import AffineMap
+from affine.math.expr import (
     ADD,
     CEILDIV,
     CONST,
@@ -43,8 +44,7 @@ from affine.expr import (
     dim,
     symbol,
 )
-from affine.integer_set import IntegerSet
-from affine.types import DYNAMIC
+from affine.math.integer_set import IntegerSet
 
 Atom = Union[AffineExpr, "Local"]  # a dimension or symbol leaf, or a division term
 Monomial = tuple[Atom, ...]  # atoms in key order (repeats allowed); () is the constant 1

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from affine.attributes import (
+from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     IntegerAttr,
@@ -36,10 +36,10 @@ from affine.attributes import (
     StringAttr,
     SymbolRefAttr,
 )
-from affine.dialects.registry import lookup
-from affine.ir import Operation, Region, Value
-from affine.parser import Parser
-from affine.types import I64, INDEX, MemRefType, TensorType, Type
+from affine.ir.core import Operation, Region, Value
+from affine.ir.registry import lookup
+from affine.ir.types import I64, INDEX, MemRefType, TensorType, Type
+from affine.syntax.parser import Parser
 
 SeedParser = Callable[[Parser, int], Operation]
 
@@ -87,9 +87,9 @@ def _parse_for(p: Parser, offset: int) -> Operation:
 
 def _parse_if(p: Parser, offset: int) -> Operation:
     """``if #set(...)[...] { } (else if ... | else { })?``."""
-    from affine.attributes import IntegerSetAttr
     from affine.dialects.affine_dialect import _resolve_index, ensure_terminator
     from affine.dialects.common import create
+    from affine.ir.attributes import IntegerSetAttr
 
     s = p.parse_integer_set_attr()
     operands, num_dims = p.parse_dim_and_symbol_list()
@@ -370,7 +370,7 @@ def _valid_affine_indices(op: Operation, indices: list[Value]) -> bool:
 
 def _materialize(op: Operation, m, operands: list[Value]) -> list[Value]:
     """SSA values for the results of ``m`` applied to ``operands`` (inserted before ``op``)."""
-    from affine.affine_map import AffineMap
+    from affine.math.affine_map import AffineMap
 
     block = op.parent
     assert block is not None

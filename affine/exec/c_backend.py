@@ -1,18 +1,18 @@
 """C backend: emits C99 for functions of the IR, compiles them into a shared library and calls
 them on numpy buffers through ctypes.
 
-Semantics follow the interpreter (:mod:`affine.interp`): index values are int64; integers
+Semantics follow the interpreter (:mod:`affine.exec.interp`): index values are int64; integers
 are held canonically (signed for signless, unsigned for ``uiN``) and wrap at their width;
 floats are computed in their own precision (``-std=c99`` rounds ``_Float16`` per operation,
 ``-ffp-contract=off`` forbids fused multiply-adds the IR does not ask for; f80 is ``long
-double``, checked to be the x87 format); types with a :class:`~affine.execute.FloatFormat`
+double``, checked to be the x87 format); types with a :class:`~affine.exec.execute.FloatFormat`
 (bf16, tf32, f8/f6/f4) are held as their stored words (``uint8_t``/``uint16_t``; tf32 as the
 ``uint32_t`` of its f32) and every op decodes to float, computes and rounds back with the
 emitted ``pa_dec_<type>`` / ``pa_enc_<type>`` (ml_dtypes' conversion, bit for bit); floordiv,
 ceildiv and mod round as MLIR does for negative values; division by zero is reported (at
-the op's location) instead of trapping.  Memory is the model of :mod:`affine.execute`: a
+the op's location) instead of trapping.  Memory is the model of :mod:`affine.exec.execute`: a
 memref is a data pointer plus its dynamic sizes, layout symbols and physical strides, and
-every access goes through the type's :func:`~affine.execute.offset_map`.  Loads and stores
+every access goes through the type's :func:`~affine.exec.execute.offset_map`.  Loads and stores
 are not bounds-checked unless ``checks=True``; DMA and copies always are.
 
 The outermost dimension of an ``affine.parallel`` (not nested in another) becomes
@@ -36,12 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from affine.affine_map import AffineMap
-from affine.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
-from affine.diagnostics import Location, PolyError
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
-from affine.execute import (
+from affine.exec.execute import (
     ARITH_CASTS,
     F32,
     ElementInfo,
@@ -63,11 +60,14 @@ from affine.execute import (
     strided_view_values,
     view_operands,
 )
-from affine.expr import AffineExpr
-from affine.integer_set import IntegerSet
-from affine.ir import Block, Module, Operation, Region, Value
+from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
+from affine.ir.core import Block, Module, Operation, Region, Value
+from affine.ir.diagnostics import Location, PolyError
+from affine.ir.types import DYNAMIC, FloatType, IndexType, MemRefType, StridedLayout, Type
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr
+from affine.math.integer_set import IntegerSet
 from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
-from affine.types import DYNAMIC, FloatType, IndexType, MemRefType, StridedLayout, Type
 
 
 class CompilerError(PolyError):
@@ -122,7 +122,7 @@ def float_suffix(info: ElementInfo) -> str:
 
 
 def float_literal(value: Any, info: ElementInfo) -> str:
-    """C for a run-time value of float type ``info`` (see :mod:`affine.interp`): the stored
+    """C for a run-time value of float type ``info`` (see :mod:`affine.exec.interp`): the stored
     word of an encoded type, an exact hex literal otherwise (NaNs keep their sign only)."""
     if info.format is not None:
         return f"(({info.c}){storage_word(value, info):#x}u)"
@@ -201,7 +201,7 @@ def _c_float(x: float) -> str:
 
 def _encoder_c(info: ElementInfo) -> str:
     """``pa_enc_<name>``: ml_dtypes' float-to-narrow conversion (non-saturating) for one
-    format, specialised from its :class:`~affine.execute.FloatFormat`."""
+    format, specialised from its :class:`~affine.exec.execute.FloatFormat`."""
     fmt = info.format
     assert fmt is not None
     bits, m_bits, bias, special = fmt.bits, fmt.mantissa, fmt.bias, fmt.special
@@ -590,7 +590,7 @@ def _float_call(fn: str, info: ElementInfo, args: Sequence[str]) -> str:
 def reduction_identity_c(kind: str, info: ElementInfo) -> str:
     """C for the neutral element of an ``affine.parallel`` reduction."""
     if info.kind == "float":
-        from affine.interp import FLOAT_IDENTITIES
+        from affine.exec.interp import FLOAT_IDENTITIES
 
         return float_literal(float_values(FLOAT_IDENTITIES[kind], info), info)
     w = info.width
@@ -1202,7 +1202,7 @@ def _transfer(
 ) -> None:
     """A DMA (``count`` elements from the start indices) or a whole-memref copy (``count``
     None), in logical row-major order, with the checks the interpreter makes."""
-    from affine.interp import strided_side_is_source
+    from affine.exec.interp import strided_side_is_source
 
     info = _element(src, op.loc)
     code = e.program.error_code(
@@ -1555,7 +1555,7 @@ def _c_constant(e: _FunctionEmitter, op: Operation) -> None:
         e.define(op.results[0], float_literal(float_attr_value(attr, info), info))
         return
     assert isinstance(attr, IntegerAttr)
-    from affine.interp import IntOps
+    from affine.exec.interp import IntOps
 
     value = IntOps(info).canon(attr.value) if info.kind != "index" else attr.value
     e.define(op.results[0], int_literal(value, info))
@@ -1859,7 +1859,7 @@ def emit_program(
     module = target.operation if isinstance(target, Module) else target
     if module.name == "func.func":
         entries = [function_name(module)] if entries is None else entries
-        from affine.execute import module_of
+        from affine.exec.execute import module_of
 
         module = module_of(module)
     if entries is None:

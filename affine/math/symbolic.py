@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from affine.affine_map import AffineMap
-from affine.expr import (
+from affine.math.affine_map import AffineMap
+from affine.math.expr import (
     ADD,
     CEILDIV,
     CONST,
@@ -27,13 +27,13 @@ from affine.expr import (
     dim,
     symbol,
 )
-from affine.integer_set import IntegerSet
-from affine.simplify import simplify_expr
+from affine.math.integer_set import IntegerSet
+from affine.math.simplify import simplify_expr
 
 if TYPE_CHECKING:
     import sympy
 
-    from affine.types import MemRefType
+    from affine.ir.types import MemRefType
 
 
 class NotAffineError(ValueError):
@@ -205,7 +205,7 @@ def latex_set(
 def latex_layout(t: MemRefType) -> str:
     """A memref type: its shape and element type, and each map of its layout composition
     (index maps, then the layout map), or the strided form."""
-    from affine.types import DYNAMIC, StridedLayout
+    from affine.ir.types import DYNAMIC, StridedLayout
 
     shape = " \\times ".join("?" if s == DYNAMIC else str(s) for s in t.shape)
     text = f"\\mathtt{{memref}}\\langle {shape} \\times \\mathtt{{{t.element_type}}} \\rangle"
@@ -231,11 +231,11 @@ def display_latex(obj: AffineExpr | AffineMap | IntegerSet) -> str:
 
 
 def sympy_simplify(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
-    """The shorter of :func:`affine.simplify.simplify_expr` and sympy's ``simplify`` of the
+    """The shorter of :func:`affine.math.simplify.simplify_expr` and sympy's ``simplify`` of the
     expression converted back (when sympy's result is affine)."""
     import sympy
 
-    from affine.simplify import expr_size
+    from affine.math.simplify import expr_size
 
     ours = simplify_expr(expr, num_dims, num_symbols)
     dims, syms = _names(num_dims, None, "d"), _names(num_symbols, None, "s")

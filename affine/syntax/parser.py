@@ -1,10 +1,10 @@
 """Reader for MLIR text: modern MLIR (pretty and generic form, as mlir-opt 22 prints it) and
 the 2018-19 syntax of the seed specification, recognised construct by construct.
 
-Entry points: :func:`parse_module` (text to a :class:`~affine.ir.Module`) and
+Entry points: :func:`parse_module` (text to a :class:`~affine.ir.core.Module`) and
 :func:`parse_type`, :func:`parse_attribute`, :func:`parse_affine_map`,
 :func:`parse_integer_set` for single values.  Errors raise
-:class:`~affine.diagnostics.ParseError` with the location of the offending token.
+:class:`~affine.ir.diagnostics.ParseError` with the location of the offending token.
 
 Custom op syntax lives with each op in :mod:`affine.dialects`; the methods of
 :class:`Parser` under "custom syntax helpers" are the vocabulary those parsers use
@@ -18,8 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from affine.affine_map import AffineMap
-from affine.attributes import (
+from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     ArrayAttr,
@@ -37,14 +36,10 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.diagnostics import Location, ParseError, SourceFile
-from affine.dialects.registry import ISOLATED, MLIR_OPT_DIALECTS, TERMINATOR, OpDef, lookup
-from affine.expr import AffineExpr, AffineExprError, constant, dim, symbol
-from affine.float_formats import SEMANTICS
-from affine.integer_set import IntegerSet
-from affine.ir import Block, BlockArgument, Module, Operation, Region, Value
-from affine.lexer import _TOKEN, balanced_end, lex, unescape_string
-from affine.types import (
+from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
+from affine.ir.diagnostics import Location, ParseError, SourceFile
+from affine.ir.registry import ISOLATED, MLIR_OPT_DIALECTS, TERMINATOR, OpDef, lookup
+from affine.ir.types import (
     DYNAMIC,
     F64,
     FLOAT_WIDTHS,
@@ -67,6 +62,11 @@ from affine.types import (
     UnrankedMemRefType,
     VectorType,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, AffineExprError, constant, dim, symbol
+from affine.math.float_formats import SEMANTICS
+from affine.math.integer_set import IntegerSet
+from affine.syntax.lexer import _TOKEN, balanced_end, lex, unescape_string
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
 _DIMS = re.compile(r"\s*((?:(?:[0-9]+|\?|\[[0-9]+\])\s*x\s*)*)")
@@ -847,7 +847,7 @@ class Parser:
         so that the text stays meaningful without the alias definitions."""
         if "#" not in text[1:] and "!" not in text[1:]:
             return text
-        from affine.printer import attr_to_str, type_to_str
+        from affine.syntax.printer import attr_to_str, type_to_str
 
         def substitute(m: re.Match) -> str:
             sigil, name = m.group(1), m.group(2)
@@ -1943,7 +1943,7 @@ class Parser:
             self.custom_op = saved_custom_op
 
     def _parse_generic_operation_body(self) -> Operation:
-        from affine.seed import is_seed_generic_name
+        from affine.syntax.seed import is_seed_generic_name
 
         name_offset = self.start
         name = unescape_string(self.tok)
@@ -2088,7 +2088,7 @@ class Parser:
                 metadata = self._parse_file_metadata()
                 continue
             if self.at_keyword("func") and lex(self.text, self.end)[0] == "@":
-                from affine.seed import parse_seed_function
+                from affine.syntax.seed import parse_seed_function
 
                 op = parse_seed_function(self)
                 top.append(op)
@@ -2109,7 +2109,7 @@ class Parser:
             module_op = Operation.create("builtin.module", regions=1, loc=self.loc(0))
             module_op.regions[0].add_block(top)
         if self.seed_ops:
-            from affine.seed import modernize
+            from affine.syntax.seed import modernize
 
             modernize(module_op, self.seed_ops)
         return Module(module_op, self.source, metadata)
@@ -2155,7 +2155,7 @@ class Parser:
 
 
 def _seed_parsers() -> dict:
-    from affine.seed import SEED_PARSERS
+    from affine.syntax.seed import SEED_PARSERS
 
     return SEED_PARSERS
 

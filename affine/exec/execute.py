@@ -41,11 +41,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from affine.affine_map import AffineMap
-from affine.diagnostics import DiagnosticError, Location
-from affine.expr import AffineExpr, constant, symbol
-from affine.ir import Module, Operation
-from affine.types import (
+from affine.ir.core import Module, Operation
+from affine.ir.diagnostics import DiagnosticError, Location
+from affine.ir.types import (
     DYNAMIC,
     FloatType,
     IndexType,
@@ -54,11 +52,13 @@ from affine.types import (
     StridedLayout,
     Type,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, symbol
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from affine.attributes import FloatAttr
+    from affine.ir.attributes import FloatAttr
 
 
 # The arith casts both backends implement (one conversion function each, see interp/c_backend).
@@ -928,8 +928,8 @@ def run(
     """Run ``func`` on ``args`` (numpy arrays for memrefs, updated in place; Python numbers
     for scalars) and return its results (None, one value, or a tuple).
 
-    ``backend`` is ``"c"`` (compiled, see :mod:`affine.c_backend`; ``options`` go to
-    :func:`affine.c_backend.compile_function`) or ``"interp"`` (:mod:`affine.interp`).
+    ``backend`` is ``"c"`` (compiled, see :mod:`affine.exec.c_backend`; ``options`` go to
+    :func:`affine.exec.c_backend.compile_function`) or ``"interp"`` (:mod:`affine.exec.interp`).
     """
     kernel = load_kernel(func, backend, entry, **options)
     return kernel(*args, layout_symbols=layout_symbols)
@@ -955,7 +955,7 @@ class Kernel:
         self.interpreter = None
         self.compiled = None
         if backend == "interp":
-            from affine.interp import Interpreter
+            from affine.exec.interp import Interpreter
 
             if options:
                 raise ExecutionError(
@@ -964,7 +964,7 @@ class Kernel:
             self.interpreter = Interpreter(module_of(func))
             self.interpreter.function(function_name(func))
         elif backend == "c":
-            from affine.c_backend import compile_function
+            from affine.exec.c_backend import compile_function
 
             self.compiled = compile_function(func, **options)
         else:
@@ -1231,8 +1231,8 @@ def mlir_harness(func: Operation, repeats: int = 1) -> str:
 
     Every number is printed with ``vector.print`` as the i64 bit pattern of an f64.  The
     kernel gets ``passthrough = ["noinline"]`` so that the timed call stays a call."""
-    from affine.attributes import ArrayAttr, StringAttr
-    from affine.printer import print_module
+    from affine.ir.attributes import ArrayAttr, StringAttr
+    from affine.syntax.printer import print_module
 
     name = function_name(func)
     inputs, results = signature(func)

@@ -17,8 +17,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from affine.affine_map import AffineMap, print_map
-from affine.attributes import (
+from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     ArrayAttr,
@@ -37,13 +36,9 @@ from affine.attributes import (
     TypeAttr,
     UnitAttr,
 )
-from affine.dialects.registry import TERMINATOR, lookup
-from affine.expr import AffineExpr, print_expr
-from affine.float_formats import SEMANTICS
-from affine.integer_set import print_set
-from affine.ir import Block, Module, Operation, OpResult, Region, Value
-from affine.lexer import escape_string
-from affine.types import (
+from affine.ir.core import Block, Module, Operation, OpResult, Region, Value
+from affine.ir.registry import TERMINATOR, lookup
+from affine.ir.types import (
     DYNAMIC,
     ComplexType,
     FloatType,
@@ -60,6 +55,11 @@ from affine.types import (
     UnrankedMemRefType,
     VectorType,
 )
+from affine.math.affine_map import AffineMap, print_map
+from affine.math.expr import AffineExpr, print_expr
+from affine.math.float_formats import SEMANTICS
+from affine.math.integer_set import print_set
+from affine.syntax.lexer import escape_string
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*$")
 _PLACEHOLDER = re.compile("\x00([0-9]+)\x00")
@@ -686,7 +686,7 @@ def print_operation_in_context(op: Operation, generic: bool = False) -> str:
     """Text of ``op`` with the value names it has in its function's print, attributes
     inline (no alias definitions): what mlir-opt shows in "see current operation" notes
     (generic form, as in its verifier's diagnostics, with ``generic``)."""
-    from affine.dialects.registry import ISOLATED, lookup
+    from affine.ir.registry import ISOLATED, lookup
 
     root = op
     while root.parent_op is not None:

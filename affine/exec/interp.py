@@ -6,8 +6,8 @@ loop nest does no dispatch on op names.  Values live in a per-call frame list: i
 values are unbounded Python ints, integers are Python ints wrapped to their width
 (canonically signed for signless and ``siN`` types, so ``i1`` true is -1; unsigned for
 ``uiN``), floats are numpy scalars of the element type (so f32 is computed in float32, f80
-in numpy.longdouble), memrefs are :class:`affine.execute.MemRef` values.  Types with a
-:class:`~affine.execute.FloatFormat` (bf16, tf32, f8/f6/f4) are ml_dtypes scalars (tf32:
+in numpy.longdouble), memrefs are :class:`affine.exec.execute.MemRef` values.  Types with a
+:class:`~affine.exec.execute.FloatFormat` (bf16, tf32, f8/f6/f4) are ml_dtypes scalars (tf32:
 float32 on the tf32 grid) and every op computes in f32 and rounds its result to the type
 (:class:`FloatOps`), which for add, sub, mul, div and sqrt is the correctly rounded result
 and is what MLIR's LLVM lowering does.
@@ -27,12 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from affine.affine_map import AffineMap
-from affine.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
-from affine.diagnostics import Location
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
-from affine.execute import (
+from affine.exec.execute import (
     ARITH_CASTS,
     F32,
     F64,
@@ -56,11 +53,14 @@ from affine.execute import (
     strided_view_values,
     view_operands,
 )
-from affine.expr import AffineExpr
-from affine.integer_set import IntegerSet
-from affine.ir import Block, Module, Operation, Region, Value
+from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
+from affine.ir.core import Block, Module, Operation, Region, Value
+from affine.ir.diagnostics import Location
+from affine.ir.types import DYNAMIC, MemRefType, Type
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr
+from affine.math.integer_set import IntegerSet
 from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
-from affine.types import DYNAMIC, MemRefType, Type
 
 Env = list
 Closure = Callable[[Env], Any]
@@ -360,7 +360,7 @@ class FloatOps:
     """How the interpreter computes with one float type (the C backend does the same).
 
     Ops work on :meth:`value` (the stored value itself, or its f32 value for types with a
-    :class:`~affine.execute.FloatFormat`) and :meth:`finish` rounds their result back to
+    :class:`~affine.exec.execute.FloatFormat`) and :meth:`finish` rounds their result back to
     the type.  Types narrower than f32 (``via_f32``: those and f16, which numpy computes in
     f32 itself) also take integer conversions through f32, and fused multiply-adds through
     ``fma_info``: f32, except f16 (f64), as LLVM legalises them on x86."""
@@ -730,7 +730,7 @@ class _Compiler:
 
 
 def _is_terminator(op: Operation) -> bool:
-    from affine.dialects.registry import TERMINATOR
+    from affine.ir.registry import TERMINATOR
 
     d = op.op_def
     return d is not None and d.has(TERMINATOR)

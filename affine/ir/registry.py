@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from affine.ir import Operation
-    from affine.parser import Parser
-    from affine.printer import Printer
+    from affine.ir.core import Operation
+    from affine.syntax.parser import Parser
+    from affine.syntax.printer import Printer
 
 # Traits understood by the parser, printer and verifier.
 TERMINATOR = "terminator"

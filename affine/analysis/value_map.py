@@ -31,11 +31,12 @@ from dataclasses import dataclass
 from math import gcd
 from typing import TypeVar
 
-from affine.affine_map import AffineMap
-from affine.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr
 from affine.dialects.common import segment_sizes
-from affine.dialects.registry import CONSTANT
-from affine.expr import (
+from affine.ir.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr
+from affine.ir.core import Operation, Value
+from affine.ir.registry import CONSTANT
+from affine.math.affine_map import AffineMap
+from affine.math.expr import (
     ADD,
     BINARY_KINDS,
     CEILDIV,
@@ -49,10 +50,9 @@ from affine.expr import (
     dim,
     symbol,
 )
-from affine.integer_set import IntegerSet
-from affine.ir import Operation, Value
+from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp, is_valid_symbol
-from affine.parser import parse_affine_map, parse_integer_set
+from affine.syntax.parser import parse_affine_map, parse_integer_set
 
 MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)
 

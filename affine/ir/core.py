@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from affine.attributes import Attribute
-from affine.diagnostics import Location
-from affine.types import Type
+from affine.ir.attributes import Attribute
+from affine.ir.diagnostics import Location
+from affine.ir.types import Type
 
 if TYPE_CHECKING:
-    from affine.dialects.registry import OpDef
+    from affine.ir.registry import OpDef
 
 
 class Value:
@@ -147,7 +147,7 @@ class Operation:
 
     @property
     def op_def(self) -> OpDef | None:
-        from affine.dialects.registry import lookup
+        from affine.ir.registry import lookup
 
         return lookup(self.name)
 
@@ -250,7 +250,7 @@ class Operation:
         return f"<Operation {self.name}>"
 
     def __str__(self) -> str:
-        from affine.printer import print_operation
+        from affine.syntax.printer import print_operation
 
         return print_operation(self)
 
@@ -426,7 +426,7 @@ class Module:
 
     def functions(self) -> list[Operation]:
         """Function-like ops (``func.func``, ``ml_program.func``...) anywhere in the module."""
-        from affine.dialects.registry import FUNCTION
+        from affine.ir.registry import FUNCTION
 
         return [
             op for op in self.operation.walk() if (d := op.op_def) is not None and d.has(FUNCTION)
@@ -443,7 +443,7 @@ class Module:
         return Module(self.operation.clone(), self.source, self.file_metadata)
 
     def __str__(self) -> str:
-        from affine.printer import print_module
+        from affine.syntax.printer import print_module
 
         return print_module(self)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from affine.expr import (
+from affine.math.expr import (
     AffineExpr,
     ExprLike,
     _as_expr,
@@ -278,7 +278,7 @@ class AffineMap:
 
     def _repr_latex_(self) -> str:
         """LaTeX for Jupyter (through sympy, imported on first use)."""
-        from affine.symbolic import display_latex
+        from affine.math.symbolic import display_latex
 
         return display_latex(self)
 

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from affine.affine_map import AffineMap
-from affine.float_formats import SEMANTICS
-from affine.immutable import Immutable, init_fields
-from affine.integer_set import IntegerSet
-from affine.types import (
+from affine.ir.types import (
     F32,
     F64,
     I1,
@@ -26,6 +22,10 @@ from affine.types import (
     ShapedType,
     Type,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.float_formats import SEMANTICS
+from affine.math.immutable import Immutable, init_fields
+from affine.math.integer_set import IntegerSet
 
 
 class Attribute(Immutable):
@@ -34,7 +34,7 @@ class Attribute(Immutable):
     __slots__ = ()
 
     def __str__(self) -> str:
-        from affine.printer import attr_to_str
+        from affine.syntax.printer import attr_to_str
 
         return attr_to_str(self)
 

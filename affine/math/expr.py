@@ -11,7 +11,7 @@ Construction applies the same local rewrite rules as MLIR's ``AffineExpr`` opera
 these rules, and no more, means an expression prints as ``mlir-opt`` prints it, so text we
 print re-parses in ``mlir-opt`` to the same expression.  Stronger simplification (flattening
 to a linear form with division terms, range-aware rules) is an explicit operation:
-:func:`affine.simplify.simplify_expr`.
+:func:`affine.math.simplify.simplify_expr`.
 
 Semi-affine expressions (multiplication by a symbol; ``floordiv``/``ceildiv``/``mod`` by a
 symbolic expression) are the same class; :meth:`AffineExpr.is_pure_affine` tells them
@@ -306,7 +306,7 @@ class AffineExpr:
 
     def _repr_latex_(self) -> str:
         """LaTeX for Jupyter (through sympy, imported on first use)."""
-        from affine.symbolic import display_latex
+        from affine.math.symbolic import display_latex
 
         return display_latex(self)
 

@@ -1,6 +1,6 @@
 """Constructors for the ops transformations and tests create most often.
 
-Each function returns a detached :class:`~affine.ir.Operation` with exactly the operands and
+Each function returns a detached :class:`~affine.ir.core.Operation` with exactly the operands and
 properties ``mlir-opt`` would give it (so generic printing matches); insert it with
 ``block.append``/``block.insert_before``.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affine.affine_map import AffineMap
-from affine.attributes import (
+from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, segment_sizes
+from affine.ir.attributes import (
     AffineMapAttr,
     Attribute,
     FloatAttr,
@@ -20,10 +20,10 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, segment_sizes
-from affine.integer_set import IntegerSet
-from affine.ir import Block, Operation, Region, Value
-from affine.types import INDEX, FloatType, FunctionType, MemRefType, Type
+from affine.ir.core import Block, Operation, Region, Value
+from affine.ir.types import INDEX, FloatType, FunctionType, MemRefType, Type
+from affine.math.affine_map import AffineMap
+from affine.math.integer_set import IntegerSet
 
 
 def affine_for(
@@ -125,7 +125,7 @@ def constant(value: int | float | bool, t: Type) -> Operation:
 def arith(name: str, operands: Sequence[Value], result_type: Type | None = None) -> Operation:
     """An ``arith.*``/``math.*`` elementwise op with its default flag properties."""
     full = name if "." in name else f"arith.{name}"
-    from affine.dialects.registry import lookup
+    from affine.ir.registry import lookup
 
     op_def = lookup(full)
     props: dict[str, Attribute] = {}

@@ -29,12 +29,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from affine.affine_map import AffineMap
-from affine.algebra import compose, provably_one_to_one, specialize_symbols
-from affine.attributes import AffineMapAttr, IntegerAttr, TypeAttr
-from affine.builders import affine_apply, constant_index, memref_alloc
+from affine.dialects.builders import affine_apply, constant_index, memref_alloc
 from affine.dialects.common import segments
-from affine.expr import (
+from affine.ir.attributes import AffineMapAttr, IntegerAttr, TypeAttr
+from affine.ir.core import Module, Operation, Value, replace_uses
+from affine.ir.types import DYNAMIC, FunctionType, MemRefType, StridedLayout
+from affine.math.affine_map import AffineMap
+from affine.math.algebra import compose, provably_one_to_one, specialize_symbols
+from affine.math.expr import (
     ADD,
     CEILDIV,
     CONST,
@@ -49,10 +51,8 @@ from affine.expr import (
     floor_div,
     mod,
 )
-from affine.ir import Module, Operation, Value, replace_uses
+from affine.math.simplify import FlattenError, exprs_equal, flatten, shape_ranges, simplify_map
 from affine.ops import DmaStartOp, is_valid_dim, is_valid_symbol
-from affine.simplify import FlattenError, exprs_equal, flatten, shape_ranges, simplify_map
-from affine.types import DYNAMIC, FunctionType, MemRefType, StridedLayout
 
 # -- compositions and strided forms -------------------------------------------------------------
 
