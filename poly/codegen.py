@@ -306,11 +306,3 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
         block.insert(marker_index + offset, op)
     outer.erase()
     return created
-
-
-def order_map(n: int, order: Sequence[int]) -> isl.Map:
-    """``{ [x0..] -> [x_order[0], x_order[1], ..] }``: loop ``order[k]`` goes to position
-    ``k`` (a permutation of ``n`` loops as a new order for :func:`regenerate_band`)."""
-    xs = [f"x{k}" for k in range(n)]
-    text = f"{{ [{', '.join(xs)}] -> [{', '.join(xs[k] for k in order)}] }}"
-    return isl.Map.read_from_str(isl_context(), text)

@@ -19,7 +19,11 @@ Conventions (each has one function here; nothing else spells these names):
 * in the polyhedral model of IR (:mod:`poly.model`): statements ``S<n>``, the per-access
   instance spaces ``A<n>``, memrefs ``M<n>`` (:func:`model_tuple_name`), IV ``k`` of the
   ``n``-th loop of a scope ``i<n>_<k>`` (:func:`iv_name`) and IR values used as symbols
-  ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them.
+  ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them;
+* anonymous vectors (distance vectors, schedule times): ``x0, x1, ...`` and, for the
+  second vector of a relation, ``y0, y1, ...`` (:func:`vector_names`); the helper sets and
+  maps built on them (:func:`lex_negative_set`, :func:`any_negative_set`,
+  :func:`permutation_map`, :func:`window_reversal_map`) are made here too.
 """
 
 from __future__ import annotations
@@ -143,3 +147,54 @@ def rename_params(obj: IslObject, renaming: dict[str, str]) -> IslObject:
         if name in renaming:
             obj = obj.set_dim_name(isl.dim_type.param, k, renaming[name])
     return obj
+
+
+def vector_names(count: int, prefix: str = "x") -> list[str]:
+    """The dimensions of an anonymous vector: ``x0, x1, ...`` (``y0, ...`` for a second)."""
+    if prefix not in ("x", "y"):
+        raise ValueError(f"unknown vector prefix {prefix!r}")
+    return [f"{prefix}{k}" for k in range(count)]
+
+
+def _vector_set(count: int, disjuncts: Sequence[Sequence[str]]) -> isl.Set:
+    """``{ [x0, ..] : (c and c ..) or (..) }`` (no disjunct: the empty set)."""
+    body = " or ".join("(" + " and ".join(terms) + ")" for terms in disjuncts) or "false"
+    return isl.Set.read_from_str(
+        isl_context(), f"{{ [{', '.join(vector_names(count))}] : {body} }}"
+    )
+
+
+def lex_negative_set(count: int) -> isl.Set:
+    """The vectors of ``count`` integers that are lexicographically negative."""
+    x = vector_names(count)
+    return _vector_set(
+        count, [[*(f"{x[j]} = 0" for j in range(k)), f"{x[k]} < 0"] for k in range(count)]
+    )
+
+
+def any_negative_set(count: int) -> isl.Set:
+    """The vectors of ``count`` integers with at least one negative component."""
+    return _vector_set(count, [[f"{x} < 0"] for x in vector_names(count)])
+
+
+def permutation_map(order: Sequence[int]) -> isl.Map:
+    """``{ [x0, ..] -> [x_order[0], x_order[1], ..] }``: component ``order[k]`` goes to
+    position ``k``."""
+    x = vector_names(len(order))
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(x[k] for k in order)}] }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def window_reversal_map(width: int, position: int, span: int) -> isl.Map:
+    """Time pairs ``x -> y`` (vectors of ``width``) equal before ``position``, with
+    ``0 < y - x < span`` there, and ``y`` lexicographically before ``x`` after it."""
+    x, y = vector_names(width), vector_names(width, "y")
+    equal = [f"{x[k]} = {y[k]}" for k in range(position)]
+    apart = [f"0 < {y[position]} - {x[position]} < {span}"]
+    earlier = []
+    for k in range(position + 1, width):
+        prefix = [f"{x[j]} = {y[j]}" for j in range(position + 1, k)]
+        earlier.append("(" + " and ".join([*prefix, f"{y[k]} < {x[k]}"]) + ")")
+    body = " and ".join(equal + apart + ["(" + (" or ".join(earlier) or "false") + ")"])
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(y)}] : {body} }}"
+    return isl.Map.read_from_str(isl_context(), text)

@@ -9,7 +9,7 @@ with the remarks it made::
     result = transforms.tile(module, sizes=[32, 32]) # explicit sizes
     print(result.module); print(*result.remarks, sep="\\n")
 
-The checks (``check_tiling``, ``check_permutation``, ...; :mod:`poly.legality`) and the
+The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
 ``distribute_band``) are public too. Importing this package is cheap; passes and their
@@ -26,11 +26,11 @@ from typing import Any
 from affine.ir.core import Module
 
 _LAZY = {
-    "check_tiling": "poly.legality",
-    "check_permutation": "poly.legality",
-    "check_unroll_and_jam": "poly.legality",
-    "check_parallel": "poly.legality",
-    "check_distribution": "poly.legality",
+    "check_tiling": "transforms.tiling",
+    "check_permutation": "transforms.permutation",
+    "check_unroll_and_jam": "transforms.unroll_jam",
+    "check_parallel": "transforms.parallelization",
+    "check_distribution": "transforms.distribute",
     "Verdict": "poly.legality",
     "tile_perfect_band": "transforms.tiling",
     "separate_full_tiles": "transforms.tiling",
@@ -39,10 +39,10 @@ _LAZY = {
     "get_perfect_band": "transforms.loop_utils",
     "get_tileable_bands": "transforms.loop_utils",
     "apply_to_clone": "transforms.loop_utils",
-    "skew_band": "transforms.loop_utils",
+    "skew_band": "transforms.skewing",
     "unroll_loop": "transforms.unrolling",
     "unroll_full": "transforms.unrolling",
-    "unroll_and_jam_loop": "transforms.unrolling",
+    "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",

@@ -24,6 +24,7 @@ from affine.analysis.value_map import (
     ValueMap,
     as_read_back,
     canonicalize,
+    canonicalize_affine_ops,
     canonicalize_value_map,
     concat,
     constant_trip_count,
@@ -37,21 +38,32 @@ from affine.analysis.value_map import (
     upper_bound,
 )
 from affine.dialects.builders import affine_if
-from affine.ir.core import Operation, Value
+from affine.ir.core import Module, Operation, Value, uses_of
 from affine.math.affine_map import AffineMap
 from affine.math.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
 from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp, is_valid_symbol
+from poly.codegen import CodegenError
+from poly.flow import FlowAnalysis
+from poly.legality import Verdict, analysis_for, band_structure, violations
+from poly.space import any_negative_set
+from poly.tile_model import choose_tile_sizes
+from transforms.distribute import distribute_for_tiling
 from transforms.errors import TransformError
+from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import (
     body_ops,
     check_perfect_band,
+    get_tileable_bands,
     identity_value_map,
     new_loop,
+    permute_band,
+    promote_if_single_iteration,
     replace_iv,
     set_bound,
     set_step,
 )
+from transforms.registry import PassContext
 
 Range = tuple[ValueMap, ValueMap]  # lowest and highest value of a variable
 
@@ -503,3 +515,92 @@ def separate_full_tiles(loops: Sequence[Operation]) -> list[Operation]:
     loops = list(loops)
     check_perfect_band(loops)
     return _apply_separation(loops, _plan_separation(loops))
+
+
+# -- the check and the pass ------------------------------------------------------------------
+
+
+def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None) -> Verdict:
+    """Can the band be tiled: is it fully permutable (every band distance non-negative)?"""
+    verdict = band_structure(band)
+    if not verdict:
+        return verdict
+    analysis = analysis_for(band[0], analysis)
+    return violations(analysis, band, any_negative_set(len(band)))
+
+
+@dataclass
+class LoopTile:
+    """``-affine-loop-tile``: tile every outermost perfect band where that is legal.
+
+    Sizes: ``tile-sizes`` (missing ones are 4, as mlir-opt does), else ``tile-size`` for
+    every loop, else the cache model of :mod:`poly.tile_model` for a cache of
+    ``cache-size`` KiB, which also orders the loops inside a tile for contiguous innermost
+    accesses; in that mode imperfect nests are first distributed into perfect ones where
+    that is legal (gemm's ``C *= beta`` apart from its product). A band whose data fits in
+    the cache is left alone. ``separate`` runs full tiles without bound checks."""
+
+    name = "affine-loop-tile"
+    tile_sizes: tuple[int, ...] = ()
+    tile_size: int = 0
+    cache_size: int = 512
+    separate: bool = False
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        module = module.clone()
+        for function in functions(module, context):
+            if not (self.tile_sizes or self.tile_size):
+                distribute_for_tiling(function)
+            analysis = analysis_of(function)
+            for band in get_tileable_bands(function):
+                self.tile(band, analysis, context)
+        return module
+
+    def tile(self, band: list[Operation], analysis: FlowAnalysis, context: PassContext) -> None:
+        what = "loop band not tiled"
+        verdict = check_tiling(band, analysis)
+        if not verdict:
+            refuse(context, band[0], what, verdict.reason)
+            return
+        order = None
+        if self.tile_sizes:
+            sizes = list(self.tile_sizes[: len(band)]) + [4] * (len(band) - len(self.tile_sizes))
+        elif self.tile_size:
+            sizes = [self.tile_size] * len(band)
+        else:
+            if not any(band[0] in a.statement.loops for a in analysis.model.accesses):
+                refuse(context, band[0], what, "it touches no memory")
+                return
+            choice = choose_tile_sizes(band, self.cache_size * 1024, analysis.model)
+            trips = [constant_trip_count(loop) for loop in band]
+            if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):
+                refuse(context, band[0], what, f"its data fits in the cache ({choice.reason})")
+                return
+            if all(s == 1 for s in choice.sizes):
+                refuse(context, band[0], what, f"not even one iteration fits ({choice.reason})")
+                return
+            sizes, order = list(choice.sizes), choice.order
+
+        def rewrite() -> None:
+            block = band[0].parent
+            existing = {id(op) for op in block.operations} if block is not None else set()
+            loops_after = tile_perfect_band(band, sizes, self.separate)
+            points = loops_after[len(band) :]
+            if order is not None and block is not None:
+                # model-chosen sizes: drop tile loops that run once, fold what they leave
+                for tile_loop in loops_after[: len(band)]:
+                    promote_if_single_iteration(tile_loop)
+                for op in list(block.operations):
+                    canonicalize_affine_ops(op)
+                for op in list(block.operations):
+                    if id(op) not in existing and op.name == "arith.constant":
+                        if not uses_of(block.parent, op.results[0]):
+                            op.erase()
+            if order is not None and list(order) != sorted(order) and not self.separate:
+                permutation = [order.index(k) for k in range(len(band))]
+                try:
+                    permute_band(points, permutation)
+                except (TransformError, CodegenError):
+                    pass  # keep the original order inside tiles
+
+        attempt(context, band[0], what, rewrite)

@@ -19,7 +19,8 @@ from affine.exec.execute import check_equivalent
 from affine.ir.core import Module
 from poly.codegen import CodegenError, regenerate_band
 from poly.context import isl_context
-from poly.legality import check_permutation, check_tiling
+from transforms.permutation import check_permutation
+from transforms.tiling import check_tiling
 
 KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
 

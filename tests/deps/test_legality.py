@@ -15,14 +15,11 @@ from nestgen import nests
 import affine
 from affine.ir.core import Module, Operation
 from poly.flow import FlowAnalysis
-from poly.legality import (
-    check_distribution,
-    check_parallel,
-    check_permutation,
-    check_tiling,
-    check_unroll_and_jam,
-)
-from transforms.distribute import groups_of
+from transforms.distribute import check_distribution, groups_of
+from transforms.parallelization import check_parallel
+from transforms.permutation import check_permutation
+from transforms.tiling import check_tiling
+from transforms.unroll_jam import check_unroll_and_jam
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 NESTS = sorted((CORPUS / "deps").glob("*.mlir"))

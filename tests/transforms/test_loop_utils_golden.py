@@ -22,11 +22,12 @@ from transforms.loop_utils import (
     normalize_loop,
     permute_loops,
     promote_if_single_iteration,
-    skew,
 )
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew
 from transforms.tiling import separate_full_tiles, tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam
+from transforms.unrolling import unroll, unroll_full, unroll_up_to
 
 
 def check(source: str, rewrite: Callable[[Module], object], checks: str) -> Module:

@@ -36,11 +36,11 @@ from transforms.loop_utils import (
     loops,
     normalize_loop,
     permute_loops,
-    skew,
 )
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll_and_jam
+from transforms.unroll_jam import unroll_and_jam
 
 KERNEL_NAMES = sorted(p.stem for p in KERNELS.glob("*.mlir"))
 # Kernels covering every loop shape of the corpus (iter_args, max/min and floordiv bounds,

@@ -11,10 +11,12 @@ from transform_helpers import assert_equivalent
 import affine
 from affine.syntax.printer import print_module
 from transforms.errors import TransformError
-from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
+from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam
+from transforms.unrolling import unroll, unroll_full, unroll_up_to
 
 MAX_EXAMPLES = 150
 REWRITES = (

@@ -23,7 +23,8 @@ from transforms.loop_utils import (
 )
 from transforms.parallelization import to_parallel
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam
+from transforms.unrolling import unroll, unroll_full, unroll_up_to
 
 TRANSFORMS = CORPUS / "transforms"
 KERNELS = CORPUS / "kernels"
