@@ -1943,7 +1943,7 @@ class Parser:
             self.custom_op = saved_custom_op
 
     def _parse_generic_operation_body(self) -> Operation:
-        from affine.syntax.seed import is_seed_generic_name
+        from affine.dialects.seed import is_seed_generic_name
 
         name_offset = self.start
         name = unescape_string(self.tok)
@@ -2088,7 +2088,7 @@ class Parser:
                 metadata = self._parse_file_metadata()
                 continue
             if self.at_keyword("func") and lex(self.text, self.end)[0] == "@":
-                from affine.syntax.seed import parse_seed_function
+                from affine.dialects.seed import parse_seed_function
 
                 op = parse_seed_function(self)
                 top.append(op)
@@ -2109,7 +2109,7 @@ class Parser:
             module_op = Operation.create("builtin.module", regions=1, loc=self.loc(0))
             module_op.regions[0].add_block(top)
         if self.seed_ops:
-            from affine.syntax.seed import modernize
+            from affine.dialects.seed import modernize
 
             modernize(module_op, self.seed_ops)
         return Module(module_op, self.source, metadata)
@@ -2155,7 +2155,7 @@ class Parser:
 
 
 def _seed_parsers() -> dict:
-    from affine.syntax.seed import SEED_PARSERS
+    from affine.dialects.seed import SEED_PARSERS
 
     return SEED_PARSERS
 
