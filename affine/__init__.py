@@ -3,7 +3,12 @@
 This package imports neither islpy nor networkx (the polyhedral layer is :mod:`poly`).
 """
 
+from typing import Any
+
+from affine import dialects as dialects
 from affine import ops as ops
+from affine.dialects.verifier import verify as verify
+from affine.errors import PolyError as PolyError
 from affine.ir.core import Block as Block
 from affine.ir.core import Module as Module
 from affine.ir.core import Operation as Operation
@@ -35,20 +40,24 @@ __version__ = "0.1.0"
 
 def parse(text: str, filename: str = "<input>") -> Module:
     """Read MLIR text (modern or 2018-19 seed syntax) into a verified module."""
-    from affine.dialects.verifier import verify
-
     module = parse_module(text, filename)
     verify(module)
     return module
 
 
-_EXECUTION = ("run", "time_kernel", "check_equivalent")
+def __getattr__(name: str) -> Any:
+    """The execution functions (``run``, ``time_kernel``, ``load_kernel``, ``check_equivalent``,
+    ``deterministic_inputs``, ``random_inputs``) load numpy only when first used."""
+    if name in ("deterministic_inputs", "random_inputs"):
+        from affine.exec import inputs  # lazy: start-up cost (the execution layer)
 
+        return getattr(inputs, name)
+    if name in ("run", "time_kernel", "load_kernel"):
+        from affine.exec import running  # lazy: start-up cost (numpy)
 
-def __getattr__(name: str):
-    """``run``, ``time_kernel`` and ``check_equivalent`` load numpy only when first used."""
-    if name in _EXECUTION:
-        from affine.exec import execute
+        return getattr(running, name)
+    if name == "check_equivalent":
+        from affine.exec import equivalence  # lazy: start-up cost (numpy)
 
-        return getattr(execute, name)
+        return equivalence.check_equivalent
     raise AttributeError(f"module 'affine' has no attribute {name!r}")

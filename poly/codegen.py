@@ -19,14 +19,16 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.dialects.builders import affine_apply, affine_for, affine_if
+from affine.errors import PolyError
 from affine.ir.core import Block, BlockArgument, Operation, Value
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
+from poly.model import ModelError, band_instances
 
 
-class CodegenError(Exception):
+class CodegenError(PolyError):
     """An AST the affine dialect cannot express."""
 
 
@@ -272,7 +274,6 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
     Raises :class:`CodegenError` (nothing changed) when the iteration space is not exact
     or the loops cannot be expressed.
     """
-    from poly.model import ModelError, band_instances
 
     try:
         instances = band_instances(band)

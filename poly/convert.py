@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import islpy as isl
 
+from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.algebra import specialize_symbols
 from affine.math.expr import (
@@ -38,11 +39,11 @@ from poly.context import isl_context
 from poly.space import dim_names, map_space, param_names, result_names, set_space, symbol_names
 
 
-class NotPresburgerError(ValueError):
+class NotPresburgerError(PolyError, ValueError):
     """A semi-affine expression with unbound symbols has no exact ISL form."""
 
 
-class NotExpressibleError(ValueError):
+class NotExpressibleError(PolyError, ValueError):
     """An ISL object that is not a single affine map or integer set."""
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir.core import Module, Operation, Value
+from affine.ops import ForOp, ParallelOp
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.model import Access, Model, build_model
 
@@ -241,12 +242,8 @@ def zero_step_levels(access: Access, n: int) -> tuple[int, ...]:
         if level >= n:
             break
         if loop.name == "affine.parallel":
-            from affine.ops import ParallelOp
-
             steps = ParallelOp(loop).steps
         else:
-            from affine.ops import ForOp
-
             steps = [ForOp(loop).step]
         for step in steps:
             if level < n and step == 0:

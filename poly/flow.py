@@ -31,6 +31,7 @@ import islpy as isl
 
 from affine.analysis.reductions import COMBINER_KINDS, depends_on, loop_reductions
 from affine.ir.core import Module, Operation, OpResult, Value
+from affine.ops import ForOp, ParallelOp
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.deps import (
     DEFAULT_MAX_OPERATIONS,
@@ -349,8 +350,6 @@ def _loop_refs(loops: list[Operation]) -> list[LoopRef]:
 
 
 def _has_zero_step(ref: LoopRef) -> bool:
-    from affine.ops import ForOp, ParallelOp
-
     if ref.op.name == "affine.parallel":
         return ParallelOp(ref.op).steps[ref.index] == 0
     return ForOp(ref.op).step == 0

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from affine.errors import PolyError
 from affine.ir.core import Operation
 from affine.ir.registry import PURE, lookup
 from poly.deps import AnalysisWarning
@@ -120,7 +121,7 @@ def band_distances(edge: Edge, band: Sequence[Operation]) -> isl.Set | None:
     return distances.project_out(isl.dim_type.set, 0, start)
 
 
-class _Unknown(Exception):
+class _Unknown(PolyError):
     def __init__(self, edge: Edge) -> None:
         self.edge = edge
 

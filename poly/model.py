@@ -45,8 +45,10 @@ from affine.dialects.affine_dialect import (
     affine_scope,
     is_valid_symbol,
 )
+from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
 from affine.ir.registry import AFFINE_SCOPE, lookup
+from affine.ir.strides import strides_and_offset
 from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
@@ -88,7 +90,7 @@ NO_MEMORY_ACCESS = (
 )
 
 
-class ModelError(Exception):
+class ModelError(PolyError):
     """Something the model cannot represent at all (the analysis answers "unknown")."""
 
 
@@ -655,8 +657,6 @@ class _Builder:
         when the view's layout has static strides and offset (positions in the buffer's
         allocation, as for subview, reinterpret_cast, collapse/expand_shape, transpose) and
         the buffer's element is its row-major position or its one-result layout; else None."""
-        from affine.dialects.memref import strides_and_offset
-
         t, bt = memref.type, buffer.type
         if not isinstance(t, MemRefType) or not isinstance(bt, MemRefType):
             return None
@@ -874,7 +874,6 @@ def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl
 def _view_strides(memref: Value) -> tuple[list[int], int] | None:
     """The strides and offset of ``memref`` (``DYNAMIC`` where unknown). A cast keeps its
     source's descriptor, so what its type leaves dynamic is taken from the source."""
-    from affine.dialects.memref import strides_and_offset
 
     own = strides_and_offset(memref.type)  # type: ignore[arg-type]
     if own is None:

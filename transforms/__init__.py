@@ -12,8 +12,8 @@ with the remarks it made::
 The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
-``distribute_band``) are public too. Importing this package is cheap; passes and their
-dependencies (islpy) load on use.
+``distribute_band``) are public too. Importing this package loads no
+pass: passes and their dependencies (islpy) load on use.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from affine.ir.core import Module
+from transforms import registry
 
 _LAZY = {
     "check_tiling": "transforms.tiling",
@@ -35,6 +36,7 @@ _LAZY = {
     "tile_perfect_band": "transforms.tiling",
     "separate_full_tiles": "transforms.tiling",
     "permute_loops": "transforms.loop_utils",
+    "permute_band": "transforms.loop_utils",
     "interchange_loops": "transforms.loop_utils",
     "get_perfect_band": "transforms.loop_utils",
     "get_tileable_bands": "transforms.loop_utils",
@@ -42,22 +44,18 @@ _LAZY = {
     "skew_band": "transforms.skewing",
     "unroll_loop": "transforms.unrolling",
     "unroll_full": "transforms.unrolling",
+    "unroll_up_to": "transforms.unrolling",
     "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",
-}
-_RENAMED = {
-    "interchange_loops": "interchange",
-    "skew_band": "skew",
-    "unroll_loop": "unroll",
-    "unroll_and_jam_loop": "unroll_and_jam",
+    "PolyError": "affine.errors",
 }
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), _RENAMED.get(name, name))
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'transforms' has no attribute {name!r}")
 
 
@@ -72,7 +70,6 @@ class PassResult:
 def run_pass(module: Module, name: str, **options: Any) -> PassResult:
     """Run the pass ``name`` (its poly-opt flag without dashes) with Python options
     (``tile_sizes=(32, 32)``); the input module is not modified."""
-    from transforms import registry
 
     entry = registry.lookup(name)
     if entry is None:

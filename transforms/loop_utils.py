@@ -389,7 +389,7 @@ def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Oper
     return band[order[0]]
 
 
-def interchange(outer: Operation, inner: Operation) -> Operation:
+def interchange_loops(outer: Operation, inner: Operation) -> Operation:
     """Swap two loops of one perfect band (``inner`` nested in ``outer``); returns the new
     outermost loop of the part of the band between them."""
     band = get_perfect_band(outer)

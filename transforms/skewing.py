@@ -28,7 +28,7 @@ from transforms.loop_utils import enclosing_function, is_loop, located, replace_
 from transforms.registry import PassContext
 
 
-def skew(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
+def skew_band(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
     """Skew the last loop of ``band`` by the induction variables of the others: its new
     induction variable is ``j' = j + sum_k factors[k] * i_k``.  Its bounds get
     ``+ sum_k factors[k] * i_k`` and every use of ``j`` becomes ``j' - sum_k ...``, composed
@@ -84,6 +84,9 @@ class LoopSkew:
             if band[0].parent is None or enclosing_function(band[0]) not in allowed:
                 continue
             attempt(
-                context, band[0], "loop band not skewed", lambda b=band: skew(b, self.skew_factors)
+                context,
+                band[0],
+                "loop band not skewed",
+                lambda b=band: skew_band(b, self.skew_factors),
             )
         return module

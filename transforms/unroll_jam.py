@@ -131,7 +131,9 @@ def _add_iter_args(loop: Operation, copies: int) -> None:
     )
 
 
-def unroll_and_jam(loop: Operation, factor: int, jam_into_ifs: bool = False) -> list[Operation]:
+def unroll_and_jam_loop(
+    loop: Operation, factor: int, jam_into_ifs: bool = False
+) -> list[Operation]:
     """Unroll ``loop`` by ``factor`` and jam the copies into its inner loops (MLIR's
     ``loopUnrollJamByFactor``): each maximal run of ops without nested loops is followed by
     its ``factor - 1`` copies for ``iv + k * step``.  Inner loops with iter_args carry one
@@ -264,6 +266,9 @@ class LoopUnrollAndJam:
                     refuse(context, loop, what, verdict.reason)
                     continue
                 attempt(
-                    context, loop, what, lambda x=loop: unroll_and_jam(x, self.unroll_jam_factor)
+                    context,
+                    loop,
+                    what,
+                    lambda x=loop: unroll_and_jam_loop(x, self.unroll_jam_factor),
                 )
         return module

@@ -149,7 +149,7 @@ def _unroll_body(loop: Operation, factor: int, step: int) -> None:
     terminator.operands = yielded
 
 
-def unroll(loop: Operation, factor: int, cleanup_unroll: bool = False) -> list[Operation]:
+def unroll_loop(loop: Operation, factor: int, cleanup_unroll: bool = False) -> list[Operation]:
     """Unroll ``loop`` by ``factor`` (MLIR's ``loopUnrollByFactor``); returns the loops now
     in its place (the main loop and the cleanup loop when they were not promoted).
 
@@ -193,7 +193,7 @@ def unroll_full(loop: Operation) -> list[Operation]:
         return [loop]
     if promote_if_single_iteration(loop):
         return []
-    return unroll(loop, trip)
+    return unroll_loop(loop, trip)
 
 
 def unroll_up_to(loop: Operation, factor: int) -> list[Operation]:
@@ -202,8 +202,8 @@ def unroll_up_to(loop: Operation, factor: int) -> list[Operation]:
     check_factor(loop, factor)
     trip = constant_trip_count(loop)
     if trip is not None and trip < factor:
-        return unroll(loop, trip) if trip > 0 else [loop]
-    return unroll(loop, factor)
+        return unroll_loop(loop, trip) if trip > 0 else [loop]
+    return unroll_loop(loop, factor)
 
 
 # -- unroll and jam -------------------------------------------------------------------------------
@@ -248,4 +248,4 @@ class LoopUnroll:
         elif self.unroll_up_to_factor:
             unroll_up_to(loop, self.unroll_factor)
         else:
-            unroll(loop, self.unroll_factor, self.cleanup_unroll)
+            unroll_loop(loop, self.unroll_factor, self.cleanup_unroll)

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from affine.dialects.affine_dialect import DmaStartOp, is_valid_dim, is_valid_symbol
 from affine.dialects.builders import affine_apply, constant_index, memref_alloc
 from affine.dialects.common import segments
+from affine.errors import PolyError
 from affine.ir.attributes import AffineMapAttr, IntegerAttr, TypeAttr
 from affine.ir.core import Module, Operation, Value, replace_uses
+from affine.ir.strides import strided_from_map
 from affine.ir.types import DYNAMIC, FunctionType, MemRefType, StridedLayout
 from affine.math.affine_map import AffineMap
 from affine.math.algebra import compose, provably_one_to_one, specialize_symbols
@@ -51,8 +54,15 @@ from affine.math.expr import (
     floor_div,
     mod,
 )
-from affine.math.simplify import FlattenError, exprs_equal, flatten, shape_ranges, simplify_map
-from affine.ops import DmaStartOp, is_valid_dim, is_valid_symbol
+from affine.math.simplify import (
+    Bound,
+    FlattenError,
+    dim_ranges,
+    exprs_equal,
+    flatten,
+    simplify_map,
+)
+from affine.math.symbolic import latex_map
 
 # -- compositions and strided forms -------------------------------------------------------------
 
@@ -65,48 +75,6 @@ def composed_layout(t: MemRefType, within_shape: bool = True) -> AffineMap:
     """
     ranges = shape_ranges(t.shape) if within_shape else None
     return simplify_map(t.layout_map(), ranges)
-
-
-def strided_from_map(m: AffineMap) -> StridedLayout | None:
-    """The strided layout equal to a one-result map ``offset + sum(d_i * stride_i)`` whose
-    offset and strides are constants or single symbols (``?``), each symbol used once; None
-    when ``m`` is not of that form.  ``strided_from_map(s.to_affine_map()) == s``."""
-    if m.num_results != 1:
-        return None
-    try:
-        flat = flatten(m.results[0])
-    except FlattenError:
-        return None
-    strides: list[int | None] = [0] * m.num_dims
-    offset: int | None = flat.constant_term
-    used_symbols: list[int] = []
-    for monomial, c in flat.terms:
-        if monomial == ():
-            continue
-        if not all(isinstance(a, AffineExpr) for a in monomial):
-            return None  # a division
-        dims = [a for a in monomial if a.kind == DIM]
-        syms = [a for a in monomial if a.kind != DIM]
-        if len(dims) > 1 or len(syms) > 1 or (syms and c != 1):
-            return None
-        if syms:
-            used_symbols.append(syms[0].value)
-        if dims and syms:
-            strides[dims[0].value] = None
-        elif dims:
-            strides[dims[0].value] = c
-        else:  # a symbolic offset
-            if flat.constant_term:
-                return None
-            offset = None
-    if sorted(used_symbols) != list(range(m.num_symbols)) or len(set(used_symbols)) != len(
-        used_symbols
-    ):
-        return None
-    layout = StridedLayout(
-        [DYNAMIC if s is None else s for s in strides], DYNAMIC if offset is None else offset
-    )
-    return layout if layout.to_affine_map() == m else None
 
 
 def strided_form(t: MemRefType, oracle: LayoutOracle | None = None) -> StridedLayout | None:
@@ -288,7 +256,7 @@ BOX_ORACLE = BoxOracle()
 # -- normalisation of a type -----------------------------------------------------------------------
 
 
-class LayoutNotNormalizable(ValueError):
+class LayoutNotNormalizable(PolyError, ValueError):
     """A layout that cannot be turned into an identity layout (the message says why)."""
 
 
@@ -680,3 +648,22 @@ def _update_signature(state: _FunctionState, oracle: LayoutOracle) -> None:
 
 def _normalized(t, oracle: LayoutOracle):
     return normalize_memref_type(t, oracle=oracle)[0] if _needs_normalizing(t) else t
+
+
+def shape_ranges(shape: Iterable[int]) -> dict[AffineExpr, Bound]:
+    """``0 <= d_i < shape[i]`` for a static memref shape (dynamic sizes: ``d_i >= 0``)."""
+    return dim_ranges([(0, None if size == DYNAMIC else size - 1) for size in shape])
+
+
+def latex_layout(t: MemRefType) -> str:
+    """A memref type: its shape and element type, and each map of its layout composition
+    (index maps, then the layout map), or the strided form."""
+    shape = " \\times ".join("?" if s == DYNAMIC else str(s) for s in t.shape)
+    text = f"\\mathtt{{memref}}\\langle {shape} \\times \\mathtt{{{t.element_type}}} \\rangle"
+    if isinstance(t.layout, StridedLayout):
+        strides = ", ".join("?" if s == DYNAMIC else str(s) for s in t.layout.strides)
+        offset = "?" if t.layout.offset == DYNAMIC else str(t.layout.offset)
+        return text + f",\\ \\mathrm{{strides}} = [{strides}],\\ \\mathrm{{offset}} = {offset}"
+    for m in t.layout:
+        text += ",\\ " + latex_map(m)
+    return text

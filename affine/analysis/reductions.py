@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from affine.dialects.affine_dialect import ForOp
 from affine.dialects.builders import arith
 from affine.ir.core import Operation, Value, uses_of
 from affine.ir.registry import PURE
-from affine.ops import ForOp
 
 # Combiner op -> reduction kind (names of ``affine.ops.REDUCTION_KINDS``).  MLIR's
 # getSupportedReductions knows all but xori, maxnumf and minnumf.

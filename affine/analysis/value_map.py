@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from math import gcd
 from typing import TypeVar
 
+from affine.dialects.affine_dialect import ForOp, is_valid_symbol
 from affine.dialects.common import segment_sizes
 from affine.ir.attributes import AffineMapAttr, IntegerAttr, IntegerSetAttr
 from affine.ir.core import Operation, Value
@@ -51,7 +52,6 @@ from affine.math.expr import (
     symbol,
 )
 from affine.math.integer_set import IntegerSet
-from affine.ops import ForOp, is_valid_symbol
 from affine.syntax.parser import parse_affine_map, parse_integer_set
 
 MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)

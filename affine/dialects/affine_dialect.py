@@ -19,6 +19,7 @@ from affine.dialects.common import (
     segment_sizes,
     segments,
 )
+from affine.dialects.func import parse_return_like
 from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
@@ -31,6 +32,7 @@ from affine.ir.attributes import (
     UnitAttr,
 )
 from affine.ir.core import Block, BlockArgument, Operation, Region, Value
+from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import (
     AFFINE_SCOPE,
     AUTOMATIC_ALLOCATION_SCOPE,
@@ -56,7 +58,9 @@ from affine.ir.types import (
     VectorType,
 )
 from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, dim, symbol
 from affine.math.integer_set import IntegerSet
+from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -316,7 +320,6 @@ def _verify_apply(op: Operation) -> None:
 
 
 def _located(op: Operation, message: str):
-    from affine.ir.diagnostics import VerifyError
 
     return VerifyError(message, op.loc)
 
@@ -699,7 +702,6 @@ class IfOp(OpView):
 
 
 def _parse_yield(p: Parser, offset: int) -> Operation:
-    from affine.dialects.func import parse_return_like
 
     return parse_return_like(p, offset, "affine.yield")
 
@@ -895,7 +897,6 @@ REDUCTION_KINDS = [
 def _parse_parallel_bound(p: Parser, kind: str):
     """``(expr, max(e1, e2), ...)``: a flat map, group sizes and (deduplicated) operands."""
     p.expect("(")
-    from affine.math.expr import AffineExpr, dim, symbol
 
     flat: list[AffineExpr] = []
     dim_lists: list[list] = []
@@ -975,7 +976,6 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
             loc = p.start
             if not p.at("str"):
                 p.op_error("expected string reduction kind")
-            from affine.syntax.lexer import unescape_string
 
             kind = unescape_string(p.tok)
             p.advance()

@@ -30,6 +30,8 @@ from affine.ir.types import (
     Type,
     VectorType,
 )
+from affine.math.float_formats import semantics
+from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -297,8 +299,6 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         pred_offset = p.start
         word = p.parse_keyword() if p.at("id") else None
         if word is None and p.at("str"):  # seed syntax: cmpi "slt", ...
-            from affine.syntax.lexer import unescape_string
-
             word = unescape_string(p.tok)
             p.advance()
         if word not in predicates:
@@ -468,8 +468,6 @@ def _width(t: Type) -> int:
     if isinstance(t, IntegerType):
         return t.width
     if isinstance(t, FloatType):
-        from affine.math.float_formats import semantics
-
         return semantics(t.name).width
     return 0
 

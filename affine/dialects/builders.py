@@ -21,6 +21,7 @@ from affine.ir.attributes import (
     TypeAttr,
 )
 from affine.ir.core import Block, Operation, Region, Value
+from affine.ir.registry import lookup
 from affine.ir.types import INDEX, FloatType, FunctionType, MemRefType, Type
 from affine.math.affine_map import AffineMap
 from affine.math.integer_set import IntegerSet
@@ -125,7 +126,6 @@ def constant(value: int | float | bool, t: Type) -> Operation:
 def arith(name: str, operands: Sequence[Value], result_type: Type | None = None) -> Operation:
     """An ``arith.*``/``math.*`` elementwise op with its default flag properties."""
     full = name if "." in name else f"arith.{name}"
-    from affine.ir.registry import lookup
 
     op_def = lookup(full)
     props: dict[str, Attribute] = {}

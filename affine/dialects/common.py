@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
-from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
+from affine.ir.attributes import AffineMapAttr, Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
 from affine.ir.core import Operation, Region, Value
 from affine.ir.diagnostics import VerifyError
-from affine.ir.types import I32, Type
+from affine.ir.types import I32, INDEX, Type
 
 if TYPE_CHECKING:
     from affine.syntax.parser import Parser
@@ -157,8 +157,6 @@ def parse_dma_start(
     the created op is MLIR's: ``memref.dma_start`` has the count before the tag,
     ``affine.dma_start`` after it.
     """
-    from affine.ir.attributes import AffineMapAttr
-    from affine.ir.types import INDEX
 
     def subscripts() -> tuple[Any, list]:
         if affine_subscripts:

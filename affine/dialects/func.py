@@ -11,7 +11,7 @@ from affine.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.ir.core import Operation
+from affine.ir.core import Operation, Region
 from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import (
     AFFINE_SCOPE,
@@ -159,8 +159,6 @@ def parse_function_like(
                 p.op_error("entry block arguments must match the function signature", body_offset)
         regions.append(body)
     else:
-        from affine.ir.core import Region
-
         regions.append(Region())
     return create(p, name, offset, properties=props, attributes=attrs, regions=regions)
 

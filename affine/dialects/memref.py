@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
     OpView,
     create,
@@ -11,20 +12,42 @@ from affine.dialects.common import (
     segments,
     string_value,
 )
-from affine.ir.attributes import Attribute, DenseArrayAttr
+from affine.dialects.func import parse_return_like, print_return_like
+from affine.ir.attributes import (
+    UNIT,
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
 from affine.ir.core import Operation, Value
+from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
+from affine.ir.strides import saturated_add, saturated_mul, strides_and_offset
 from affine.ir.types import (
     DYNAMIC,
+    I1,
+    I32,
     I64,
     INDEX,
+    FloatType,
     IndexType,
+    IntegerType,
     MemRefType,
     ShapedType,
+    StridedLayout,
+    TensorType,
     UnrankedMemRefType,
 )
+from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
-from affine.syntax.printer import Printer
+from affine.syntax.printer import Printer, print_map
 
 # -- alloc / alloca ---------------------------------------------------------------------------------
 
@@ -85,7 +108,6 @@ def _verify_alloc(op: Operation) -> None:
 
 
 def _is_strided(t: MemRefType) -> bool:
-    from affine.ir.types import StridedLayout
 
     return isinstance(t.layout, StridedLayout)
 
@@ -544,9 +566,6 @@ define(
 
 
 def _parse_memref_global(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import UNIT, DenseElementsAttr, StringAttr, TypeAttr
-    from affine.ir.types import TensorType
-    from affine.syntax.lexer import unescape_string
 
     props: dict[str, Attribute] = {}
     if p.at("str"):
@@ -586,7 +605,6 @@ _GLOBAL_ALIGNMENT = (
 
 
 def _valid_global_alignment(alignment: Attribute) -> bool:
-    from affine.ir.attributes import IntegerAttr
 
     return (
         isinstance(alignment, IntegerAttr)
@@ -596,7 +614,6 @@ def _valid_global_alignment(alignment: Attribute) -> bool:
 
 
 def _print_memref_global(pr: Printer, op: Operation) -> None:
-    from affine.ir.attributes import DenseElementsAttr, SymbolRefAttr
 
     visibility = string_value(op, "sym_visibility")
     if visibility:
@@ -617,8 +634,6 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_memref_global(op: Operation) -> None:
-    from affine.ir.attributes import DenseElementsAttr, TypeAttr, UnitAttr
-    from affine.ir.types import TensorType
 
     visibility = string_value(op, "sym_visibility")
     if visibility is not None and visibility not in ("public", "private", "nested"):
@@ -671,7 +686,6 @@ def _print_get_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_get_global(op: Operation) -> None:
-    from affine.ir.attributes import SymbolRefAttr, TypeAttr
 
     name = op.properties.get("name")
     if not isinstance(name, SymbolRefAttr):
@@ -896,7 +910,6 @@ define(
 
 
 def _parse_transpose(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import AffineMapAttr
 
     source = p.parse_operand()
     permutation = p.parse_affine_map_body()
@@ -909,7 +922,6 @@ def _parse_transpose(p: Parser, offset: int) -> Operation:
 
 
 def _print_transpose(pr: Printer, op: Operation) -> None:
-    from affine.syntax.printer import print_map
 
     permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
     pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
@@ -948,7 +960,6 @@ def _verify_transpose(op: Operation) -> None:
 def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefType:
     """MLIR's ``canonicalizeStridedLayout``: the strided layout as an affine map (dropped
     when it is the identity)."""
-    from affine.ir.types import StridedLayout
 
     layout = StridedLayout(strides, offset).to_affine_map()
     return MemRefType(shape, like.element_type, layout, like.memory_space)
@@ -976,7 +987,6 @@ _INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "an
 
 
 def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import IntegerAttr
 
     kind_offset = p.start
     kind = p.parse_keyword() if p.at("id") else None
@@ -1010,8 +1020,6 @@ def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
 
 
 def _verify_atomic_rmw(op: Operation) -> None:
-    from affine.ir.attributes import IntegerAttr
-    from affine.ir.types import FloatType, IntegerType
 
     kind_attr = op.properties.get("kind")
     if not isinstance(kind_attr, IntegerAttr) or not 0 <= kind_attr.value < len(ATOMIC_KINDS):
@@ -1097,15 +1105,12 @@ def _verify_atomic_yield(op: Operation) -> None:
 
 def _parse_return_like(name: str):
     def parse(p: Parser, offset: int) -> Operation:
-        from affine.dialects.func import parse_return_like
-
         return parse_return_like(p, offset, name)
 
     return parse
 
 
 def _print_return_like(pr: Printer, op: Operation) -> None:
-    from affine.dialects.func import print_return_like
 
     print_return_like(pr, op)
 
@@ -1126,8 +1131,6 @@ def _parse_alloca_scope(p: Parser, offset: int) -> Operation:
     result_types = p.parse_optional_arrow_type_list()
     body = p.parse_region()
     if not result_types:
-        from affine.dialects.affine_dialect import ensure_terminator
-
         ensure_terminator(body, "memref.alloca_scope.return", p, offset)
     attrs = p.parse_optional_attr_dict()
     return create(p, "memref.alloca_scope", offset, [], result_types, None, attrs, [body])
@@ -1171,8 +1174,6 @@ define(
 
 
 def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import IntegerAttr
-    from affine.ir.types import I32
 
     memref = p.parse_operand()
     p.expect(",")
@@ -1191,7 +1192,6 @@ def _print_assume_alignment(pr: Printer, op: Operation) -> None:
 
 
 def _verify_assume_alignment(op: Operation) -> None:
-    from affine.ir.attributes import IntegerAttr
 
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
@@ -1216,8 +1216,6 @@ define(
 
 
 def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import IntegerAttr
-    from affine.ir.types import I1, I32
 
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
@@ -1321,49 +1319,12 @@ define(
 # -- strides and offsets (MLIR's getStridesAndOffset), saturated arithmetic ------------------------
 
 
-def strides_and_offset(t: MemRefType) -> tuple[list[int], int] | None:
-    """The strides and offset of ``t``'s layout (``DYNAMIC`` for ``?``); None when the
-    layout is not strided."""
-    from affine.analysis.layout import strided_from_map
-    from affine.ir.types import StridedLayout
-    from affine.math.simplify import simplify_map
-
-    if isinstance(t.layout, StridedLayout):
-        return list(t.layout.strides), t.layout.offset
-    if not t.layout:
-        strides: list[int] = []
-        running = 1
-        for size in reversed(t.shape):
-            strides.append(running)
-            running = _sat_mul(running, size)
-        return strides[::-1], 0
-    maps = t.layout
-    if len(maps) != 1 or maps[0].num_results != 1:
-        return None  # MLIR extracts strides from a single one-result map only
-    layout = strided_from_map(maps[0]) or strided_from_map(simplify_map(maps[0]))
-    return (list(layout.strides), layout.offset) if layout is not None else None
-
-
-def _sat_mul(a: int, b: int) -> int:
-    if a == 0 or b == 0:
-        return 0
-    if a == DYNAMIC or b == DYNAMIC:
-        return DYNAMIC
-    return a * b
-
-
-def _sat_add(a: int, b: int) -> int:
-    return DYNAMIC if DYNAMIC in (a, b) else a + b
-
-
 def _strided_type(like: MemRefType, shape, strides, offset: int) -> MemRefType:
-    from affine.ir.types import StridedLayout
 
     return MemRefType(shape, like.element_type, StridedLayout(strides, offset), like.memory_space)
 
 
 def _is_identity_layout(t: MemRefType) -> bool:
-    from affine.ir.types import StridedLayout
 
     if not t.layout:
         return True
@@ -1383,7 +1344,6 @@ def _identity_map(m) -> bool:
 
 def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]) -> None:
     """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
-    from affine.ir.diagnostics import VerifyError
 
     def error(message: str):
         raise VerifyError(message, op.loc)
@@ -1450,7 +1410,6 @@ def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
 
 
 def _verify_reinterpret_cast(op: Operation) -> None:
-    from affine.ir.diagnostics import VerifyError
 
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(result, MemRefType):
@@ -1518,7 +1477,6 @@ define(
 
 
 def _parse_reassociation(p: Parser):
-    from affine.ir.attributes import ArrayAttr, IntegerAttr
 
     p.expect("[")
     groups = []
@@ -1635,7 +1593,7 @@ def _collapsed_layout(t: MemRefType, groups: list[list[int]]) -> tuple[list[int]
         stride = result[index]
         index -= 1
         for dim in reversed(group[1:]):
-            stride = _sat_mul(stride, shape[dim])
+            stride = saturated_mul(stride, shape[dim])
             source_stride = strides[dim - 1]
             if shape[dim - 1] == 1:
                 continue
@@ -1714,7 +1672,7 @@ def _verify_expand_shape(op: Operation) -> None:
         for group, stride in reversed(list(zip(groups, source_strides))):
             for _ in group:
                 reverse.append(stride)
-                stride = _sat_mul(stride, result.shape[shape_index])
+                stride = saturated_mul(stride, result.shape[shape_index])
                 shape_index -= 1
         strides = reverse[::-1] + [1] * (len(result.shape) - len(reverse))
         expected = _strided_type(source, result.shape, strides, source_offset)
@@ -1777,7 +1735,6 @@ def _print_view(pr: Printer, op: Operation) -> None:
 
 
 def _verify_view(op: Operation) -> None:
-    from affine.ir.diagnostics import VerifyError
 
     base, view = op.operands[0].type, op.results[0].type
     if not _is_identity_layout(base):
@@ -1852,7 +1809,6 @@ def _memref_rank_reduction_mask(
 
 
 def _verify_subview(op: Operation) -> None:
-    from affine.ir.diagnostics import VerifyError
 
     def error(message: str):
         raise VerifyError(message, op.loc)
@@ -1876,8 +1832,8 @@ def _verify_subview(op: Operation) -> None:
     source_strides, source_offset = layout
     target_offset = source_offset
     for o, s in zip(offsets, source_strides):
-        target_offset = _sat_add(target_offset, _sat_mul(o, s))
-    target_strides = [_sat_mul(s, k) for s, k in zip(source_strides, steps)]
+        target_offset = saturated_add(target_offset, saturated_mul(o, s))
+    target_strides = [saturated_mul(s, k) for s, k in zip(source_strides, steps)]
     expected = _strided_type(base, sizes, target_strides, target_offset)
     layout_message = (
         f"expected result type to be '{expected}' or a rank-reduced version. (mismatch of "
@@ -1988,4 +1944,4 @@ define(
 )
 define("memref.copy", parse=_parse_copy, print=_print_copy, verify=_verify_memref_copy)
 
-__all__ = ["MemRefDmaStart", "strides_and_offset"]
+__all__ = ["MemRefDmaStart"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
-from affine.dialects.common import create, op_error, string_value
+from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.func import (
     parse_function_like,
     parse_return_like,
@@ -11,7 +11,14 @@ from affine.dialects.func import (
     print_return_like,
     verify_function_like,
 )
-from affine.ir.attributes import UNIT, Attribute, StringAttr, SymbolRefAttr, TypeAttr
+from affine.ir.attributes import (
+    UNIT,
+    Attribute,
+    DenseArrayAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
 from affine.ir.core import Operation, Region
 from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
@@ -23,7 +30,7 @@ from affine.ir.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.ir.types import I1, I64, INDEX, IndexType, IntegerType, OpaqueType, Type
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -506,7 +513,6 @@ def _parse_bound_list(p: Parser, count: int) -> list:
 
 
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import segment_sizes
 
     p.expect("(")
     ivs = []
@@ -542,7 +548,6 @@ def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
 
 
 def _print_scf_parallel(pr: Printer, op: Operation) -> None:
-    from affine.dialects.common import segments
 
     ivs = op.regions[0].blocks[0].arguments
     pr.write(f" ({pr.operands(ivs)}) = ({pr.operands(segments(op, 0))})")
@@ -556,7 +561,6 @@ def _print_scf_parallel(pr: Printer, op: Operation) -> None:
 
 
 def _verify_scf_parallel(op: Operation) -> None:
-    from affine.dialects.common import segments
 
     steps = segments(op, 2)
     if not steps:
@@ -747,8 +751,6 @@ define(
 
 
 def _parse_index_switch(p: Parser, offset: int) -> Operation:
-    from affine.ir.attributes import DenseArrayAttr
-    from affine.ir.types import I64
 
     arg = p.resolve(p.parse_operand(), INDEX)
     attrs = p.parse_optional_attr_dict()

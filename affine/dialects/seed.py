@@ -26,12 +26,25 @@ specification's grammar implies (see ``tests/corpus/seed_invalid``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
+from affine.dialects.affine_dialect import (
+    DmaStartOp,
+    _resolve_index,
+    affine_scope,
+    ensure_terminator,
+    is_valid_dim,
+    is_valid_symbol,
+)
+from affine.dialects.arith import CMPI_PREDICATES
+from affine.dialects.common import create, parse_dma_start
+from affine.dialects.func import parse_function_like
 from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     IntegerAttr,
+    IntegerSetAttr,
     OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
@@ -39,7 +52,8 @@ from affine.ir.attributes import (
 from affine.ir.core import Operation, Region, Value
 from affine.ir.registry import lookup
 from affine.ir.types import I64, INDEX, MemRefType, TensorType, Type
-from affine.syntax.parser import Parser
+from affine.math.affine_map import AffineMap
+from affine.syntax.parser import Parser, install_seed_syntax
 
 SeedParser = Callable[[Parser, int], Operation]
 
@@ -87,9 +101,6 @@ def _parse_for(p: Parser, offset: int) -> Operation:
 
 def _parse_if(p: Parser, offset: int) -> Operation:
     """``if #set(...)[...] { } (else if ... | else { })?``."""
-    from affine.dialects.affine_dialect import _resolve_index, ensure_terminator
-    from affine.dialects.common import create
-    from affine.ir.attributes import IntegerSetAttr
 
     s = p.parse_integer_set_attr()
     operands, num_dims = p.parse_dim_and_symbol_list()
@@ -132,8 +143,6 @@ def _parse_alloc(p: Parser, offset: int) -> Operation:
 
 
 def _parse_alloc_static(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     p.expect("(")
     address = p.parse_integer("base address")
     p.expect(")")
@@ -142,8 +151,6 @@ def _parse_alloc_static(p: Parser, offset: int) -> Operation:
 
 
 def _parse_dim(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     source = p.parse_operand()
     p.expect(",")
     index_offset = p.start
@@ -162,8 +169,6 @@ def _parse_dim(p: Parser, offset: int) -> Operation:
 
 
 def _parse_load(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
     t = p.parse_colon_type()
@@ -174,8 +179,6 @@ def _parse_load(p: Parser, offset: int) -> Operation:
 
 
 def _parse_store(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     if not p.at("%"):
         p.error(
             "expected SSA value to store (seed grammar: store %value, %memref[%indices] : memref-type)"
@@ -194,8 +197,6 @@ def _parse_store(p: Parser, offset: int) -> Operation:
 
 
 def _parse_constant(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     if p.at("@"):
         return lookup("func.constant").parse(p, offset)  # type: ignore[union-attr]
     attrs = p.parse_optional_attr_dict()
@@ -207,8 +208,6 @@ def _parse_constant(p: Parser, offset: int) -> Operation:
 
 
 def _parse_tensor_load(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     memref = p.parse_operand()
     t = p.parse_colon_type()
     if not isinstance(t, MemRefType):
@@ -218,8 +217,6 @@ def _parse_tensor_load(p: Parser, offset: int) -> Operation:
 
 
 def _parse_tensor_store(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     tensor = p.parse_operand()
     p.expect(
         ",",
@@ -236,8 +233,6 @@ def _parse_tensor_store(p: Parser, offset: int) -> Operation:
 
 
 def _parse_tensor_cast(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     source = p.parse_operand()
     t_in = p.parse_colon_type()
     p.expect_keyword("to")
@@ -246,8 +241,6 @@ def _parse_tensor_cast(p: Parser, offset: int) -> Operation:
 
 
 def _parse_extract_element(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import create
-
     source = p.parse_operand()
     indices = p.parse_operand_list("[")
     t = p.parse_colon_type()
@@ -262,7 +255,6 @@ def _parse_extract_element(p: Parser, offset: int) -> Operation:
 
 def _parse_dma_start(p: Parser, offset: int) -> Operation:
     """The seed order (count before tag) with affine subscripts, as ``affine.dma_start``."""
-    from affine.dialects.common import parse_dma_start
 
     return parse_dma_start(p, offset, "affine.dma_start", True, True, "expected three memref types")
 
@@ -313,7 +305,6 @@ SEED_PARSERS: dict[str, SeedParser] = {
 
 def parse_seed_function(p: Parser) -> Operation:
     """``func @name(...) -> ... attributes {...} { body }`` at the top level."""
-    from affine.dialects.func import parse_function_like
 
     offset = p.start
     p.advance()  # 'func'
@@ -362,15 +353,12 @@ def modernize(module: Operation, seed_ops: list[Operation]) -> None:
 
 
 def _valid_affine_indices(op: Operation, indices: list[Value]) -> bool:
-    from affine.dialects.affine_dialect import affine_scope, is_valid_dim, is_valid_symbol
-
     scope = affine_scope(op)
     return all(is_valid_dim(v, scope) or is_valid_symbol(v, scope) for v in indices)
 
 
 def _materialize(op: Operation, m, operands: list[Value]) -> list[Value]:
     """SSA values for the results of ``m`` applied to ``operands`` (inserted before ``op``)."""
-    from affine.math.affine_map import AffineMap
 
     block = op.parent
     assert block is not None
@@ -394,8 +382,6 @@ def _materialize(op: Operation, m, operands: list[Value]) -> list[Value]:
 
 
 def _affine_or_memref(op: Operation) -> None:
-    from affine.dialects.affine_dialect import DmaStartOp
-
     name = op.name
     if name == "affine.load":
         indices = op.operands[1:]
@@ -433,7 +419,6 @@ def _affine_or_memref(op: Operation) -> None:
 
 def _modernize_std_generic(op: Operation) -> None:
     base = op.name.split(".", 1)[-1]
-    from affine.dialects.arith import CMPI_PREDICATES
 
     if base == "constant":
         value = op.attributes.pop("value", None)
@@ -479,3 +464,6 @@ __all__ = [
     "modernize",
     "parse_seed_function",
 ]
+
+
+install_seed_syntax(sys.modules[__name__])  # the parser reads seed syntax through this module

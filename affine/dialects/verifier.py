@@ -21,6 +21,7 @@ from affine.ir.registry import (
     TERMINATOR,
     lookup,
 )
+from affine.syntax.printer import print_operation_in_context
 
 
 def verify(root: Module | Operation) -> None:
@@ -155,7 +156,6 @@ def _verify_block_terminator(block: Block) -> None:
 
 def _describe(op: Operation) -> str:
     """The op as mlir-opt shows it in a diagnostic: generic form, names in context."""
-    from affine.syntax.printer import print_operation_in_context
 
     return print_operation_in_context(op, generic=True)
 

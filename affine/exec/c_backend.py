@@ -5,14 +5,14 @@ Semantics follow the interpreter (:mod:`affine.exec.interp`): index values are i
 are held canonically (signed for signless, unsigned for ``uiN``) and wrap at their width;
 floats are computed in their own precision (``-std=c99`` rounds ``_Float16`` per operation,
 ``-ffp-contract=off`` forbids fused multiply-adds the IR does not ask for; f80 is ``long
-double``, checked to be the x87 format); types with a :class:`~affine.exec.execute.FloatFormat`
+double``, checked to be the x87 format); types with a :class:`~affine.exec.elements.FloatFormat`
 (bf16, tf32, f8/f6/f4) are held as their stored words (``uint8_t``/``uint16_t``; tf32 as the
 ``uint32_t`` of its f32) and every op decodes to float, computes and rounds back with the
 emitted ``pa_dec_<type>`` / ``pa_enc_<type>`` (ml_dtypes' conversion, bit for bit); floordiv,
 ceildiv and mod round as MLIR does for negative values; division by zero is reported (at
-the op's location) instead of trapping.  Memory is the model of :mod:`affine.exec.execute`: a
+the op's location) instead of trapping.  Memory is the model of :mod:`affine.exec.memory`: a
 memref is a data pointer plus its dynamic sizes, layout symbols and physical strides, and
-every access goes through the type's :func:`~affine.exec.execute.offset_map`.  Loads and stores
+every access goes through the type's :func:`~affine.exec.memory.offset_map`.  Loads and stores
 are not bounds-checked unless ``checks=True``; DMA and copies always are.
 
 The outermost dimension of an ``affine.parallel`` (not nested in another) becomes
@@ -36,38 +36,43 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
-from affine.exec.execute import (
+from affine.dialects.func import function_type_of
+from affine.dialects.memref import MemRefDmaStart
+from affine.errors import PolyError
+from affine.exec.elements import (
     ARITH_CASTS,
     F32,
     ElementInfo,
     ExecutionError,
-    MemRef,
-    cast_layout_values,
     element_info,
     float_attr_value,
     float_values,
-    function_name,
+    storage_word,
+)
+from affine.exec.inputs import function_name, module_of, resolve_function
+from affine.exec.interp import FLOAT_IDENTITIES, IntOps, strided_side_is_source
+from affine.exec.memory import (
+    MemRef,
+    cast_layout_values,
     is_contiguous_row_major,
     num_layout_symbols,
     offset_map,
     physical_extents,
-    resolve_function,
     static_physical_strides,
-    storage_word,
     strided_form,
     strided_view_values,
     view_operands,
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
-from affine.ir.diagnostics import Location, PolyError
+from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, IndexType, MemRefType, StridedLayout, Type
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
-from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
 
 
 class CompilerError(PolyError):
@@ -201,7 +206,7 @@ def _c_float(x: float) -> str:
 
 def _encoder_c(info: ElementInfo) -> str:
     """``pa_enc_<name>``: ml_dtypes' float-to-narrow conversion (non-saturating) for one
-    format, specialised from its :class:`~affine.exec.execute.FloatFormat`."""
+    format, specialised from its :class:`~affine.exec.elements.FloatFormat`."""
     fmt = info.format
     assert fmt is not None
     bits, m_bits, bias, special = fmt.bits, fmt.mantissa, fmt.bias, fmt.special
@@ -590,8 +595,6 @@ def _float_call(fn: str, info: ElementInfo, args: Sequence[str]) -> str:
 def reduction_identity_c(kind: str, info: ElementInfo) -> str:
     """C for the neutral element of an ``affine.parallel`` reduction."""
     if info.kind == "float":
-        from affine.exec.interp import FLOAT_IDENTITIES
-
         return float_literal(float_values(FLOAT_IDENTITIES[kind], info), info)
     w = info.width
     values = {
@@ -732,8 +735,6 @@ class _FunctionEmitter:
     # -- function
 
     def emit(self) -> str:
-        from affine.ops import function_type_of
-
         func = self.func
 
         result_types = list(function_type_of(func).results)
@@ -1202,7 +1203,6 @@ def _transfer(
 ) -> None:
     """A DMA (``count`` elements from the start indices) or a whole-memref copy (``count``
     None), in logical row-major order, with the checks the interpreter makes."""
-    from affine.exec.interp import strided_side_is_source
 
     info = _element(src, op.loc)
     code = e.program.error_code(
@@ -1555,7 +1555,6 @@ def _c_constant(e: _FunctionEmitter, op: Operation) -> None:
         e.define(op.results[0], float_literal(float_attr_value(attr, info), info))
         return
     assert isinstance(attr, IntegerAttr)
-    from affine.exec.interp import IntOps
 
     value = IntOps(info).canon(attr.value) if info.kind != "index" else attr.value
     e.define(op.results[0], int_literal(value, info))
@@ -1777,7 +1776,6 @@ def _from_bits(e: _FunctionEmitter, bits: str, info: ElementInfo) -> str:
 
 def _entry_wrapper(func: Operation, cname: str) -> tuple[str, list[Param]]:
     """``int pa_entry_<name>(void **args)`` unpacking each argument slot."""
-    from affine.ops import function_type_of
 
     name = function_name(func)
     params: list[Param] = []
@@ -1859,7 +1857,6 @@ def emit_program(
     module = target.operation if isinstance(target, Module) else target
     if module.name == "func.func":
         entries = [function_name(module)] if entries is None else entries
-        from affine.exec.execute import module_of
 
         module = module_of(module)
     if entries is None:

@@ -6,8 +6,8 @@ loop nest does no dispatch on op names.  Values live in a per-call frame list: i
 values are unbounded Python ints, integers are Python ints wrapped to their width
 (canonically signed for signless and ``siN`` types, so ``i1`` true is -1; unsigned for
 ``uiN``), floats are numpy scalars of the element type (so f32 is computed in float32, f80
-in numpy.longdouble), memrefs are :class:`affine.exec.execute.MemRef` values.  Types with a
-:class:`~affine.exec.execute.FloatFormat` (bf16, tf32, f8/f6/f4) are ml_dtypes scalars (tf32:
+in numpy.longdouble), memrefs are :class:`affine.exec.memory.MemRef` values.  Types with a
+:class:`~affine.exec.elements.FloatFormat` (bf16, tf32, f8/f6/f4) are ml_dtypes scalars (tf32:
 float32 on the tf32 grid) and every op computes in f32 and rounds its result to the type
 (:class:`FloatOps`), which for add, sub, mul, div and sqrt is the correctly rounded result
 and is what MLIR's LLVM lowering does.
@@ -27,23 +27,27 @@ from typing import Any
 
 import numpy as np
 
+from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
-from affine.exec.execute import (
+from affine.dialects.memref import MemRefDmaStart
+from affine.exec.elements import (
     ARITH_CASTS,
     F32,
     F64,
     ElementInfo,
     ExecutionError,
-    MemRef,
-    cast_layout_values,
     element_info,
     encode_f32,
     float_attr_value,
     float_bits,
     float_from_bits,
     float_values,
-    function_name,
+)
+from affine.exec.inputs import function_name
+from affine.exec.memory import (
+    MemRef,
+    cast_layout_values,
     num_layout_symbols,
     offset_map,
     offset_symbol_values,
@@ -56,11 +60,11 @@ from affine.exec.execute import (
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location
+from affine.ir.registry import TERMINATOR
 from affine.ir.types import DYNAMIC, MemRefType, Type
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
-from affine.ops import DmaStartOp, ForOp, IfOp, MemRefDmaStart, ParallelOp
 
 Env = list
 Closure = Callable[[Env], Any]
@@ -360,7 +364,7 @@ class FloatOps:
     """How the interpreter computes with one float type (the C backend does the same).
 
     Ops work on :meth:`value` (the stored value itself, or its f32 value for types with a
-    :class:`~affine.exec.execute.FloatFormat`) and :meth:`finish` rounds their result back to
+    :class:`~affine.exec.elements.FloatFormat`) and :meth:`finish` rounds their result back to
     the type.  Types narrower than f32 (``via_f32``: those and f16, which numpy computes in
     f32 itself) also take integer conversions through f32, and fused multiply-adds through
     ``fma_info``: f32, except f16 (f64), as LLVM legalises them on x86."""
@@ -730,8 +734,6 @@ class _Compiler:
 
 
 def _is_terminator(op: Operation) -> bool:
-    from affine.ir.registry import TERMINATOR
-
     d = op.op_def
     return d is not None and d.has(TERMINATOR)
 

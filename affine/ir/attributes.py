@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from affine.ir.printing import printer
 from affine.ir.types import (
     F32,
     F64,
@@ -21,6 +22,7 @@ from affine.ir.types import (
     IntegerType,
     ShapedType,
     Type,
+    register_integer_attr,
 )
 from affine.math.affine_map import AffineMap
 from affine.math.float_formats import SEMANTICS
@@ -34,9 +36,7 @@ class Attribute(Immutable):
     __slots__ = ()
 
     def __str__(self) -> str:
-        from affine.syntax.printer import attr_to_str
-
-        return attr_to_str(self)
+        return printer().attr_to_str(self)
 
 
 class IntegerAttr(Attribute):
@@ -406,3 +406,6 @@ def int_attr(value: int, type: Type = I64) -> IntegerAttr:
 
 def float_attr(value: float, type: FloatType = F32) -> FloatAttr:
     return FloatAttr(value, type)
+
+
+register_integer_attr(IntegerAttr)

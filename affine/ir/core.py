@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from affine.ir.attributes import Attribute
 from affine.ir.diagnostics import Location
+from affine.ir.printing import printer
+from affine.ir.registry import FUNCTION, lookup
 from affine.ir.types import Type
 
 if TYPE_CHECKING:
@@ -147,8 +149,6 @@ class Operation:
 
     @property
     def op_def(self) -> OpDef | None:
-        from affine.ir.registry import lookup
-
         return lookup(self.name)
 
     @property
@@ -250,9 +250,7 @@ class Operation:
         return f"<Operation {self.name}>"
 
     def __str__(self) -> str:
-        from affine.syntax.printer import print_operation
-
-        return print_operation(self)
+        return printer().print_operation(self)
 
 
 class Block:
@@ -426,8 +424,6 @@ class Module:
 
     def functions(self) -> list[Operation]:
         """Function-like ops (``func.func``, ``ml_program.func``...) anywhere in the module."""
-        from affine.ir.registry import FUNCTION
-
         return [
             op for op in self.operation.walk() if (d := op.op_def) is not None and d.has(FUNCTION)
         ]
@@ -443,9 +439,7 @@ class Module:
         return Module(self.operation.clone(), self.source, self.file_metadata)
 
     def __str__(self) -> str:
-        from affine.syntax.printer import print_module
-
-        return print_module(self)
+        return printer().print_module(self)
 
     def __repr__(self) -> str:
         return f"<Module with {len(self.ops)} top-level ops>"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 
+from affine.errors import PolyError
+
 
 class SourceFile:
     """The text of one input buffer and the offsets of its line starts (computed lazily)."""
@@ -124,10 +126,6 @@ class Diagnostic:
 
     def __repr__(self) -> str:
         return f"Diagnostic({self.severity!r}, {self.message!r}, {self.location})"
-
-
-class PolyError(Exception):
-    """Base class of every error the toolkit reports to users."""
 
 
 class DiagnosticError(PolyError):

@@ -105,25 +105,10 @@ def define(
 
 
 def lookup(name: str) -> OpDef | None:
-    op_def = _REGISTRY.get(name)
-    if op_def is None and not _loaded:
-        _ensure_loaded()
-        op_def = _REGISTRY.get(name)
-    return op_def
+    """The definition of op ``name`` (None: not registered). The dialects register their
+    ops when :mod:`affine.dialects` is imported, which the ``affine`` package does."""
+    return _REGISTRY.get(name)
 
 
 def all_ops() -> dict[str, OpDef]:
-    _ensure_loaded()
     return dict(_REGISTRY)
-
-
-_loaded = False
-
-
-def _ensure_loaded() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from affine.dialects import load_all
-
-        load_all()

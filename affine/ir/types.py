@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from affine.ir.printing import printer
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.immutable import Immutable, init_fields
@@ -25,15 +26,27 @@ if TYPE_CHECKING:
 DYNAMIC = -(2**63)  # a ``?`` dimension size, stride or offset (MLIR's ShapedType::kDynamic)
 
 
+# Memory spaces given as integers become ``IntegerAttr(n, i64)``: IntegerAttr is defined in
+# affine.ir.attributes, which builds on this module, and registers itself here.
+_INTEGER_ATTR: list[type[Attribute]] = []
+
+
+def register_integer_attr(cls: type[Attribute]) -> None:
+    """Called once by :mod:`affine.ir.attributes` with its ``IntegerAttr``."""
+    _INTEGER_ATTR[:] = [cls]
+
+
+def _integer_attr() -> Any:
+    return _INTEGER_ATTR[0]
+
+
 class Type(Immutable):
     """Base class: structural equality and hashing over :meth:`_key`."""
 
     __slots__ = ()
 
     def __str__(self) -> str:
-        from affine.syntax.printer import type_to_str
-
-        return type_to_str(self)
+        return printer().type_to_str(self)
 
 
 class IndexType(Type):
@@ -230,9 +243,7 @@ class StridedLayout:
         return hash((self.strides, self.offset))
 
     def __repr__(self) -> str:
-        from affine.syntax.printer import strided_to_str
-
-        return strided_to_str(self)
+        return printer().strided_to_str(self)
 
     def to_affine_map(self) -> AffineMap:
         """The equivalent map ``offset + sum(d_i * stride_i)`` built as MLIR builds it
@@ -291,9 +302,7 @@ class MemRefType(ShapedType):
         if isinstance(layout, tuple) and all(_is_identity_layout(m) for m in layout):
             layout = ()  # as in MLIR, identity maps (whatever their symbols) are dropped
         if isinstance(memory_space, int):
-            from affine.ir.attributes import IntegerAttr
-
-            memory_space = IntegerAttr(memory_space, I64) if memory_space else None
+            memory_space = _integer_attr()(memory_space, I64) if memory_space else None
         init_fields(
             self,
             shape=tuple(shape),
@@ -308,8 +317,7 @@ class MemRefType(ShapedType):
     @property
     def memory_space_number(self) -> int | None:
         """The memory space as an integer (0 by default), or None if it is not numeric."""
-        from affine.ir.attributes import IntegerAttr
-
+        IntegerAttr = _integer_attr()
         if self.memory_space is None:
             return 0
         if isinstance(self.memory_space, IntegerAttr):
@@ -368,8 +376,7 @@ class UnrankedMemRefType(ShapedType):
     shape = None
 
     def __init__(self, element_type: Type, memory_space: Attribute | int | None = None) -> None:
-        from affine.ir.attributes import IntegerAttr
-
+        IntegerAttr = _integer_attr()
         if isinstance(memory_space, int):
             memory_space = IntegerAttr(memory_space, I64) if memory_space else None
         elif isinstance(memory_space, IntegerAttr) and memory_space.value == 0:

@@ -278,6 +278,7 @@ class AffineMap:
 
     def _repr_latex_(self) -> str:
         """LaTeX for Jupyter (through sympy, imported on first use)."""
+        # lazy: start-up cost (sympy, loaded only for notebooks)
         from affine.math.symbolic import display_latex
 
         return display_latex(self)

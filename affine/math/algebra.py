@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
+from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
@@ -21,7 +22,7 @@ from affine.math.simplify import FlatExpr, FlattenError, flatten, simplify_map, 
 MapOrSet = TypeVar("MapOrSet", AffineMap, IntegerSet)
 
 
-class NotInvertibleError(ValueError):
+class NotInvertibleError(PolyError, ValueError):
     """The map has no inverse that is an affine map (the message says why)."""
 
 

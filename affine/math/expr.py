@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator, Sequence
 from math import gcd
 from typing import Union
 
+from affine.errors import PolyError
+
 ADD = "+"
 MUL = "*"
 FLOORDIV = "floordiv"
@@ -39,7 +41,7 @@ BINARY_KINDS = (ADD, MUL, FLOORDIV, CEILDIV, MOD)
 ExprLike = Union["AffineExpr", int]
 
 
-class AffineExprError(ValueError):
+class AffineExprError(PolyError, ValueError):
     """An expression that is not (semi-)affine, e.g. ``d0 * d1`` or ``d0 floordiv d1``."""
 
 
@@ -306,6 +308,7 @@ class AffineExpr:
 
     def _repr_latex_(self) -> str:
         """LaTeX for Jupyter (through sympy, imported on first use)."""
+        # lazy: start-up cost (sympy, loaded only for notebooks)
         from affine.math.symbolic import display_latex
 
         return display_latex(self)

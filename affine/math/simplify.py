@@ -24,11 +24,11 @@ nested or merged) of smallest estimated size.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Union
 
-from affine.ir.types import DYNAMIC
+from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import (
     ADD,
@@ -54,7 +54,7 @@ Ranges = Mapping[AffineExpr, Bound]  # known ranges of dims and symbols (keys di
 _INF = math.inf
 
 
-class FlattenError(ValueError):
+class FlattenError(PolyError, ValueError):
     """An expression that has no flat form (a division by the constant zero)."""
 
 
@@ -941,8 +941,3 @@ def dim_ranges(
     out: dict[AffineExpr, Bound] = {dim(i): b for i, b in enumerate(bounds)}
     out.update({symbol(j): b for j, b in enumerate(symbol_bounds)})
     return out
-
-
-def shape_ranges(shape: Iterable[int]) -> dict[AffineExpr, Bound]:
-    """``0 <= d_i < shape[i]`` for a static memref shape (dynamic sizes: ``d_i >= 0``)."""
-    return dim_ranges([(0, None if size == DYNAMIC else size - 1) for size in shape])

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import (
     ADD,
@@ -28,15 +29,13 @@ from affine.math.expr import (
     symbol,
 )
 from affine.math.integer_set import IntegerSet
-from affine.math.simplify import simplify_expr
+from affine.math.simplify import expr_size, simplify_expr
 
 if TYPE_CHECKING:
     import sympy
 
-    from affine.ir.types import MemRefType
 
-
-class NotAffineError(ValueError):
+class NotAffineError(PolyError, ValueError):
     """A sympy expression that is not a (semi-)affine expression over the given names."""
 
 
@@ -202,22 +201,6 @@ def latex_set(
     return "\\{ " + head + " : " + (", ".join(parts) if parts else "\\top") + " \\}"
 
 
-def latex_layout(t: MemRefType) -> str:
-    """A memref type: its shape and element type, and each map of its layout composition
-    (index maps, then the layout map), or the strided form."""
-    from affine.ir.types import DYNAMIC, StridedLayout
-
-    shape = " \\times ".join("?" if s == DYNAMIC else str(s) for s in t.shape)
-    text = f"\\mathtt{{memref}}\\langle {shape} \\times \\mathtt{{{t.element_type}}} \\rangle"
-    if isinstance(t.layout, StridedLayout):
-        strides = ", ".join("?" if s == DYNAMIC else str(s) for s in t.layout.strides)
-        offset = "?" if t.layout.offset == DYNAMIC else str(t.layout.offset)
-        return text + f",\\ \\mathrm{{strides}} = [{strides}],\\ \\mathrm{{offset}} = {offset}"
-    for m in t.layout:
-        text += ",\\ " + latex_map(m)
-    return text
-
-
 def display_latex(obj: AffineExpr | AffineMap | IntegerSet) -> str:
     """``$...$`` for Jupyter's ``_repr_latex_``."""
     if isinstance(obj, AffineMap):
@@ -234,8 +217,6 @@ def sympy_simplify(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineE
     """The shorter of :func:`affine.math.simplify.simplify_expr` and sympy's ``simplify`` of the
     expression converted back (when sympy's result is affine)."""
     import sympy
-
-    from affine.math.simplify import expr_size
 
     ours = simplify_expr(expr, num_dims, num_symbols)
     dims, syms = _names(num_dims, None, "d"), _names(num_symbols, None, "s")

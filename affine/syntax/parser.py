@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Callable, Sequence
-from typing import NoReturn
+from collections.abc import Callable, Mapping, Sequence
+from typing import NoReturn, Protocol
 
+from affine.errors import PolyError
 from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
@@ -67,6 +68,7 @@ from affine.math.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.math.float_formats import SEMANTICS
 from affine.math.integer_set import IntegerSet
 from affine.syntax.lexer import _TOKEN, balanced_end, lex, unescape_string
+from affine.syntax.printer import attr_to_str, type_to_str
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
 _DIMS = re.compile(r"\s*((?:(?:[0-9]+|\?|\[[0-9]+\])\s*x\s*)*)")
@@ -847,7 +849,6 @@ class Parser:
         so that the text stays meaningful without the alias definitions."""
         if "#" not in text[1:] and "!" not in text[1:]:
             return text
-        from affine.syntax.printer import attr_to_str, type_to_str
 
         def substitute(m: re.Match) -> str:
             sigil, name = m.group(1), m.group(2)
@@ -1943,8 +1944,6 @@ class Parser:
             self.custom_op = saved_custom_op
 
     def _parse_generic_operation_body(self) -> Operation:
-        from affine.dialects.seed import is_seed_generic_name
-
         name_offset = self.start
         name = unescape_string(self.tok)
         if not name:
@@ -1994,7 +1993,7 @@ class Parser:
         op_type = self.parse_type()
         if isinstance(op_type, FunctionType):
             input_types, result_types = op_type.inputs, op_type.results
-        elif not operands and is_seed_generic_name(name):  # `"constant"(){value: 42} : i32`
+        elif not operands and _seed().is_seed_generic_name(name):  # `"constant"(){value: 42} : i32`
             input_types, result_types = (), (op_type,)
         else:
             self.error("expected function type", type_offset)
@@ -2021,7 +2020,7 @@ class Parser:
             successors,
             self.loc(name_offset),
         )
-        if is_seed_generic_name(name):
+        if _seed().is_seed_generic_name(name):
             self.seed_ops.append(op)
         return op
 
@@ -2044,7 +2043,7 @@ class Parser:
             seed_parser = None
         else:
             op_def = lookup(self.resolve_op_name(word))
-            seed_parser = _seed_parsers().get(word)
+            seed_parser = _seed().SEED_PARSERS.get(word)
         seed_constant = word == "constant" and (self.seed_functions or op_def is None)
         if seed_parser is not None and (op_def is None or seed_constant):
             self.advance()
@@ -2088,9 +2087,7 @@ class Parser:
                 metadata = self._parse_file_metadata()
                 continue
             if self.at_keyword("func") and lex(self.text, self.end)[0] == "@":
-                from affine.dialects.seed import parse_seed_function
-
-                op = parse_seed_function(self)
+                op = _seed().parse_seed_function(self)
                 top.append(op)
                 continue
             op = self.parse_operation()
@@ -2109,9 +2106,7 @@ class Parser:
             module_op = Operation.create("builtin.module", regions=1, loc=self.loc(0))
             module_op.regions[0].add_block(top)
         if self.seed_ops:
-            from affine.dialects.seed import modernize
-
-            modernize(module_op, self.seed_ops)
+            _seed().modernize(module_op, self.seed_ops)
         return Module(module_op, self.source, metadata)
 
     def _parse_alias_definition(self) -> None:
@@ -2154,10 +2149,31 @@ class Parser:
         return self.text[start : end + 3]
 
 
-def _seed_parsers() -> dict:
-    from affine.dialects.seed import SEED_PARSERS
+class SeedSyntax(Protocol):
+    """The 2018-19 seed syntax of the standard ops (the module :mod:`affine.dialects.seed`,
+    which builds them from the dialects and installs itself here when it is imported)."""
 
-    return SEED_PARSERS
+    SEED_PARSERS: Mapping[str, Callable[[Parser, int], Operation]]
+
+    def parse_seed_function(self, p: Parser) -> Operation: ...
+
+    def is_seed_generic_name(self, name: str) -> bool: ...
+
+    def modernize(self, module: Operation, seed_ops: list[Operation]) -> None: ...
+
+
+_SEED_SYNTAX: list[SeedSyntax] = []
+
+
+def install_seed_syntax(seed: SeedSyntax) -> None:
+    """Make ``seed`` the reader of seed-syntax ops and functions."""
+    _SEED_SYNTAX[:] = [seed]
+
+
+def _seed() -> SeedSyntax:
+    if not _SEED_SYNTAX:
+        raise RuntimeError("the seed syntax is not installed: import affine first")
+    return _SEED_SYNTAX[0]
 
 
 _SIMPLE_TYPES: dict[str, Type] = {
@@ -2223,7 +2239,7 @@ def _flatten_dense(value, out: list) -> None:
         out.append(value)
 
 
-class _BadElement(Exception):
+class _BadElement(PolyError):
     """A number of a dense literal its element type rejects."""
 
     def __init__(self, message: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from affine.ir.attributes import (
@@ -37,7 +38,8 @@ from affine.ir.attributes import (
     UnitAttr,
 )
 from affine.ir.core import Block, Module, Operation, OpResult, Region, Value
-from affine.ir.registry import TERMINATOR, lookup
+from affine.ir.printing import install
+from affine.ir.registry import ISOLATED, TERMINATOR, lookup
 from affine.ir.types import (
     DYNAMIC,
     ComplexType,
@@ -686,7 +688,6 @@ def print_operation_in_context(op: Operation, generic: bool = False) -> str:
     """Text of ``op`` with the value names it has in its function's print, attributes
     inline (no alias definitions): what mlir-opt shows in "see current operation" notes
     (generic form, as in its verifier's diagnostics, with ``generic``)."""
-    from affine.ir.registry import ISOLATED, lookup
 
     root = op
     while root.parent_op is not None:
@@ -712,3 +713,6 @@ def print_module(module: Module | Operation, generic: bool = False) -> str:
     if metadata:
         text += "\n" + metadata + "\n"
     return text
+
+
+install(sys.modules[__name__])  # str() of IR objects prints through this module

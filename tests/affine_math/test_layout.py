@@ -19,9 +19,9 @@ from affine.analysis.layout import (
     normalize_memref_type,
     normalize_memrefs,
     strided_form,
-    strided_from_map,
 )
 from affine.dialects.verifier import verify
+from affine.ir.strides import strided_from_map
 from affine.ir.types import DYNAMIC, F32, MemRefType, StridedLayout
 
 TILED_64 = "affine_map<(d0, d1) -> (d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)>"
@@ -297,7 +297,7 @@ KERNEL_LAYOUTS = {
 
 @pytest.mark.parametrize("name", sorted(KERNEL_LAYOUTS))
 def test_rewritten_kernels_compute_the_same_results(name: str) -> None:
-    from affine.exec.execute import check_equivalent
+    from affine.exec.equivalence import check_equivalent
 
     module = parse(KERNEL.format(n=10, layout=KERNEL_LAYOUTS[name]))
     out = normalize_memrefs(module)

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, IntegerSet, dim, parse_affine_expr, parse_affine_map, symbol
+from affine.analysis.layout import shape_ranges
 from affine.math.expr import AffineExprError, constant
 from affine.math.simplify import (
     FlatExpr,
@@ -18,7 +19,6 @@ from affine.math.simplify import (
     expr_size,
     exprs_equal,
     flatten,
-    shape_ranges,
     simplify_expr,
     simplify_map,
     simplify_set,

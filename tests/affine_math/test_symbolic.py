@@ -11,11 +11,11 @@ from affine_strategies import box, exprs, value
 from hypothesis import given, settings
 
 from affine import parse_affine_expr, parse_affine_map, parse_integer_set, parse_type
+from affine.analysis.layout import latex_layout
 from affine.math.symbolic import (
     NotAffineError,
     from_sympy,
     latex_expr,
-    latex_layout,
     latex_map,
     latex_set,
     solve_symbols,

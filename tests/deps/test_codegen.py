@@ -15,7 +15,7 @@ from test_legality import perfect_bands
 
 import affine
 from affine.dialects.verifier import verify
-from affine.exec.execute import check_equivalent
+from affine.exec.equivalence import check_equivalent
 from affine.ir.core import Module
 from poly.codegen import CodegenError, regenerate_band
 from poly.context import isl_context

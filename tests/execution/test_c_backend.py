@@ -14,15 +14,10 @@ from exec_cases import CASES, PROGRAMS
 
 import affine
 from affine.exec.c_backend import CompilerError, compile_function, emit_c, find_compiler
-from affine.exec.execute import (
-    ExecutionError,
-    compare_arrays,
-    deterministic_inputs,
-    random_inputs,
-    resolve_function,
-    run,
-    time_kernel,
-)
+from affine.exec.elements import ExecutionError
+from affine.exec.equivalence import compare_arrays
+from affine.exec.inputs import deterministic_inputs, random_inputs, resolve_function
+from affine.exec.running import run, time_kernel
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
 CORPUS = sorted(p.stem for p in KERNELS.glob("*.mlir"))
@@ -141,7 +136,7 @@ func.func @shift(%A: memref<16xf32>, %B: memref<16xf32>) {
     expected = same.copy()
     run(module, expected, expected, backend="interp")
     compiled = compile_function(module)
-    from affine.exec.execute import memref_from_array
+    from affine.exec.memory import memref_from_array
 
     t = resolve_function(module).regions[0].blocks[0].arguments[0].type
     memref = memref_from_array(t, same)

@@ -9,7 +9,8 @@ import pytest
 
 import affine
 from affine.exec.c_backend import build_library
-from affine.exec.execute import checksums, deterministic_inputs, resolve_function, run
+from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
+from affine.exec.running import run
 from transforms.cli import main
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"

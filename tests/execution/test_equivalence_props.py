@@ -9,13 +9,9 @@ from hypothesis import strategies as st
 from nestgen import Nest, nests
 
 import affine
-from affine.exec.execute import (
-    check_equivalent,
-    compare_arrays,
-    random_inputs,
-    resolve_function,
-    run,
-)
+from affine.exec.equivalence import check_equivalent, compare_arrays
+from affine.exec.inputs import random_inputs, resolve_function
+from affine.exec.running import run
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

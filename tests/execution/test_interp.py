@@ -9,15 +9,11 @@ import pytest
 from exec_cases import CASES, PROGRAMS
 
 import affine
-from affine.exec.execute import (
-    ExecutionError,
-    MemRef,
-    deterministic_inputs,
-    load_kernel,
-    resolve_function,
-    run,
-)
+from affine.exec.elements import ExecutionError
+from affine.exec.inputs import deterministic_inputs, resolve_function
 from affine.exec.interp import Interpreter
+from affine.exec.memory import MemRef
+from affine.exec.running import load_kernel, run
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
 
@@ -77,7 +73,7 @@ def test_layout_kernels_compute_on_logical_indices(name: str) -> None:
 def test_layouts_place_elements_at_their_physical_positions() -> None:
     t = resolve_function(kernel("tiled_layout")).regions[0].blocks[0].arguments[0].type
     logical = np.arange(256, dtype=np.float32).reshape(16, 16)
-    from affine.exec.execute import memref_from_array
+    from affine.exec.memory import memref_from_array
 
     memref = memref_from_array(t, logical)
     assert memref.data.shape == (256,) and memref.pstrides == (64, 16, 4, 1)

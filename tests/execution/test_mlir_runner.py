@@ -15,16 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from nestgen import Nest, nests
 
 import affine
-from affine.exec.execute import (
-    MLIR_LOWERING,
-    ExecutionError,
-    checksums,
-    deterministic_inputs,
-    mlir_harness,
-    resolve_function,
-    run,
-    run_mlir_runner,
-)
+from affine.exec.elements import ExecutionError
+from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
+from affine.exec.mlir_runner import MLIR_LOWERING, mlir_harness, run_mlir_runner
+from affine.exec.running import run
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
 QUICK = {"gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout", "bf16_matvec"}

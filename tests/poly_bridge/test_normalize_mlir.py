@@ -184,7 +184,7 @@ def _kernel(shape: tuple[int, ...], layout: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_rewritten_kernels_compute_the_same_results(mlir_opt: str, name: str) -> None:
-    from affine.exec.execute import check_equivalent
+    from affine.exec.equivalence import check_equivalent
 
     shape, layout = LAYOUTS[name]
     original = parse(_kernel(shape, layout))
@@ -201,7 +201,7 @@ def test_rewritten_kernels_agree_under_mlir_runner(
     mlir_opt: str, mlir_runner: str, name: str
 ) -> None:
     """The compiled original and our rewrite print the same checksums (mlir-runner)."""
-    from affine.exec.execute import run_mlir_runner
+    from affine.exec.mlir_runner import run_mlir_runner
 
     shape, layout = LAYOUTS[name]
     original = parse(_kernel(shape, layout))

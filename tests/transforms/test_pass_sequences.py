@@ -17,7 +17,7 @@ from test_passes import run_pass
 
 import affine
 from affine.dialects.verifier import verify
-from affine.exec.execute import check_equivalent
+from affine.exec.equivalence import check_equivalent
 from affine.syntax.printer import print_module
 
 

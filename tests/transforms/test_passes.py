@@ -10,7 +10,7 @@ import pytest
 from conftest import CORPUS, run_mlir_opt
 
 import affine
-from affine.exec.execute import check_equivalent
+from affine.exec.equivalence import check_equivalent
 from affine.ir.core import Module
 from affine.syntax.printer import print_module
 from transforms import registry

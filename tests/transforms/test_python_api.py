@@ -11,7 +11,7 @@ from filecheck import filecheck
 import affine
 import transforms
 from affine.dialects.builders import constant_index
-from affine.exec.execute import check_equivalent
+from affine.exec.equivalence import check_equivalent
 from affine.syntax.printer import print_module
 
 
