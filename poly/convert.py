@@ -36,7 +36,16 @@ from affine.math.expr import (
 from affine.math.integer_set import IntegerSet
 from affine.math.simplify import simplify_expr, simplify_map, simplify_set
 from poly.context import isl_context
-from poly.space import dim_names, map_space, param_names, result_names, set_space, symbol_names
+from poly.space import (
+    dim_name,
+    dim_names,
+    map_space,
+    param_names,
+    result_names,
+    set_space,
+    symbol_name,
+    symbol_names,
+)
 
 
 class NotPresburgerError(PolyError, ValueError):
@@ -95,12 +104,12 @@ def expr_to_pw_aff(
             out = isl.PwAff.val_on_domain(universe, val(e.value))
         elif kind == DIM:
             if inputs is not None:
-                out = leaf(e.value, f"d{e.value}")
+                out = leaf(e.value, dim_name(e.value))
             else:
                 out = isl.PwAff.var_on_domain(ls, isl.dim_type.set, e.value)
         elif kind == SYMBOL:
             if inputs is not None:
-                out = leaf(num_dims + e.value, f"s{e.value}")
+                out = leaf(num_dims + e.value, symbol_name(e.value))
             else:
                 out = isl.PwAff.var_on_domain(ls, isl.dim_type.param, e.value)
         elif kind == "+":

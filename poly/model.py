@@ -56,7 +56,19 @@ from affine.math.expr import constant as const_expr
 from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
 from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
-from poly.space import iv_name, memref_space, model_tuple_name, statement_space, value_param_name
+from poly.space import (
+    half_line_map,
+    iv_name,
+    memref_space,
+    model_tuple_name,
+    param_id,
+    prefix_map,
+    row_major_linearization,
+    statement_space,
+    strided_position_map,
+    value_param_name,
+    window_map,
+)
 
 READ = "read"
 WRITE = "write"
@@ -210,9 +222,7 @@ class StatementSpace:
         return isl.PwAff.val_on_domain(self.universe, isl.Val.int_from_si(isl_context(), value))
 
     def param(self, name: str) -> isl.PwAff:
-        return isl.PwAff.param_on_domain_id(
-            self.universe, isl.Id.read_from_str(isl_context(), name)
-        )
+        return isl.PwAff.param_on_domain_id(self.universe, param_id(name))
 
 
 def _is_loop_iv(value: Value) -> bool:
@@ -678,16 +688,12 @@ class _Builder:
         widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
         for k, (x, width) in enumerate(zip(subscripts, widths)):
             relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))  # type: ignore[arg-type]
-        coords = [f"e{k}" for k in range(rank)]
-        position = " + ".join([str(view[1])] + [f"{s_k} * {c}" for s_k, c in zip(view[0], coords)])
-        to_position = isl.Map.read_from_str(
-            isl_context(), f"{{ {name}[{', '.join(coords)}] -> [{position}] }}"
-        )
+        to_position = strided_position_map(name, view[0], view[1])
         relation = relation.apply_range(to_position)
         if not bt.layout:
             if not bt.has_static_shape:
                 return None
-            return relation.apply_range(_row_major_linearization(name, bt.shape).reverse())
+            return relation.apply_range(row_major_linearization(name, bt.shape).reverse())
         base = strides_and_offset(bt)
         m = _layout_map(bt)
         if m is None or m.num_results != 1 or base is None:
@@ -717,16 +723,12 @@ class _Builder:
         first = s.space.const(0)
         for x, size in zip(known, t.shape):
             first = first.scale_val(isl.Val.int_from_si(ctx, size)).add(x)
-        positions = isl.Map.from_pw_aff(first).apply_range(
-            isl.Map.read_from_str(ctx, "{ [x] -> [y] : y >= x }")
-        )
+        positions = isl.Map.from_pw_aff(first).apply_range(half_line_map(later=True))
         positions = positions.intersect(
-            isl.Map.from_pw_aff(first.add(count)).apply_range(
-                isl.Map.read_from_str(ctx, "{ [x] -> [y] : y < x }")
-            )
+            isl.Map.from_pw_aff(first.add(count)).apply_range(half_line_map(later=False))
         )
         name = self.memref_name(buffer)
-        linear = _row_major_linearization(name, t.shape)
+        linear = row_major_linearization(name, t.shape)
         relation = positions.apply_range(linear.reverse())
         reasons: list[str] = []
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
@@ -778,27 +780,10 @@ def _num_ivs(loop: Operation) -> int:
 
 
 def _coordinate_range(x: isl.PwAff, k: int, rank: int, width: int, like: isl.Map) -> isl.Map:
-    """``{ S[ivs] -> M[e] : x(ivs) <= e_k < x(ivs) + width }`` in the space of ``like``."""
-    ctx = isl_context()
-    names = ", ".join(f"e{j}" for j in range(rank))
-    window = isl.Map.read_from_str(ctx, f"{{ [x] -> [{names}] : x <= e{k} < x + {width} }}")
+    """``{ S[ivs] -> M[i] : x(ivs) <= i_k < x(ivs) + width }`` in the space of ``like``."""
+    window = window_map(rank, k, width)
     pointwise = isl.Map.from_pw_aff(x).apply_range(window)
     return pointwise.set_tuple_id(isl.dim_type.out, like.get_tuple_id(isl.dim_type.out))
-
-
-def _row_major_linearization(name: str, shape: Sequence[int]) -> isl.Map:
-    """``{ name[e] -> [row-major position of e] : 0 <= e < shape }``."""
-    coords = [f"e{k}" for k in range(len(shape))]
-    position = "0"
-    for c, size in zip(coords, shape):
-        position = f"({position}) * {size} + {c}"
-    bounds = " and ".join(f"0 <= {c} < {size}" for c, size in zip(coords, shape))
-    text = (
-        f"{{ {name}[{', '.join(coords)}] -> [{position}]"
-        + (f" : {bounds}" if bounds else "")
-        + " }"
-    )
-    return isl.Map.read_from_str(isl_context(), text)
 
 
 def _set_as_map(s: IntegerSet) -> AffineMap:
@@ -863,10 +848,7 @@ def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl
     if not count:
         return relation
     ivs = s.space.iv_names
-    prefix = isl.Map.read_from_str(
-        isl_context(),
-        f"{{ {s.space.name}[{', '.join(ivs)}] -> [{', '.join(ivs[:count])}] }}",
-    )
+    prefix = prefix_map(s.space.name, ivs, count)
     name = relation.get_tuple_name(isl.dim_type.out)
     return prefix.flat_range_product(relation).set_tuple_name(isl.dim_type.out, name)
 

@@ -149,6 +149,19 @@ def rename_params(obj: IslObject, renaming: dict[str, str]) -> IslObject:
     return obj
 
 
+def dim_name(index: int) -> str:
+    return dim_names(index + 1)[index]
+
+
+def symbol_name(index: int) -> str:
+    return symbol_names(index + 1)[index]
+
+
+def param_id(name: str) -> isl.Id:
+    """The ISL identifier of parameter ``name``."""
+    return isl.Id.read_from_str(isl_context(), name)
+
+
 def vector_names(count: int, prefix: str = "x") -> list[str]:
     """The dimensions of an anonymous vector: ``x0, x1, ...`` (``y0, ...`` for a second)."""
     if prefix not in ("x", "y"):
@@ -198,3 +211,77 @@ def window_reversal_map(width: int, position: int, span: int) -> isl.Map:
     body = " and ".join(equal + apart + ["(" + (" or ".join(earlier) or "false") + ")"])
     text = f"{{ [{', '.join(x)}] -> [{', '.join(y)}] : {body} }}"
     return isl.Map.read_from_str(isl_context(), text)
+
+
+def _constraints(terms: Sequence[str]) -> str:
+    return f" : {' and '.join(terms)}" if terms else ""
+
+
+def ordering_distances(count: int, depth: int, repeated: Sequence[int] = ()) -> isl.Set:
+    """Distance vectors (``count`` common IVs) of pairs ordered at ``depth``: zero on the
+    first ``depth - 1`` components and positive on component ``depth`` (zero there when
+    ``depth - 1`` is in ``repeated``, a loop of step 0); all zero for ``depth = count + 1``."""
+    x = vector_names(count)
+    terms = [f"{x[k]} = 0" for k in range(min(depth - 1, count))]
+    if depth <= count:
+        terms.append(f"{x[depth - 1]} = 0" if depth - 1 in repeated else f"{x[depth - 1]} >= 1")
+    return isl.Set.read_from_str(isl_context(), f"{{ [{', '.join(x)}]{_constraints(terms)} }}")
+
+
+def ordering_map(
+    count: int, depth: int, source_dims: int, target_dims: int, repeated: Sequence[int] = ()
+) -> isl.Map:
+    """Instance pairs ``x -> y`` (``source_dims`` and ``target_dims`` IVs, the first
+    ``count`` common) ordered at ``depth``: equal on the first ``depth - 1`` common IVs and
+    ``y`` later on IV ``depth`` (equal there when ``depth - 1`` is in ``repeated``)."""
+    x, y = vector_names(source_dims), vector_names(target_dims, "y")
+    terms = [f"{x[k]} = {y[k]}" for k in range(min(depth - 1, count))]
+    if depth <= count:
+        k = depth - 1
+        terms.append(f"{y[k]} = {x[k]}" if k in repeated else f"{y[k]} >= {x[k]} + 1")
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(y)}]{_constraints(terms)} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def half_line_map(later: bool) -> isl.Map:
+    """``{ [x] -> [y] : y >= x }`` (``later``) or ``{ [x] -> [y] : y < x }``."""
+    text = "{ [x0] -> [y0] : y0 >= x0 }" if later else "{ [x0] -> [y0] : y0 < x0 }"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def window_map(rank: int, index: int, width: int) -> isl.Map:
+    """``{ [x] -> [i0, ..] : x <= i_index < x + width }`` into a memref's index space."""
+    i = memref_index_names(rank)
+    text = f"{{ [x0] -> [{', '.join(i)}] : x0 <= {i[index]} < x0 + {width} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def strided_position_map(name: str, strides: Sequence[int], offset: int) -> isl.Map:
+    """``{ name[i0, ..] -> [offset + sum_k strides[k] * i_k] }``."""
+    i = memref_index_names(len(strides))
+    position = " + ".join([str(offset)] + [f"{s_k} * {i_k}" for s_k, i_k in zip(strides, i)])
+    return isl.Map.read_from_str(isl_context(), f"{{ {name}[{', '.join(i)}] -> [{position}] }}")
+
+
+def row_major_linearization(name: str, shape: Sequence[int]) -> isl.Map:
+    """``{ name[i] -> [row-major position of i] : 0 <= i < shape }``."""
+    i = memref_index_names(len(shape))
+    position = "0"
+    for i_k, size in zip(i, shape):
+        position = f"({position}) * {size} + {i_k}"
+    bounds = [f"0 <= {i_k} < {size}" for i_k, size in zip(i, shape)]
+    text = f"{{ {name}[{', '.join(i)}] -> [{position}]{_constraints(bounds)} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def prefix_map(name: str, dims: Sequence[str], count: int) -> isl.Map:
+    """``{ name[dims] -> [dims[:count]] }``: the first ``count`` dimensions of a tuple."""
+    text = f"{{ {name}[{', '.join(dims)}] -> [{', '.join(dims[:count])}] }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def unit_step_map(count: int, position: int) -> isl.Map:
+    """``{ [x0, ..] -> [x0, .., x_position + 1, ..] }``."""
+    x = vector_names(count)
+    moved = [f"{v} + 1" if k == position else v for k, v in enumerate(x)]
+    return isl.Map.read_from_str(isl_context(), f"{{ [{', '.join(x)}] -> [{', '.join(moved)}] }}")

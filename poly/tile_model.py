@@ -28,6 +28,7 @@ from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import AnalysisWarning
 from poly.model import Access, Model, build_model
+from poly.space import unit_step_map
 
 TYPICAL_PARAMETER = 1024  # the value a symbolic size is assumed to have when sizing tiles
 CACHE_OCCUPANCY = 0.5  # the share of the cache a tile's data may fill (room for conflicts)
@@ -223,12 +224,7 @@ def _last_dim_stride(a: Access, position: int) -> int | None:
     if n_out == 0:
         return 0
     n_in = relation.dim(isl.dim_type.in_)
-    names = [f"x{k}" for k in range(n_in)]
-    moved = list(names)
-    moved[position] = f"x{position} + 1"
-    step = isl.Map.read_from_str(
-        isl_context(), f"{{ [{', '.join(names)}] -> [{', '.join(moved)}] }}"
-    )
+    step = unit_step_map(n_in, position)
     step = step.set_tuple_id(isl.dim_type.in_, relation.get_tuple_id(isl.dim_type.in_))
     step = step.set_tuple_id(isl.dim_type.out, relation.get_tuple_id(isl.dim_type.in_))
     pairs = relation.reverse().apply_range(step).apply_range(relation)  # e -> e' one step on

@@ -195,4 +195,4 @@ def test_calls_and_non_affine_accesses_touch_the_whole_memref() -> None:
     loop = next(info for info in analysis.loops() if info.loop.op.name == "affine.for")
     assert not loop.parallel
     load = next(a for a in analysis.model.accesses if a.op.name == "memref.load")
-    assert load.exact and "e0 = 9" in str(load.relation)
+    assert load.exact and "i0 = 9" in str(load.relation)
