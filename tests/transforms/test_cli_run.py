@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
 import affine
 from affine.exec.c_backend import build_library
@@ -13,7 +14,7 @@ from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
 from affine.exec.running import run
 from transforms.cli import main
 
-KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 
 
 def poly_opt(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -8,6 +8,8 @@ import itertools
 from pathlib import Path
 
 import pytest
+from bandgen import perfect_bands
+from conftest import CORPUS
 from dep_oracle import dependent_pairs, loop_distances, trace
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
@@ -21,7 +23,7 @@ from transforms.permutation import check_permutation
 from transforms.tiling import check_tiling
 from transforms.unroll_jam import check_unroll_and_jam
 
-CORPUS = Path(__file__).parent.parent / "corpus"
+CORPUS = CORPUS
 NESTS = sorted((CORPUS / "deps").glob("*.mlir"))
 
 
@@ -30,24 +32,6 @@ def lex_negative(v: tuple[int, ...]) -> bool:
         if x:
             return x < 0
     return False
-
-
-def perfect_bands(module: Module) -> list[list[Operation]]:
-    """Every chain of affine.for loops where each one's body is the next loop only."""
-    bands = []
-    for op in module.operation.walk():
-        if op.name != "affine.for" or len(op.regions[0].blocks[0].arguments) != 1:
-            continue
-        band = [op]
-        while True:
-            body = [x for x in band[-1].regions[0].blocks[0].operations if x.name != "affine.yield"]
-            if len(body) == 1 and body[0].name == "affine.for":
-                band.append(body[0])
-            else:
-                break
-        if len(band) >= 2:
-            bands.append(band)
-    return bands
 
 
 def check_nest(module: Module) -> None:

@@ -4,14 +4,14 @@ order: checked by running original and result, on the corpus and on random nests
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import islpy as isl
 import pytest
+from bandgen import perfect_bands
+from conftest import CORPUS
 from dep_oracle import access_multiset
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
-from test_legality import perfect_bands
 
 import affine
 from affine.dialects.verifier import verify
@@ -22,7 +22,7 @@ from poly.context import isl_context
 from transforms.permutation import check_permutation
 from transforms.tiling import check_tiling
 
-KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 
 
 def bands(module: Module) -> list[list[int]]:

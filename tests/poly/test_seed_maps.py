@@ -3,9 +3,8 @@ affine math: compositions, one-to-one checks, specialisation, normalisation, ISL
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import CORPUS
 
 from affine import Module, dim, parse, parse_affine_map
 from affine.analysis.layout import LayoutNotNormalizable, composed_layout
@@ -13,7 +12,7 @@ from affine.ir.types import F32, MemRefType
 from affine.math.simplify import simplify_expr
 from poly import map_from_isl, map_to_isl, normalize_memref_type, normalize_memrefs, one_to_one_on
 
-SEED = Path(__file__).resolve().parents[1] / "corpus" / "seed"
+SEED = CORPUS / "seed"
 
 
 def _allocs(name: str) -> list[MemRefType]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
 from transforms.cli import main
 
-GOLDEN = sorted((Path(__file__).parent.parent / "corpus" / "deps_expected").glob("*.mlir"))
+GOLDEN = sorted((CORPUS / "deps_expected").glob("*.mlir"))
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
@@ -19,9 +20,7 @@ def test_expected_remarks(path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_a_wrong_expectation_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = (
-        Path(__file__).parent.parent / "corpus" / "deps_expected" / "else_branch.mlir"
-    ).read_text()
+    text = (CORPUS / "deps_expected" / "else_branch.mlir").read_text()
     wrong = text.replace("depth 1 = [1, 1]}}", "depth 1 = false}}")
     path = tmp_path / "wrong.mlir"
     path.write_text(wrong)

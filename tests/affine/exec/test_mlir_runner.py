@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import CORPUS
 from exec_cases import CASES
 from hypothesis import HealthCheck, given, settings
 from nestgen import Nest, nests
@@ -20,7 +21,7 @@ from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
 from affine.exec.mlir_runner import MLIR_LOWERING, mlir_harness, run_mlir_runner
 from affine.exec.running import run
 
-KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 QUICK = {"gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout", "bf16_matvec"}
 RUNNABLE = sorted(p.stem for p in KERNELS.glob("*.mlir") if p.stem != "dma_tiles")
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import CORPUS
 from exec_cases import CASES, PROGRAMS
 
 import affine
@@ -19,7 +20,7 @@ from affine.exec.equivalence import compare_arrays
 from affine.exec.inputs import deterministic_inputs, random_inputs, resolve_function
 from affine.exec.running import run, time_kernel
 
-KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 CORPUS = sorted(p.stem for p in KERNELS.glob("*.mlir"))
 
 

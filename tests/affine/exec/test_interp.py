@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import CORPUS
 from exec_cases import CASES, PROGRAMS
 
 import affine
@@ -15,7 +14,7 @@ from affine.exec.interp import Interpreter
 from affine.exec.memory import MemRef
 from affine.exec.running import load_kernel, run
 
-KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 
 
 def kernel(name: str) -> affine.Module:

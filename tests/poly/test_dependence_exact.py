@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 from dep_oracle import expected_remarks, index_arguments, trace, traced_file
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
@@ -15,7 +16,7 @@ import affine
 from affine.ir.core import Module, Value
 from poly.deps import DependenceAnalysis
 
-CORPUS = Path(__file__).parent.parent / "corpus"
+CORPUS = CORPUS
 NESTS = sorted((CORPUS / "deps").glob("*.mlir")) + sorted((CORPUS / "kernels").glob("*.mlir"))
 
 

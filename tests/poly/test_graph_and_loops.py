@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import warnings
-from pathlib import Path
 
 import networkx as nx
 import pytest
+from conftest import CORPUS
 from dep_oracle import memory_dependences, trace
 
 import affine
@@ -18,7 +18,7 @@ from poly.flow import FlowAnalysis
 from poly.graph import dependence_graph, to_dot, to_json
 from transforms.cli import main
 
-KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
+KERNELS = CORPUS / "kernels"
 
 
 def loops_by_line(analysis: FlowAnalysis) -> dict[int, object]:
@@ -35,7 +35,7 @@ def test_gemm_loops() -> None:
 
 
 def test_stencil_time_loop_is_sequential() -> None:
-    text = (Path(__file__).parent.parent / "corpus" / "deps" / "jacobi_1d.mlir").read_text()
+    text = (CORPUS / "deps" / "jacobi_1d.mlir").read_text()
     loops = loops_by_line(FlowAnalysis(affine.parse(text)))
     assert not loops[3].parallel and not loops[3].reduction_only  # t: real flow of values
     assert loops[4].parallel and loops[12].parallel
@@ -151,7 +151,7 @@ def test_semi_affine_subscripts_are_sound(m: int) -> None:
 
 def test_distance_sets_are_isl_objects() -> None:
     # The coupled distances of a triangular update, as an ISL set and as text.
-    text = (Path(__file__).parent.parent / "corpus" / "deps" / "triangular_update.mlir").read_text()
+    text = (CORPUS / "deps" / "triangular_update.mlir").read_text()
     analysis = DependenceAnalysis(affine.parse(text))
     store, load_i = analysis.model.numbered[2], analysis.model.numbered[0]
     dep = analysis.check(store, load_i, 1)

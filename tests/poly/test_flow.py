@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 from dep_oracle import Trace, flow_dependences, memory_dependences, trace, traced_file
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
@@ -16,7 +17,7 @@ from affine.ir.core import Module, Value
 from poly.deps import AnalysisWarning
 from poly.flow import RAW, FlowAnalysis
 
-CORPUS = Path(__file__).parent.parent / "corpus"
+CORPUS = CORPUS
 NESTS = sorted((CORPUS / "deps").glob("*.mlir")) + sorted((CORPUS / "kernels").glob("*.mlir"))
 
 

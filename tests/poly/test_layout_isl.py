@@ -1,7 +1,7 @@
 """Layouts with ISL (poly/layout.py): one-to-one checks of compositions, footprints and
 bounding boxes against enumeration, and the ISL normalisation oracle against the box one.
 
-(Named apart from tests/affine_math/test_layout.py: test modules share one namespace.)"""
+(Named apart from tests/affine/analysis/test_layout.py: test modules share one namespace.)"""
 
 from __future__ import annotations
 

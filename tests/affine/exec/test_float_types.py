@@ -31,6 +31,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
+from conftest import CORPUS
 from exec_cases import Case
 
 import affine
@@ -796,7 +797,7 @@ def test_inputs_are_rounded_through_f32() -> None:
 
 
 def test_harness_converts_through_f32() -> None:
-    path = Path(__file__).resolve().parents[1] / "corpus" / "kernels" / "bf16_matvec.mlir"
+    path = CORPUS / "kernels" / "bf16_matvec.mlir"
     text = mlir_harness(resolve_function(affine.parse(path.read_text(), str(path))))
     assert " : f64 to f32" in text and " : f32 to bf16" in text  # filling
     assert " : bf16 to f32" in text and " : f32 to f64" in text  # checksums
