@@ -120,6 +120,11 @@ def unroll_and_jam(module: Module, factor: int = 4) -> PassResult:
     return run_pass(module, "affine-loop-unroll-jam", unroll_jam_factor=factor)
 
 
+def normalize_memrefs(module: Module) -> PassResult:
+    """``--normalize-memrefs``: memrefs get the identity layout where that is sound."""
+    return run_pass(module, "normalize-memrefs")
+
+
 def parallelize(
     module: Module, reductions: bool = False, max_nested: int = 2**32 - 1
 ) -> PassResult:

@@ -66,6 +66,12 @@ for _name, _module, _cls, _summary in (
         "Unroll and jam outermost loops where legal (unroll-jam-factor)",
     ),
     (
+        "normalize-memrefs",
+        "memref_normalization",
+        "NormalizeMemRefs",
+        "Give memrefs the identity layout, rewriting their uses through the layout map",
+    ),
+    (
         "affine-parallelize",
         "parallelization",
         "Parallelize",

@@ -10,6 +10,7 @@ import random
 import pytest
 from conftest import run_mlir_opt
 
+import transforms
 from affine import parse, print_module
 from affine.dialects.verifier import verify
 from affine.ir.core import BlockArgument, Module, Operation, Value
@@ -120,6 +121,19 @@ def _mlir_normalized(mlir_opt: str, text: str) -> Module:
     return parse(out.stdout)
 
 
+def _assert_same_subscripts(
+    ours: Module, theirs: Module, shape: tuple[int, ...], name: str
+) -> None:
+    """The same accesses in the same order, with subscripts equal at random loop indices."""
+    ours_accesses, theirs_accesses = _subscripts(ours), _subscripts(theirs)
+    assert [op.name for op, _ in ours_accesses] == [op.name for op, _ in theirs_accesses]
+    rng = random.Random(name)
+    for _ in range(60):
+        env = {("iv", k): rng.randrange(n) for k, n in enumerate(shape)}
+        for (_, a), (_, b) in zip(ours_accesses, theirs_accesses):
+            assert _evaluate(a, env) == _evaluate(b, env)
+
+
 @pytest.mark.parametrize("name", sorted(LAYOUTS))
 def test_same_types_and_subscripts_as_mlir_opt(mlir_opt: str, name: str) -> None:
     shape, layout = LAYOUTS[name]
@@ -136,13 +150,7 @@ def test_same_types_and_subscripts_as_mlir_opt(mlir_opt: str, name: str) -> None
         for r in op.results
         if isinstance(r.type, MemRefType)
     )
-    ours_accesses, theirs_accesses = _subscripts(ours), _subscripts(theirs)
-    assert [op.name for op, _ in ours_accesses] == [op.name for op, _ in theirs_accesses]
-    rng = random.Random(name)
-    for _ in range(60):
-        env = {("iv", k): rng.randrange(n) for k, n in enumerate(shape)}
-        for (_, a), (_, b) in zip(ours_accesses, theirs_accesses):
-            assert _evaluate(a, env) == _evaluate(b, env)
+    _assert_same_subscripts(ours, theirs, shape, name)
     # Our output is accepted by mlir-opt and is a fixed point of its normalisation.
     again = run_mlir_opt(mlir_opt, print_module(ours), "-normalize-memrefs")
     assert again.returncode == 0, again.stderr
@@ -253,3 +261,28 @@ func.func @f() -> index {
     assert Interpreter(ours).call("f", []) == [8]
     assert Interpreter(theirs).call("f", []) == [2]  # the size of the new first dimension
     assert _signatures(ours) == _signatures(theirs)
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_normalize_memrefs_pass_prints_what_mlir_opt_prints(mlir_opt: str, name: str) -> None:
+    """``poly-opt --normalize-memrefs`` and ``mlir-opt -normalize-memrefs``: the same types
+    and the same subscripts, and no remark."""
+    shape, layout = LAYOUTS[name]
+    text = _accesses_module(shape, layout)
+    theirs = _mlir_normalized(mlir_opt, text)
+    result = transforms.normalize_memrefs(parse(text))
+    assert result.remarks == []
+    ours = parse(print_module(result.module))
+    assert _signatures(ours) == _signatures(theirs)
+    _assert_same_subscripts(ours, theirs, shape, name)
+
+
+def test_normalize_memrefs_pass_remarks_on_what_it_leaves_alone() -> None:
+    text = """
+func.func @f(%m: memref<8xf32, affine_map<(d0) -> (d0 floordiv 2)>>) {
+  return
+}
+"""
+    result = transforms.normalize_memrefs(parse(text))
+    assert len(result.remarks) == 1
+    assert "remark: memrefs not normalized: " in result.remarks[0]
