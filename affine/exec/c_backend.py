@@ -53,7 +53,6 @@ from affine.exec.elements import (
     storage_word,
 )
 from affine.exec.inputs import function_name, module_of, resolve_function
-from affine.exec.interp import FLOAT_IDENTITIES, IntOps, strided_side_is_source
 from affine.exec.memory import (
     MemRef,
     cast_layout_values,
@@ -66,6 +65,8 @@ from affine.exec.memory import (
     strided_view_values,
     view_operands,
 )
+from affine.exec.op_table import OpTable
+from affine.exec.semantics import FLOAT_IDENTITIES, IntOps, integer_identity, strided_side_is_source
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location
@@ -596,19 +597,8 @@ def reduction_identity_c(kind: str, info: ElementInfo) -> str:
     """C for the neutral element of an ``affine.parallel`` reduction."""
     if info.kind == "float":
         return float_literal(float_values(FLOAT_IDENTITIES[kind], info), info)
-    w = info.width
-    values = {
-        "addi": 0,
-        "muli": 1,
-        "andi": -1,
-        "ori": 0,
-        "xori": 0,
-        "maxs": -(1 << (w - 1)),
-        "mins": (1 << (w - 1)) - 1,
-        "maxu": 0,
-        "minu": -1,
-    }
-    return canon_c(f"INT64_C({values[kind]})" if values[kind] != -(1 << 63) else "INT64_MIN", info)
+    value = integer_identity(kind, info.width)
+    return canon_c(f"INT64_C({value})" if value != -(1 << 63) else "INT64_MIN", info)
 
 
 def _is_nonneg(e: AffineExpr, nonneg: Sequence[bool], num_dims: int) -> bool:
@@ -658,16 +648,8 @@ def affine_c(
 
 
 CEmit = Callable[["_FunctionEmitter", Operation], None]
-_C_OPS: dict[str, CEmit] = {}
-
-
-def _c_op(*names: str) -> Callable[[CEmit], CEmit]:
-    def register(fn: CEmit) -> CEmit:
-        for name in names:
-            _C_OPS[name] = fn
-        return fn
-
-    return register
+_C_OPS: OpTable[CEmit] = OpTable()
+_c_op = _C_OPS.register
 
 
 class _FunctionEmitter:
@@ -962,13 +944,13 @@ def _map_indices(
 
 @_c_op("affine.load")
 def _c_affine_load(e: _FunctionEmitter, op: Operation) -> None:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _load(e, op, op.operands[0], _map_indices(e, op, m, op.operands[1:]))
 
 
 @_c_op("affine.store")
 def _c_affine_store(e: _FunctionEmitter, op: Operation) -> None:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _store(e, op, op.operands[0], op.operands[1], _map_indices(e, op, m, op.operands[2:]))
 
 
@@ -1136,14 +1118,14 @@ def _c_view(
 
 def _c_view_operands(e: _FunctionEmitter, op: Operation) -> tuple[list[Any], list[Any], list[Any]]:
     lists = view_operands(op)
-    return tuple([v if isinstance(v, int) else e.v(v) for v in values] for values in lists)  # type: ignore[return-value]
+    return tuple([v if isinstance(v, int) else e.v(v) for v in values] for values in lists)  # type: ignore[return-value]  # a tuple of three lists, built by a generator mypy types as tuple[list, ...]
 
 
 @_c_op("memref.subview")
 def _c_subview(e: _FunctionEmitter, op: Operation) -> None:
     mem = e.mem(op.operands[0])
     offsets, sizes, steps = _c_view_operands(e, op)
-    if len(op.results[0].type.shape) != len(mem.type.shape):  # type: ignore[attr-defined]
+    if len(op.results[0].type.shape) != len(mem.type.shape):  # type: ignore[attr-defined]  # memref.subview's verifier checked memref types
         raise ExecutionError("rank-reducing 'memref.subview' cannot be compiled", op.loc)
     form = strided_form(mem.type, mem.symbols, mem.pstrides)
     if form is None:
@@ -1222,7 +1204,7 @@ def _transfer(
         for idx, mem in ((src_idx, src), (dst_idx, dst)) + (
             ((tag_idx, tag),) if tag is not None else ()
         ):
-            conds.extend(f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(idx, e.sizes_c(mem)))  # type: ignore[union-attr]
+            conds.extend(f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(idx, e.sizes_c(mem)))
         e.line(f"const int64_t {s0} = {_linear_c(src_idx, e.sizes_c(src))};")
         e.line(f"const int64_t {d0} = {_linear_c(dst_idx, e.sizes_c(dst))};")
         conds.append(f"{n} < 0")
@@ -1306,7 +1288,7 @@ def _dma_wait(e: _FunctionEmitter, op: Operation, indices: list[str]) -> None:
 
 @_c_op("affine.dma_wait")
 def _c_affine_dma_wait(e: _FunctionEmitter, op: Operation) -> None:
-    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]
+    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _dma_wait(e, op, _map_indices(e, op, m, op.operands[1:-1]))
 
 
@@ -1327,7 +1309,7 @@ def _c_copy(e: _FunctionEmitter, op: Operation) -> None:
 
 @_c_op("affine.apply", "affine.min", "affine.max")
 def _c_apply(e: _FunctionEmitter, op: Operation) -> None:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     combine = "min" if op.name == "affine.min" else "max"
     e.define(op.results[0], e.bound(m, op.operands, combine, op))
     if e.map_nonneg(m, op.operands, op.name == "affine.max"):
@@ -1689,7 +1671,7 @@ _CMPF_C = {
 
 @_c_op("arith.cmpf")
 def _c_cmpf(e: _FunctionEmitter, op: Operation) -> None:
-    pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
+    pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     info = e.info(op.operands[0], op.loc)
     a, b = (dec_c(e.v(v), info) for v in op.operands)
     e.define(op.results[0], f"(int8_t)-({_CMPF_C[pred].format(a=a, b=b)})")
@@ -1697,7 +1679,7 @@ def _c_cmpf(e: _FunctionEmitter, op: Operation) -> None:
 
 @_c_op("arith.cmpi")
 def _c_cmpi(e: _FunctionEmitter, op: Operation) -> None:
-    pred = CMPI_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
+    pred = CMPI_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     info = e.info(op.operands[0], op.loc)
     a, b = (e.v(v) for v in op.operands)
     ops = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
@@ -1840,7 +1822,7 @@ def aliased_callees(module: Operation) -> set[str]:
                 v = v.owner_op.operands[0]
             roots.append(v)
         if len(set(roots)) != len(roots):
-            names.add(op.properties["callee"].leaf)  # type: ignore[attr-defined]
+            names.add(op.properties["callee"].leaf)  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return names
 
 

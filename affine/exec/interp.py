@@ -57,6 +57,13 @@ from affine.exec.memory import (
     strided_view_values,
     view_operands,
 )
+from affine.exec.op_table import OpTable
+from affine.exec.semantics import (
+    FLOAT_IDENTITIES,
+    IntOps,
+    integer_identity,
+    strided_side_is_source,
+)
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location
@@ -68,8 +75,6 @@ from affine.math.integer_set import IntegerSet
 
 Env = list
 Closure = Callable[[Env], Any]
-
-MASK64 = (1 << 64) - 1
 
 
 class _Jump:
@@ -143,34 +148,6 @@ class _Function:
 
 
 # -- integer and float semantics ----------------------------------------------------------------------
-
-
-class IntOps:
-    """Wrap-around and signed/unsigned views of one integer type's canonical values."""
-
-    __slots__ = ("canon", "info", "to_s", "to_u", "width")
-
-    def __init__(self, info: ElementInfo) -> None:
-        self.info = info
-        self.width = info.width
-        mask = (1 << info.width) - 1
-        half = 1 << (info.width - 1)
-
-        def wrap_s(x: int) -> int:
-            return ((x + half) & mask) - half
-
-        def wrap_u(x: int) -> int:
-            return x & mask
-
-        def same(x: int) -> int:
-            return x
-
-        if info.kind == "index":
-            self.canon, self.to_s, self.to_u = same, same, (lambda x: x & MASK64)
-        elif info.kind == "uint":
-            self.canon, self.to_s, self.to_u = wrap_u, wrap_s, same
-        else:
-            self.canon, self.to_s, self.to_u = wrap_s, same, wrap_u
 
 
 def _trunc_div(a: int, b: int) -> int:
@@ -510,35 +487,12 @@ def float_to_int(x: Any, ops: IntOps, signed: bool) -> int:
     return ops.canon(value)
 
 
-FLOAT_IDENTITIES = {
-    "addf": 0.0,
-    "mulf": 1.0,
-    "maximumf": -np.inf,
-    "minimumf": np.inf,
-    "maxnumf": np.nan,
-    "minnumf": np.nan,
-}
-
-
 def reduction_identity(kind: str, t: Type) -> Any:
     """The neutral element MLIR starts an ``affine.parallel`` reduction from."""
     info = element_info(t)
     if info.kind == "float":
         return float_values(FLOAT_IDENTITIES[kind], info)
-    ops = IntOps(info)
-    width = info.width
-    values = {
-        "addi": 0,
-        "muli": 1,
-        "andi": -1,
-        "ori": 0,
-        "xori": 0,
-        "maxs": -(1 << (width - 1)),
-        "mins": (1 << (width - 1)) - 1,
-        "maxu": 0,
-        "minu": -1,
-    }
-    return ops.canon(values[kind])
+    return IntOps(info).canon(integer_identity(kind, info.width))
 
 
 def reduction_combiner(kind: str, t: Type, loc: Location | None) -> Callable[[Any, Any], Any]:
@@ -603,16 +557,8 @@ def _build(source: str, name: str, namespace: dict[str, Any]) -> Any:
 
 
 OpCompiler = Callable[["_Compiler", Operation], Closure]
-_OPS: dict[str, OpCompiler] = {}
-
-
-def _op(*names: str) -> Callable[[OpCompiler], OpCompiler]:
-    def register(fn: OpCompiler) -> OpCompiler:
-        for name in names:
-            _OPS[name] = fn
-        return fn
-
-    return register
+_OPS: OpTable[OpCompiler] = OpTable()
+_op = _OPS.register
 
 
 class _Compiler:
@@ -793,13 +739,13 @@ def _load_store(
 
 @_op("affine.load")
 def _affine_load(c: _Compiler, op: Operation) -> Closure:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return _load_store(c, op, op.operands[0], c.map_source(m, op.operands[1:]), None)
 
 
 @_op("affine.store")
 def _affine_store(c: _Compiler, op: Operation) -> Closure:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return _load_store(c, op, op.operands[1], c.map_source(m, op.operands[2:]), op.operands[0])
 
 
@@ -936,7 +882,7 @@ def _view_op(
     ]
 
     def numbers(env: Env) -> tuple[list, list, list]:
-        return tuple([v if s is None else env[s] for v, s in values] for values in slots)  # type: ignore[return-value]
+        return tuple([v if s is None else env[s] for v, s in values] for values in slots)  # type: ignore[return-value]  # a tuple of three lists, built by a generator mypy types as tuple[list, ...]
 
     return c.slot(op.operands[0]), target, numbers
 
@@ -1074,13 +1020,6 @@ def dma_copy(
     dst.data[positions_of_linear(dst, dst_linear)] = src.data[positions_of_linear(src, src_linear)]
 
 
-def strided_side_is_source(src: MemRefType, dst: MemRefType) -> bool:
-    """The stride applies to the slower memory (the lower memory space number); the source
-    when the spaces are equal or not numbered."""
-    a, b = src.memory_space_number, dst.memory_space_number
-    return a is None or b is None or a <= b
-
-
 def _dma(
     c: _Compiler,
     op: Operation,
@@ -1156,7 +1095,7 @@ def _dma_wait(c: _Compiler, op: Operation, indices: list[str]) -> Closure:
 
 @_op("affine.dma_wait")
 def _affine_dma_wait(c: _Compiler, op: Operation) -> Closure:
-    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]
+    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return _dma_wait(c, op, c.map_source(m, op.operands[1:-1]))
 
 
@@ -1186,7 +1125,7 @@ def _copy(c: _Compiler, op: Operation) -> Closure:
 
 @_op("affine.apply", "affine.min", "affine.max")
 def _apply(c: _Compiler, op: Operation) -> Closure:
-    m = op.properties["map"].value  # type: ignore[attr-defined]
+    m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     combine = "min" if op.name == "affine.min" else "max"
     value = c.map_function(m, op.operands, combine, op.loc)
     r = c.slot(op.results[0])
@@ -1620,7 +1559,7 @@ def _fpowi(c: _Compiler, op: Operation) -> Closure:
 
 @_op("arith.cmpi")
 def _cmpi(c: _Compiler, op: Operation) -> Closure:
-    pred = CMPI_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
+    pred = CMPI_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     test = cmpi(pred, _int_ops_of(op, op.operands[0]))
     return _binary(c, op, lambda a, b: -1 if test(a, b) else 0)
 
@@ -1628,7 +1567,7 @@ def _cmpi(c: _Compiler, op: Operation) -> Closure:
 @_op("arith.cmpf")
 def _cmpf(c: _Compiler, op: Operation) -> Closure:
     value = _float_ops_of(op, op.operands[0]).value
-    pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]
+    pred = CMPF_PREDICATES[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     test = cmpf(pred)
     return _binary(c, op, lambda a, b: -1 if test(value(a), value(b)) else 0)
 
@@ -1692,4 +1631,4 @@ def _cast_scalar(c: _Compiler, op: Operation) -> Closure:
     )
 
 
-__all__ = ["IntOps", "Interpreter", "cast_memref", "dma_copy", "int_binary"]
+__all__ = ["Interpreter", "cast_memref", "dma_copy", "int_binary"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from affine.ir.hooks import Hook
+
 if TYPE_CHECKING:
     from affine.ir.attributes import Attribute
     from affine.ir.core import Module, Operation
@@ -30,16 +32,7 @@ class Printer(Protocol):
     def print_module(self, module: Module | Operation, generic: bool = False) -> str: ...
 
 
-_installed: list[Printer] = []
+_PRINTER: Hook[Printer] = Hook("printer")
 
-
-def install(printer: Printer) -> None:
-    """Make ``printer`` the one that turns IR objects into text."""
-    _installed[:] = [printer]
-
-
-def printer() -> Printer:
-    """The installed printer (the syntax layer is loaded with the ``affine`` package)."""
-    if not _installed:
-        raise RuntimeError("no printer installed: import affine first")
-    return _installed[0]
+install = _PRINTER.install  # called by affine.syntax.printer when it is imported
+printer = _PRINTER.get

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from affine.ir.hooks import Hook
 from affine.ir.printing import printer
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, constant, dim, symbol
@@ -28,16 +29,13 @@ DYNAMIC = -(2**63)  # a ``?`` dimension size, stride or offset (MLIR's ShapedTyp
 
 # Memory spaces given as integers become ``IntegerAttr(n, i64)``: IntegerAttr is defined in
 # affine.ir.attributes, which builds on this module, and registers itself here.
-_INTEGER_ATTR: list[type[Attribute]] = []
+_INTEGER_ATTR: Hook[type[Attribute]] = Hook("IntegerAttr class")
 
-
-def register_integer_attr(cls: type[Attribute]) -> None:
-    """Called once by :mod:`affine.ir.attributes` with its ``IntegerAttr``."""
-    _INTEGER_ATTR[:] = [cls]
+register_integer_attr = _INTEGER_ATTR.install  # called once by affine.ir.attributes
 
 
 def _integer_attr() -> Any:
-    return _INTEGER_ATTR[0]
+    return _INTEGER_ATTR.get()
 
 
 class Type(Immutable):
@@ -175,13 +173,16 @@ class ShapedType(Type):
         if not self.has_static_shape:
             raise ValueError(f"{self} does not have a static shape")
         n = 1
-        for s in self.shape:  # type: ignore[union-attr]
+        for s in self.shape:  # type: ignore[union-attr]  # has_static_shape above implies a shape
             n *= s
         return n
 
 
 class VectorType(ShapedType):
     __slots__ = ("element_type", "scalable", "shape")
+
+    shape: tuple[int, ...]
+    scalable: tuple[bool, ...]
 
     def __init__(
         self, shape: Sequence[int], element_type: Type, scalable: Sequence[bool] | None = None
@@ -202,6 +203,8 @@ class TensorType(ShapedType):
     """Ranked (``shape`` a tuple) or unranked (``shape`` None) tensor."""
 
     __slots__ = ("element_type", "encoding", "shape")
+
+    encoding: Attribute | None
 
     def __init__(
         self, shape: Sequence[int] | None, element_type: Type, encoding: Attribute | None = None
@@ -284,6 +287,10 @@ class MemRefType(ShapedType):
     """
 
     __slots__ = ("element_type", "layout", "memory_space", "shape")
+
+    shape: tuple[int, ...]
+    layout: tuple[AffineMap, ...] | StridedLayout
+    memory_space: Attribute | None
 
     layout: Layout
     memory_space: Attribute | None
@@ -372,6 +379,8 @@ def _compose_symbols_in_order(outer: AffineMap, inner: AffineMap) -> AffineMap:
 
 class UnrankedMemRefType(ShapedType):
     __slots__ = ("element_type", "memory_space")
+
+    memory_space: Attribute | None
 
     shape = None
 

@@ -39,6 +39,7 @@ from affine.ir.attributes import (
 )
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location, ParseError, SourceFile
+from affine.ir.hooks import Hook
 from affine.ir.registry import ISOLATED, MLIR_OPT_DIALECTS, TERMINATOR, OpDef, lookup
 from affine.ir.types import (
     DYNAMIC,
@@ -114,7 +115,7 @@ class ForwardRef(Value):
     __slots__ = ("offset", "ops")
 
     def __init__(self, name: str, offset: int) -> None:
-        self.type = None  # type: ignore[assignment]
+        self.type = None
         self.name = name
         self.offset = offset
         self.ops: list[Operation] = []
@@ -528,7 +529,7 @@ class Parser:
             self.wrong_token("expected list element")
         while self.accept(","):
             if self.kind == "(":  # seed syntax: inline (semi-)affine map
-                layout.append(self._parse_seed_map_or_set(want="map"))  # type: ignore[arg-type]
+                layout.append(self._parse_seed_map_or_set(want="map"))
                 continue
             item_start = self.start
             attr: Attribute | None = None
@@ -722,7 +723,7 @@ class Parser:
                 float_type = self.parse_type()
                 if not isinstance(float_type, FloatType):
                     self.error("floating point value not valid for specified type")
-            return FloatAttr(value_f, float_type)  # type: ignore[arg-type]
+            return FloatAttr(value_f, float_type)
         self.error("expected constant integer or floating point value")
 
     @staticmethod
@@ -953,7 +954,7 @@ class Parser:
             values,
             literal_shape,
             hex_payload,
-            shaped,  # type: ignore[arg-type]
+            shaped,
         )
 
     def _check_elements_type(self, shaped: Type, start: int) -> None:
@@ -1845,7 +1846,7 @@ class Parser:
                     arg_name, arg_offset, arg_type, _ = self.parse_argument(
                         with_type=True, colon_context=" and type for SSA operand"
                     )
-                    arg = block.add_argument(arg_type, self.loc(arg_offset))  # type: ignore[arg-type]
+                    arg = block.add_argument(arg_type, self.loc(arg_offset))
                     self.define_values(arg_name, [arg], arg_offset)
                     if not self.accept(","):
                         break
@@ -2162,18 +2163,10 @@ class SeedSyntax(Protocol):
     def modernize(self, module: Operation, seed_ops: list[Operation]) -> None: ...
 
 
-_SEED_SYNTAX: list[SeedSyntax] = []
+_SEED_SYNTAX: Hook[SeedSyntax] = Hook("seed syntax")
 
-
-def install_seed_syntax(seed: SeedSyntax) -> None:
-    """Make ``seed`` the reader of seed-syntax ops and functions."""
-    _SEED_SYNTAX[:] = [seed]
-
-
-def _seed() -> SeedSyntax:
-    if not _SEED_SYNTAX:
-        raise RuntimeError("the seed syntax is not installed: import affine first")
-    return _SEED_SYNTAX[0]
+install_seed_syntax = _SEED_SYNTAX.install  # called by affine.dialects.seed when imported
+_seed = _SEED_SYNTAX.get
 
 
 _SIMPLE_TYPES: dict[str, Type] = {
