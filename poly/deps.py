@@ -135,7 +135,7 @@ class DependenceAnalysis:
         try:
             with budget(self.max_operations, "a dependence query"):
                 ordering = ordering_set(self.model, n, depth, zero)
-                distances = info.distances.intersect(ordering)  # type: ignore[union-attr]
+                distances = info.distances.intersect(ordering)  # type: ignore[union-attr]  # a pair with status DEPENDENCE (checked above) has its distances
                 if distances.is_empty():
                     return result
                 result.status = DEPENDENCE
@@ -288,7 +288,7 @@ def _appears_before(a: Operation, b: Operation) -> bool:
     the ancestor of ``a`` comes strictly before the ancestor of ``b``."""
     a_chain: list[Operation] = [a]
     while a_chain[-1].parent_op is not None:
-        a_chain.append(a_chain[-1].parent_op)  # type: ignore[arg-type]
+        a_chain.append(a_chain[-1].parent_op)
     blocks = {id(op.parent): op for op in a_chain if op.parent is not None}
     current: Operation | None = b
     while current is not None:

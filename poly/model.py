@@ -157,7 +157,7 @@ class Scope:
         if isinstance(value, OpResult):
             op = value.owner
             if op.name == "affine.apply":
-                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
+                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
                 return self.map_result(m, m.results[0], op.operands, on, depth + 1)
             if op.name in ("arith.addi", "arith.subi", "arith.muli") and isinstance(
                 value.type, IndexType
@@ -563,7 +563,7 @@ class _Builder:
         if name in ("affine.load", "affine.vector_load", "affine.store", "affine.vector_store"):
             is_load = "load" in name
             memref = op.operands[0] if is_load else op.operands[1]
-            m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
+            m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
             operands = op.operands[1:] if is_load else op.operands[2:]
             subscripts = [scope.map_result(m, e, operands, on) for e in m.results]
             kind = READ if is_load else WRITE
@@ -587,7 +587,7 @@ class _Builder:
             tag = [scope.map_result(tag_m, e, dma.tag_indices, on) for e in tag_m.results]
             yield self.element_access(s, scope, WRITE, dma.tag, tag)
         elif name == "affine.dma_wait":
-            m = op.get_attr("tag_map").value  # type: ignore[union-attr]
+            m = op.get_attr("tag_map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
             indices = op.operands[1 : 1 + m.num_inputs]
             tag = [scope.map_result(m, e, indices, on) for e in m.results]
             yield self.element_access(s, scope, READ, op.operands[0], tag)
@@ -687,7 +687,7 @@ class _Builder:
         )
         widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
         for k, (x, width) in enumerate(zip(subscripts, widths)):
-            relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))  # type: ignore[arg-type]
+            relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
         to_position = strided_position_map(name, view[0], view[1])
         relation = relation.apply_range(to_position)
         if not bt.layout:
@@ -819,7 +819,7 @@ def _layout_symbol_values(buffer: Value, count: int) -> list[Value | None]:
     if count == 0:
         return []
     if isinstance(buffer, OpResult) and buffer.owner.name in ("memref.alloc", "memref.alloca"):
-        sizes = buffer.owner.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+        sizes = buffer.owner.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         symbols = buffer.owner.operands[sizes[0] : sizes[0] + sizes[1]]
         if len(symbols) == count:
             return list(symbols)
@@ -857,7 +857,7 @@ def _view_strides(memref: Value) -> tuple[list[int], int] | None:
     """The strides and offset of ``memref`` (``DYNAMIC`` where unknown). A cast keeps its
     source's descriptor, so what its type leaves dynamic is taken from the source."""
 
-    own = strides_and_offset(memref.type)  # type: ignore[arg-type]
+    own = strides_and_offset(memref.type)
     if own is None:
         return None
     strides, offset = list(own[0]), own[1]

@@ -139,7 +139,7 @@ class _BandData:
                     )
             image = a.relation.intersect_domain(domain.align_params(a.relation.get_space())).range()
             image = self._fixed_params(image)
-            bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]
+            bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]  # accesses of the model are to memrefs
             if a.memref_name in images:
                 previous, _ = images[a.memref_name]
                 image = previous.union(image)

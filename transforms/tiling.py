@@ -341,7 +341,7 @@ def tile_perfect_band(
                     "cannot tile parametrically a band whose bounds depend on its own loops",
                     loop.loc,
                 )
-            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])  # type: ignore[arg-type]
+            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])
             tile_step = step
         else:
             size = sizes[k]

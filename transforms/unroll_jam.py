@@ -57,14 +57,14 @@ def check_unroll_and_jam(
     verdict = unsupported_ops([loop])
     if not verdict:
         return verdict
-    step = loop.properties["step"].value  # type: ignore[attr-defined]
+    step = loop.properties["step"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return window_reversals(loop, factor * step, "jamming", analysis)
 
 
 def _defined_inside(loop: Operation, value: Value) -> bool:
     owner = value.owner_op
     if owner is None:
-        block = value.owner  # type: ignore[attr-defined]
+        block = value.owner  # type: ignore[attr-defined]  # a value without an owner op is a block argument
         owner = block.parent_op if isinstance(block, Block) else None
         return owner is not None and loop.is_ancestor_of(owner)
     return loop.is_ancestor_of(owner) and owner is not loop

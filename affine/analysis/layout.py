@@ -370,11 +370,11 @@ def normalize_memrefs(
 
 
 def _function_name(op: Operation) -> str:
-    return op.properties["sym_name"].value  # type: ignore[attr-defined]
+    return op.properties["sym_name"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
 
 def _function_type(op: Operation) -> FunctionType:
-    return op.properties["function_type"].value  # type: ignore[attr-defined]
+    return op.properties["function_type"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
 
 def _needs_normalizing(t: object) -> bool:
@@ -418,7 +418,7 @@ def _plan_function(
                 state.reasons.append(f"{inner.name} produces a memref with a layout")
     for value, bound in values:
         try:
-            new_type, layout = normalize_memref_type(value.type, bound, oracle)  # type: ignore[arg-type]
+            new_type, layout = normalize_memref_type(value.type, bound, oracle)
         except LayoutNotNormalizable as err:
             state.reasons.append(str(err))
             continue
@@ -485,7 +485,7 @@ def _unsupported_use(
 
 
 def _callee(call: Operation) -> str:
-    return call.properties["callee"].leaf  # type: ignore[attr-defined]
+    return call.properties["callee"].leaf  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
 
 def _dma_tag_position(op: Operation) -> int:
@@ -501,7 +501,7 @@ def _vector_stays_contiguous(op: Operation, layout: AffineMap) -> bool:
     shape = getattr(vector_type, "shape", ())
     if len(shape) != 1:
         return False
-    access: AffineMap = op.properties["map"].value  # type: ignore[attr-defined]
+    access: AffineMap = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     start = compose(layout, access)
     for offset in range(1, shape[0]):
         moved = AffineMap.get(
@@ -579,13 +579,13 @@ def _rewrite_uses(root: Operation, old: Value, new: Value, layout: AffineMap) ->
                 continue
             name = user.name
             if _INDEXED.get(name) == index:
-                access: AffineMap = user.properties["map"].value  # type: ignore[attr-defined]
+                access: AffineMap = user.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
                 user.properties["map"] = AffineMapAttr(compose(layout, access))
                 user.operands[index] = new
             elif name == "affine.dma_start":
                 _rewrite_dma_tag(user, new, layout)
             elif name == "affine.dma_wait":
-                access = user.attributes["tag_map"].value  # type: ignore[attr-defined]
+                access = user.attributes["tag_map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
                 user.attributes["tag_map"] = AffineMapAttr(compose(layout, access))
                 user.operands[0] = new
             elif name in ("memref.load", "memref.store"):
@@ -598,7 +598,7 @@ def _rewrite_uses(root: Operation, old: Value, new: Value, layout: AffineMap) ->
 
 def _rewrite_dma_tag(op: Operation, new: Value, layout: AffineMap) -> None:
     position = _dma_tag_position(op)
-    access = op.attributes["tag_map"].value  # type: ignore[attr-defined]
+    access = op.attributes["tag_map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     op.attributes["tag_map"] = AffineMapAttr(compose(layout, access))
     op.operands[position] = new
 
@@ -620,7 +620,7 @@ def _rewrite_memref_access(op: Operation, index: int, new: Value, layout: Affine
 
 def _replace_dim(op: Operation, old: Value) -> None:
     """``memref.dim`` of the old memref is its old (static) size."""
-    size = old.type.shape[_constant_value(op.operands[1])]  # type: ignore[attr-defined,index]
+    size = old.type.shape[_constant_value(op.operands[1])]  # type: ignore[attr-defined]  # a memref: memref.dim's verifier checked it
     fresh = constant_index(size)
     block = op.parent
     assert block is not None

@@ -259,7 +259,7 @@ def as_read_back(m: MapOrSet) -> MapOrSet:
         again = parse_affine_map(text) if isinstance(m, AffineMap) else parse_integer_set(text)
         if again is m:
             break
-        m = again  # type: ignore[assignment]
+        m = again
     return m
 
 
@@ -374,7 +374,7 @@ def compose(vm: ValueMap) -> ValueMap:
             if apply is None:
                 continue
             slots[index] = None
-            inner, inner_operands = canonicalize(apply.properties["map"].value, apply.operands)  # type: ignore[attr-defined]
+            inner, inner_operands = canonicalize(apply.properties["map"].value, apply.operands)  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
             replacement = inner.shift_dims(len(dims)).shift_symbols(len(syms)).results[0]
             dims.extend(inner_operands[: inner.num_dims])
             syms.extend(inner_operands[inner.num_dims :])
@@ -458,7 +458,7 @@ def substitute(
         constraints = [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints]
         simplified = IntegerSet.get(new.num_dims, new.num_symbols, constraints, new.eq_flags)
     ordered, new_operands = in_order_of_appearance(simplified, new_operands)
-    return as_read_back(ordered), new_operands  # type: ignore[return-value]
+    return as_read_back(ordered), new_operands
 
 
 def substitute_value(vm: ValueMap, value: Value, replacement: ValueMap) -> ValueMap:

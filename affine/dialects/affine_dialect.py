@@ -84,7 +84,7 @@ def affine_scope(op: Operation) -> Region | None:
 
 
 def _parent_region(value: Value) -> Region | None:
-    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent  # type: ignore[attr-defined]
+    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
     return block.parent if block is not None else None
 
 
@@ -218,7 +218,7 @@ def is_valid_dim(value: Value, region: Region | None = None) -> bool:
             return is_valid_dim(value, affine_scope(definer))
         if is_affine_induction_var(value):
             return True
-        parent = value.owner.parent_op  # type: ignore[attr-defined]
+        parent = value.owner.parent_op
         return parent is not None and _has_trait(parent, AFFINE_SCOPE)
     if is_valid_symbol(value, region):
         return True
@@ -511,7 +511,7 @@ def _verify_for(op: Operation) -> None:
     if not block.arguments or not isinstance(block.arguments[0].type, IndexType):
         op_error(op, "expected body to have a single index argument for the induction variable")
     lb, ub = f.lower_bound_map, f.upper_bound_map
-    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["operandSegmentSizes"].values
     if sizes[0] != lb.num_inputs:
         op_error(op, "lower bound operand count does not equal lower bound map input count")
     if sizes[1] != ub.num_inputs:
@@ -640,7 +640,7 @@ def _parse_if(p: Parser, offset: int) -> Operation:
 
 
 def _print_if(pr: Printer, op: Operation) -> None:
-    s: IntegerSet = op.properties["condition"].value  # type: ignore[attr-defined]
+    s: IntegerSet = op.properties["condition"].value
     pr.write(
         " " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims)
     )
@@ -799,20 +799,20 @@ def _verify_load(op: Operation) -> None:
     _verify_indexing(op, 0)
     memref_type = op.operands[0].type
     if op.name == "affine.load":
-        if op.results[0].type != memref_type.element_type:  # type: ignore[attr-defined]
+        if op.results[0].type != memref_type.element_type:
             op_error(op, "result type must match element type of memref")
     else:
-        _verify_vector(op, memref_type, op.results[0].type)  # type: ignore[arg-type]
+        _verify_vector(op, memref_type, op.results[0].type)
 
 
 def _verify_store(op: Operation) -> None:
     _verify_indexing(op, 1)
     memref_type = op.operands[1].type
     if op.name == "affine.store":
-        if op.operands[0].type != memref_type.element_type:  # type: ignore[attr-defined]
+        if op.operands[0].type != memref_type.element_type:
             op_error(op, "value to store must have the same type as memref element type")
     else:
-        _verify_vector(op, memref_type, op.operands[0].type)  # type: ignore[arg-type]
+        _verify_vector(op, memref_type, op.operands[0].type)
 
 
 def _verify_vector(op: Operation, memref_type: MemRefType, vector_type: Type) -> None:
@@ -1142,11 +1142,11 @@ class ParallelOp(OpView):
 
     @property
     def steps(self) -> list[int]:
-        return [a.value for a in self.op.properties["steps"].elements]  # type: ignore[attr-defined]
+        return [a.value for a in self.op.properties["steps"].elements]
 
     @property
     def reductions(self) -> list[str]:
-        return [REDUCTION_KINDS[a.value] for a in self.op.properties["reductions"].elements]  # type: ignore[attr-defined]
+        return [REDUCTION_KINDS[a.value] for a in self.op.properties["reductions"].elements]
 
     @property
     def body(self) -> Block:
@@ -1199,7 +1199,7 @@ def _verify_dma_start(op: Operation) -> None:
             if not (is_valid_dim(v, scope) or is_valid_symbol(v, scope)):
                 op_error(op, f"{what} index must be a valid dimension or symbol identifier")
     for m, t in ((d.src_map, d.src.type), (d.dst_map, d.dst.type), (d.tag_map, d.tag.type)):
-        if m.num_results != len(t.shape):  # type: ignore[attr-defined]
+        if m.num_results != len(t.shape):
             op_error(op, "affine map num results must equal memref rank")
 
 
@@ -1281,7 +1281,7 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
 
 
 def _print_dma_wait(pr: Printer, op: Operation) -> None:
-    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]
+    m = op.attributes["tag_map"].value
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:-1])}], "
         f"{pr.operand(op.operands[-1])} : {pr.type(op.operands[0].type)}"
@@ -1337,9 +1337,9 @@ def _parse_prefetch(p: Parser, offset: int) -> Operation:
 
 def _print_prefetch(pr: Printer, op: Operation) -> None:
     m = _map(op)
-    rw = "write" if op.properties["isWrite"].value else "read"  # type: ignore[attr-defined]
-    cache = "data" if op.properties["isDataCache"].value else "instr"  # type: ignore[attr-defined]
-    hint = op.properties["localityHint"].value  # type: ignore[attr-defined]
+    rw = "write" if op.properties["isWrite"].value else "read"
+    cache = "data" if op.properties["isDataCache"].value else "instr"
+    hint = op.properties["localityHint"].value
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:])}], {rw}, "
         f"locality<{hint}>, {cache}"

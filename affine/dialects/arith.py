@@ -322,7 +322,7 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         return create(p, name, offset, p.resolve_all([a, b], t), [_i1_like(t)], props, attrs)
 
     def print_(pr: Printer, op: Operation) -> None:
-        pred = predicates[op.properties["predicate"].value]  # type: ignore[attr-defined]
+        pred = predicates[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         pr.write(f" {pred}, {pr.operands(op.operands)}")
         if fastmath:
             pr.write(print_flags(op, "fastmath", "fastmath"))

@@ -37,7 +37,7 @@ def attr_value(name: str, doc: str = "") -> property:
     """A view property returning the ``.value`` of the op's (inherent or discardable) attribute."""
 
     def get(view: OpView) -> Any:
-        return view.op.get_attr(name).value  # type: ignore[union-attr]
+        return view.op.get_attr(name).value  # type: ignore[union-attr]  # views are made for ops whose definition requires the attribute
 
     return property(get, doc=doc or f"The ``{name}`` attribute's value.")
 
@@ -76,7 +76,7 @@ def segment_sizes(*sizes: int) -> DenseArrayAttr:
 
 def segments(op: Operation, index: int) -> list[Value]:
     """Operands of segment ``index`` according to ``operandSegmentSizes``."""
-    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     start = sum(sizes[:index])
     return op.operands[start : start + sizes[index]]
 

@@ -102,12 +102,12 @@ def parse_function_like(
                 if not p.at("%"):
                     p.op_error("expected SSA identifier")
                 arg_name, arg_offset, arg_type, _ = p.parse_argument(with_type=True)
-                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]
+                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
             else:
                 if p.at("%"):
                     p.op_error("expected type instead of SSA identifier")
                 arg_type = p.parse_type()
-            arg_types.append(arg_type)  # type: ignore[arg-type]
+            arg_types.append(arg_type)  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
             arg_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
             if named:
                 p.parse_optional_location()
@@ -169,13 +169,13 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
     if visibility:
         pr.write(visibility + " ")
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    ftype: FunctionType = op.properties["function_type"].value  # type: ignore[attr-defined]
+    ftype: FunctionType = op.properties["function_type"].value
     body = op.regions[0]
     arg_attrs = op.properties.get("arg_attrs")
     res_attrs = op.properties.get("res_attrs")
     parts = []
     for i, t in enumerate(ftype.inputs):
-        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}  # type: ignore[attr-defined]
+        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}
         if body.blocks:
             parts.append(
                 f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}"
@@ -188,7 +188,7 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
         res_dicts = (
             [dict(d.entries) for d in res_attrs.elements]
             if isinstance(res_attrs, ArrayAttr)
-            else [{}] * len(results)  # type: ignore[attr-defined]
+            else [{}] * len(results)
         )
         parens = len(results) > 1 or isinstance(results[0], FunctionType) or bool(res_dicts[0])
         text = ", ".join(pr.type(t) + pr.attr_dict(a) for t, a in zip(results, res_dicts))
@@ -235,7 +235,7 @@ def verify_function_like(op: Operation) -> None:
 
 
 def function_type_of(op: Operation) -> FunctionType:
-    return op.properties["function_type"].value  # type: ignore[attr-defined,return-value]
+    return op.properties["function_type"].value
 
 
 def _parse_func(p: Parser, offset: int) -> Operation:

@@ -200,7 +200,7 @@ def _parse_memref_load(p: Parser, offset: int) -> Operation:
 
 def _print_memref_load(pr: Printer, op: Operation) -> None:
     attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})  # type: ignore[attr-defined]
+    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}]{pr.attr_dict(attrs)} : "
         f"{pr.type(op.operands[0].type)}"
@@ -239,7 +239,7 @@ def _parse_memref_store(p: Parser, offset: int) -> Operation:
 
 def _print_memref_store(pr: Printer, op: Operation) -> None:
     attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})  # type: ignore[attr-defined]
+    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
     pr.write(
         f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}[{pr.operands(op.operands[2:])}]"
         f"{pr.attr_dict(attrs)} : {pr.type(op.operands[1].type)}"
@@ -381,9 +381,9 @@ def _print_mixed(pr: Printer, static: tuple, dynamic: list[Value]) -> str:
 def _print_subview(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])}")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
-    pr.write(" " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
-    pr.write(" " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
+    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(" " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))
+    pr.write(" " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -410,7 +410,7 @@ class MemRefDmaStart(OpView):
 
     @property
     def src_rank(self) -> int:
-        return len(self.src.type.shape)  # type: ignore[attr-defined]
+        return len(self.src.type.shape)
 
     @property
     def src_indices(self) -> list[Value]:
@@ -423,11 +423,11 @@ class MemRefDmaStart(OpView):
     @property
     def dst_indices(self) -> list[Value]:
         start = 2 + self.src_rank
-        return self.op.operands[start : start + len(self.dst.type.shape)]  # type: ignore[attr-defined]
+        return self.op.operands[start : start + len(self.dst.type.shape)]
 
     @property
     def _count_pos(self) -> int:
-        return 2 + self.src_rank + len(self.dst.type.shape)  # type: ignore[attr-defined]
+        return 2 + self.src_rank + len(self.dst.type.shape)
 
     @property
     def num_elements(self) -> Value:
@@ -440,11 +440,11 @@ class MemRefDmaStart(OpView):
     @property
     def tag_indices(self) -> list[Value]:
         start = self._count_pos + 2
-        return self.op.operands[start : start + len(self.tag.type.shape)]  # type: ignore[attr-defined]
+        return self.op.operands[start : start + len(self.tag.type.shape)]
 
     @property
     def is_strided(self) -> bool:
-        return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)  # type: ignore[attr-defined]
+        return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)
 
     @property
     def stride(self) -> Value | None:
@@ -474,7 +474,7 @@ def _verify_memref_dma_start(op: Operation) -> None:
         op_error(op, "expected at least 4 operands")
 
     def rank(v: Value) -> int:
-        return len(v.type.shape)  # type: ignore[attr-defined]
+        return len(v.type.shape)
 
     def all_index(values: list[Value]) -> bool:
         return all(isinstance(v.type, IndexType) for v in values)
@@ -545,7 +545,7 @@ def _verify_memref_dma_wait(op: Operation) -> None:
     for i, v in enumerate(op.operands[1:], 1):
         if not isinstance(v.type, IndexType):
             op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
-    rank = len(op.operands[0].type.shape)  # type: ignore[attr-defined]
+    rank = len(op.operands[0].type.shape)
     if len(op.operands) - 2 != rank:
         op_error(
             op,
@@ -621,7 +621,7 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
     if "constant" in op.properties:
         pr.write(" constant")
     pr.write(" " + pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]
+    pr.write(" : " + pr.type(op.properties["type"].value))
     value = op.properties.get("initial_value")
     if isinstance(value, DenseElementsAttr):
         pr.write(" = " + pr.types.dense_body(value))
@@ -788,8 +788,8 @@ def _verify_memory_space_cast(op: Operation) -> None:
     if (
         not same_kind
         or not isinstance(a, (MemRefType, UnrankedMemRefType))
-        or a.element_type != b.element_type  # type: ignore[attr-defined]
-        or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))  # type: ignore[attr-defined]
+        or a.element_type != b.element_type
+        or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))
     ):
         op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
@@ -881,7 +881,7 @@ def _print_reshape(pr: Printer, op: Operation) -> None:
 def _verify_reshape(op: Operation) -> None:
     src, shape = (v.type for v in op.operands)
     result = op.results[0].type
-    if src.element_type != result.element_type:  # type: ignore[attr-defined]
+    if src.element_type != result.element_type:
         op_error(op, "element types of source and destination memref types should be the same")
     if isinstance(src, MemRefType) and src.layout:
         op_error(op, "source memref type should have identity affine map")
@@ -923,14 +923,14 @@ def _parse_transpose(p: Parser, offset: int) -> Operation:
 
 def _print_transpose(pr: Printer, op: Operation) -> None:
 
-    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    permutation = op.properties["permutation"].value
     pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
     pr.write(pr.attr_dict(op.attributes, ("permutation",)))
     pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
 
 
 def _verify_transpose(op: Operation) -> None:
-    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    permutation = op.properties["permutation"].value
     t = op.operands[0].type
     if not permutation.is_permutation():
         op_error(op, "expected a permutation map")
@@ -1012,7 +1012,7 @@ def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
 
 
 def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
-    kind = ATOMIC_KINDS[op.properties["kind"].value]  # type: ignore[attr-defined]
+    kind = ATOMIC_KINDS[op.properties["kind"].value]
     value, memref = op.operands[:2]
     pr.write(f" {kind} {pr.operand(value)}, {pr.operand(memref)}[{pr.operands(op.operands[2:])}]")
     pr.write(pr.attr_dict(op.attributes, ("kind",)))
@@ -1185,7 +1185,7 @@ def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
 
 
 def _print_assume_alignment(pr: Printer, op: Operation) -> None:
-    alignment = op.properties["alignment"].value  # type: ignore[attr-defined]
+    alignment = op.properties["alignment"].value
     pr.write(f" {pr.operand(op.operands[0])}, {alignment}")
     pr.write(pr.attr_dict(op.attributes, ("alignment",)))
     pr.write(" : " + pr.type(op.operands[0].type))
@@ -1244,9 +1244,9 @@ def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
 
 
 def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
-    rw = "write" if op.properties["isWrite"].value else "read"  # type: ignore[attr-defined]
-    cache = "data" if op.properties["isDataCache"].value else "instr"  # type: ignore[attr-defined]
-    hint = op.properties["localityHint"].value  # type: ignore[attr-defined]
+    rw = "write" if op.properties["isWrite"].value else "read"
+    cache = "data" if op.properties["isDataCache"].value else "instr"
+    hint = op.properties["localityHint"].value
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}], {rw}, "
         f"locality<{hint}>, {cache}"
@@ -1257,14 +1257,14 @@ def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
 
 def _verify_memref_prefetch(op: Operation) -> None:
     hint = op.properties.get("localityHint")
-    if hint is None or not 0 <= hint.value <= 3:  # type: ignore[attr-defined]
+    if hint is None or not 0 <= hint.value <= 3:
         op_error(
             op,
             "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose minimum value is 0 whose maximum value is 3",
         )
     t = op.operands[0].type
-    if len(op.operands) - 1 != len(t.shape):  # type: ignore[attr-defined]
+    if len(op.operands) - 1 != len(t.shape):
         op_error(op, "too few indices")
 
 
@@ -1349,9 +1349,9 @@ def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]
         raise VerifyError(message, op.loc)
 
     props = op.properties
-    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
-    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
-    strides = props["static_strides"].values  # type: ignore[attr-defined]
+    offsets = props["static_offsets"].values
+    sizes = props["static_sizes"].values
+    strides = props["static_strides"].values
     if not (len(offsets) == 1 and max_ranks[0] == 1) and len(offsets) != len(sizes):
         error(
             f"expected mixed offsets rank to match mixed sizes rank ({len(offsets)} vs "
@@ -1400,9 +1400,9 @@ def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
 def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])} to offset: ")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
-    pr.write(", sizes: " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
-    pr.write(", strides: " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
+    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(", sizes: " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))
+    pr.write(", strides: " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -1415,13 +1415,13 @@ def _verify_reinterpret_cast(op: Operation) -> None:
     if not isinstance(result, MemRefType):
         op_error(op, f"result #0 must be memref of any type values, but got '{result}'")
     _verify_offsets_sizes_strides(op, (1, len(result.shape), len(result.shape)))
-    if source.memory_space != result.memory_space:  # type: ignore[attr-defined]
+    if source.memory_space != result.memory_space:
         raise VerifyError(
             f"different memory spaces specified for source type '{source}' and result memref "
             f"type '{result}'",
             op.loc,
         )
-    if source.element_type != result.element_type:  # type: ignore[attr-defined]
+    if source.element_type != result.element_type:
         raise VerifyError(
             f"different element types specified for source type '{source}' and result memref "
             f"type '{result}'",
@@ -1431,7 +1431,7 @@ def _verify_reinterpret_cast(op: Operation) -> None:
     def show(v: int) -> str:
         return "dynamic" if v == DYNAMIC else str(v)
 
-    sizes = op.properties["static_sizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["static_sizes"].values
     for index, (actual, expected) in enumerate(zip(result.shape, sizes)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -1445,14 +1445,14 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             f"expected result type to have strided layout but found '{result}'", op.loc
         )
     strides, result_offset = layout
-    expected_offset = op.properties["static_offsets"].values[0]  # type: ignore[attr-defined]
+    expected_offset = op.properties["static_offsets"].values[0]
     if result_offset != DYNAMIC and result_offset != expected_offset:
         raise VerifyError(
             f"expected result type with offset = {show(expected_offset)} instead of "
             f"{result_offset}",
             op.loc,
         )
-    expected_strides = op.properties["static_strides"].values  # type: ignore[attr-defined]
+    expected_strides = op.properties["static_strides"].values
     for index, (actual, expected) in enumerate(zip(strides, expected_strides)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -1499,7 +1499,7 @@ def _parse_reassociation(p: Parser):
 
 def _reassociation(op: Operation) -> list[list[int]]:
     attr = op.properties["reassociation"]
-    return [[e.value for e in group.elements] for group in attr.elements]  # type: ignore[attr-defined]
+    return [[e.value for e in group.elements] for group in attr.elements]
 
 
 def _print_reassociation(op: Operation) -> str:
@@ -1643,7 +1643,7 @@ def _parse_expand_shape(p: Parser, offset: int) -> Operation:
 
 
 def _print_expand_shape(pr: Printer, op: Operation) -> None:
-    shape = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    shape = op.properties["static_output_shape"].values
     pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)} output_shape ")
     pr.write(_print_mixed(pr, shape, op.operands[1:]))
     pr.write(pr.attr_dict(op.attributes, ("reassociation", "static_output_shape")))
@@ -1678,7 +1678,7 @@ def _verify_expand_shape(op: Operation) -> None:
         expected = _strided_type(source, result.shape, strides, source_offset)
     if expected != result:
         op_error(op, f"expected expanded type to be '{expected}' but found '{result}'")
-    static = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    static = op.properties["static_output_shape"].values
     if len(static) != len(result.shape):
         op_error(
             op,
@@ -1826,9 +1826,9 @@ def _verify_subview(op: Operation) -> None:
     if layout is None:
         error(f"base type '{base}' is not strided")
     props = op.properties
-    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
-    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
-    steps = props["static_strides"].values  # type: ignore[attr-defined]
+    offsets = props["static_offsets"].values
+    sizes = props["static_sizes"].values
+    steps = props["static_strides"].values
     source_strides, source_offset = layout
     target_offset = source_offset
     for o, s in zip(offsets, source_strides):

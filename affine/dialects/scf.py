@@ -362,7 +362,7 @@ def _print_global(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
     if "value" in op.properties:
         pr.write("(" + pr.attr(op.properties["value"]) + ")")
-    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]
+    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     pr.write(pr.attr_dict(op.attributes))
 
 
@@ -776,7 +776,7 @@ def _print_index_switch(pr: Printer, op: Operation) -> None:
     if op.results:
         pr.write(f" -> {pr.type_list(r.type for r in op.results)}")
     pr.write(" ")
-    cases = op.properties["cases"].values  # type: ignore[attr-defined]
+    cases = op.properties["cases"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     for value, region in zip(cases, op.regions[1:]):
         pr.write("\n" + " " * pr.indent + f"case {value} ")
         pr.region(region, False, True)
@@ -788,7 +788,7 @@ def _print_index_switch(pr: Printer, op: Operation) -> None:
 
 
 def _verify_index_switch(op: Operation) -> None:
-    cases = list(op.properties["cases"].values)  # type: ignore[attr-defined]
+    cases = list(op.properties["cases"].values)  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if len(cases) != len(op.regions) - 1:
         op_error(
             op,

@@ -96,7 +96,7 @@ def _delegate(modern: str) -> SeedParser:
 
 
 def _parse_for(p: Parser, offset: int) -> Operation:
-    return lookup("affine.for").parse(p, offset)  # type: ignore[union-attr]
+    return lookup("affine.for").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
 
 
 def _parse_if(p: Parser, offset: int) -> Operation:
@@ -139,7 +139,7 @@ def _parse_alloc(p: Parser, offset: int) -> Operation:
             "expected '(' with the dynamic sizes after 'alloc' (seed grammar: "
             "alloc(%dims)[%symbols] : memref-type)"
         )
-    return lookup("memref.alloc").parse(p, offset)  # type: ignore[union-attr]
+    return lookup("memref.alloc").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
 
 
 def _parse_alloc_static(p: Parser, offset: int) -> Operation:
@@ -198,7 +198,7 @@ def _parse_store(p: Parser, offset: int) -> Operation:
 
 def _parse_constant(p: Parser, offset: int) -> Operation:
     if p.at("@"):
-        return lookup("func.constant").parse(p, offset)  # type: ignore[union-attr]
+        return lookup("func.constant").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
     attrs = p.parse_optional_attr_dict()
     value = p.parse_attribute()
     t = getattr(value, "type", None)
@@ -260,7 +260,7 @@ def _parse_dma_start(p: Parser, offset: int) -> Operation:
 
 
 def _parse_dma_wait(p: Parser, offset: int) -> Operation:
-    return lookup("affine.dma_wait").parse(p, offset)  # type: ignore[union-attr]
+    return lookup("affine.dma_wait").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
 
 
 def _no_modern_form(name: str) -> SeedParser:
@@ -387,14 +387,14 @@ def _affine_or_memref(op: Operation) -> None:
         indices = op.operands[1:]
         if _valid_affine_indices(op, indices):
             return
-        m = op.properties.pop("map").value  # type: ignore[attr-defined]
+        m = op.properties.pop("map").value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         op.operands = [op.operands[0]] + _materialize(op, m, indices)
         op.name = "memref.load"
     elif name == "affine.store":
         indices = op.operands[2:]
         if _valid_affine_indices(op, indices):
             return
-        m = op.properties.pop("map").value  # type: ignore[attr-defined]
+        m = op.properties.pop("map").value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         op.operands = op.operands[:2] + _materialize(op, m, indices)
         op.name = "memref.store"
     elif name == "affine.dma_start":
@@ -405,14 +405,14 @@ def _affine_or_memref(op: Operation) -> None:
         dst = _materialize(op, d.dst_map, d.dst_indices)
         tag = _materialize(op, d.tag_map, d.tag_indices)
         strides = [d.stride, d.elements_per_stride] if d.is_strided else []
-        op.operands = [d.src, *src, d.dst, *dst, d.num_elements, d.tag, *tag, *strides]  # type: ignore[list-item]
+        op.operands = [d.src, *src, d.dst, *dst, d.num_elements, d.tag, *tag, *strides]  # type: ignore[list-item]  # the DMA view's optional operands are present in the seed form
         op.attributes.clear()
         op.name = "memref.dma_start"
     elif name == "affine.dma_wait":
         indices = op.operands[1:-1]
         if _valid_affine_indices(op, indices):
             return
-        m = op.attributes.pop("tag_map").value  # type: ignore[attr-defined]
+        m = op.attributes.pop("tag_map").value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         op.operands = [op.operands[0]] + _materialize(op, m, indices) + [op.operands[-1]]
         op.name = "memref.dma_wait"
 

@@ -127,7 +127,7 @@ def _needs_terminator(block: Block) -> bool:
         return False
     op_def = lookup(parent.name)
     if op_def is None:
-        return len(region.blocks) > 1  # type: ignore[union-attr]
+        return len(region.blocks) > 1  # type: ignore[union-attr]  # region is not None when it has a parent op
     return not op_def.has(NO_TERMINATOR)
 
 
@@ -214,7 +214,7 @@ def _verify_dominance(root: Operation) -> None:
     position: dict[Operation, int] = {}
 
     def def_block(v: Value) -> Block | None:
-        return v.owner if isinstance(v, BlockArgument) else v.owner.parent  # type: ignore[attr-defined]
+        return v.owner if isinstance(v, BlockArgument) else v.owner.parent  # type: ignore[attr-defined]  # an OpResult's owner is an operation
 
     def dominates(v: Value, user: Operation) -> bool:
         block = def_block(v)
@@ -231,23 +231,23 @@ def _verify_dominance(root: Operation) -> None:
             if d is not None and d.has(ISOLATED):
                 return False
             ancestor = parent_op
-        if _is_graph_region(region):  # type: ignore[arg-type]
+        if _is_graph_region(region):  # type: ignore[arg-type]  # region is not None when it has a parent op
             return True
         use_block = ancestor.parent
         if isinstance(v, BlockArgument):
             if use_block is block:
                 return True
         elif use_block is block:
-            definer = v.owner  # type: ignore[attr-defined]
+            definer = v.owner  # type: ignore[attr-defined]  # not a block argument here, so an OpResult owned by an operation
             if definer is ancestor:
                 return False
             return _index(definer) < _index(ancestor)
-        if len(region.blocks) == 1:  # type: ignore[union-attr]
+        if len(region.blocks) == 1:  # type: ignore[union-attr]  # region is not None when it has a parent op
             return use_block is block
-        dom = dominators_of(region)  # type: ignore[arg-type]
+        dom = dominators_of(region)  # type: ignore[arg-type]  # region is not None when it has a parent op
         if use_block not in dom:  # an unreachable use is dominated by anything
             return True
-        return block in dom[use_block]  # type: ignore[index]
+        return block in dom[use_block]
 
     def dominators_of(region: Region) -> dict[Block, set[Block]]:
         dom = dominators.get(region)

@@ -263,7 +263,7 @@ def view_operands(op: Operation) -> tuple[list[Any], list[Any], list[Any]]:
     lists = []
     for k, name in enumerate(("static_offsets", "static_sizes", "static_strides")):
         dynamic = iter(segments(op, k + 1))
-        values = op.properties[name].values  # type: ignore[attr-defined]
+        values = op.properties[name].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         lists.append([next(dynamic) if v in (DYNAMIC, -(1 << 63)) else v for v in values])
     return lists[0], lists[1], lists[2]
 

@@ -238,7 +238,7 @@ class Operation:
             self.properties,
             self.attributes,
             [r.clone(mapping) for r in self.regions],
-            [mapping.get(b, b) for b in self.successors],  # type: ignore[misc]
+            [mapping.get(b, b) for b in self.successors],
             self.loc,
         )
         for old, fresh in zip(self.results, new.results):
@@ -312,7 +312,7 @@ class Block:
     def clone_into(self, region: Region, mapping: dict[Value, Value]) -> Block:
         new = Block()
         region.add_block(new)
-        mapping[self] = new  # type: ignore[index]
+        mapping[self] = new  # type: ignore[index]  # the clone mapping also maps blocks to blocks
         for arg in self.arguments:
             fresh = new.add_argument(arg.type, arg.loc)
             fresh.name = arg.name

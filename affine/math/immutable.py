@@ -14,7 +14,7 @@ class Immutable:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and self._key() == other._key())  # type: ignore[attr-defined]
+        return self is other or (type(other) is type(self) and self._key() == other._key())
 
     def __hash__(self) -> int:
         try:

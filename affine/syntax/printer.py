@@ -233,7 +233,7 @@ class _TypeAttrPrinter:
         if not a.values:
             return head + ">"
         if a.bits is not None:
-            body = ", ".join(format_float(b, a.element_type) for b in a.bits)  # type: ignore[arg-type]
+            body = ", ".join(format_float(b, a.element_type) for b in a.bits)
         elif a.element_type == IntegerType(1):
             body = ", ".join("true" if v else "false" for v in a.values)
         else:
@@ -265,7 +265,7 @@ def _elements_literal(a: DenseElementsAttr) -> str:
 def _dense_element(value, element: Type) -> str:
     """One entry of a dense literal: a float element's encoding, a value otherwise."""
     if isinstance(value, tuple):
-        inner = element.element_type  # type: ignore[attr-defined]
+        inner = element.element_type
         return f"({_dense_element(value[0], inner)},{_dense_element(value[1], inner)})"
     if isinstance(value, bool):
         return "true" if value else "false"
