@@ -1,4 +1,6 @@
-"""Every notebook under notebooks/ runs top to bottom in a real Jupyter kernel."""
+"""Every notebook under notebooks/ runs top to bottom in a real Jupyter kernel, and agrees
+with its text source (a jupytext ``py:percent`` file beside it, the one to review and edit:
+``jupytext --sync notebooks/NAME.ipynb`` after editing either)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pytest
 
 nbformat = pytest.importorskip("nbformat", reason="the test extra installs nbformat")
 nbclient = pytest.importorskip("nbclient", reason="the test extra installs nbclient")
+jupytext = pytest.importorskip("jupytext", reason="the test extra installs jupytext")
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
@@ -38,3 +41,16 @@ def test_notebook_runs(path: Path) -> None:
         for output in cell.get("outputs", [])
     )
     assert "Traceback" not in printed
+
+
+def _cells(notebook) -> list[tuple[str, str]]:
+    return [(cell.cell_type, cell.source.strip()) for cell in notebook.cells]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_agrees_with_its_text_source(path: Path) -> None:
+    source = path.with_suffix(".py")
+    assert source.is_file(), f"{source.name} is missing (jupytext --set-formats ipynb,py:percent)"
+    notebook = nbformat.read(path, as_version=4)
+    assert notebook.metadata.get("jupytext", {}).get("formats") == "ipynb,py:percent"
+    assert _cells(jupytext.read(source)) == _cells(notebook)
