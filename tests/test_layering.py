@@ -151,6 +151,9 @@ def _snippets() -> dict[str, str]:
         f"README.md python block {k}": block
         for k, block in enumerate(re.findall(r"```python\n(.*?)```", readme, re.S))
     }
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for k, block in enumerate(re.findall(r"```python\n(.*?)```", architecture, re.S)):
+        snippets[f"docs/architecture.md python block {k}"] = block
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         code = [
