@@ -33,7 +33,7 @@ from affine.analysis.value_map import (
     largest_divisor_of_trip_count,
     lower_bound,
     remove_duplicate_results,
-    simplify_expr,
+    simplify_affine_expr,
     substitute_value,
     upper_bound,
 )
@@ -197,7 +197,9 @@ def _aligned_lower(vm: ValueMap, tile_iv: Value, step: int, loop: Operation) -> 
             loop.loc,
         )
     lb = m.results[0]
-    aligned = simplify_expr(lb + (t - lb).ceildiv(step) * step, m.num_dims + 1, m.num_symbols)
+    aligned = simplify_affine_expr(
+        lb + (t - lb).ceildiv(step) * step, m.num_dims + 1, m.num_symbols
+    )
     lower = _with_tile_dim(vm, tile_iv, aligned)
     return ValueMap(as_read_back(lower.map), lower.operands)
 
@@ -454,7 +456,7 @@ def _condition_set(conditions: Sequence[ValueMap]) -> tuple[IntegerSet | None, l
     m = merged.map
     tightest: dict[AffineExpr, int] = {}
     for e in m.results:
-        e = simplify_expr(e, m.num_dims, m.num_symbols)
+        e = simplify_affine_expr(e, m.num_dims, m.num_symbols)
         if e.kind == CONST:
             if e.value >= 0:
                 continue
@@ -529,6 +531,36 @@ def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None
     return violations(analysis, band, any_negative_set(len(band)))
 
 
+def tile_with_model_order(
+    band: Sequence[Operation], sizes: Sequence[int], order: Sequence[int], separate: bool
+) -> list[Operation]:
+    """Tile ``band`` by the cache model's ``sizes``, then clean up and order the points.
+
+    The tile loops that run once are promoted and what they leave folded (constants no
+    longer used are erased); the point loops are permuted to ``order`` (``order[k]`` is the
+    band loop at position ``k`` inside a tile) where that is possible, and left in band order
+    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made."""
+    block = band[0].parent
+    existing = {id(op) for op in block.operations} if block is not None else set()
+    loops_after = tile_perfect_band(band, sizes, separate)
+    if block is not None:
+        for tile_loop in loops_after[: len(band)]:
+            promote_if_single_iteration(tile_loop)
+        for op in list(block.operations):
+            canonicalize_affine_ops(op)
+        for op in list(block.operations):
+            if id(op) not in existing and op.name == "arith.constant":
+                if not uses_of(block.parent, op.results[0]):
+                    op.erase()
+    if list(order) != sorted(order) and not separate:
+        permutation = [order.index(k) for k in range(len(band))]
+        try:
+            permute_band(loops_after[len(band) :], permutation)
+        except (TransformError, CodegenError):
+            pass  # keep the original order inside tiles
+    return loops_after
+
+
 @dataclass
 class LoopTile:
     """``-affine-loop-tile``: tile every outermost perfect band where that is legal.
@@ -582,25 +614,9 @@ class LoopTile:
             sizes, order = list(choice.sizes), choice.order
 
         def rewrite() -> None:
-            block = band[0].parent
-            existing = {id(op) for op in block.operations} if block is not None else set()
-            loops_after = tile_perfect_band(band, sizes, self.separate)
-            points = loops_after[len(band) :]
-            if order is not None and block is not None:
-                # model-chosen sizes: drop tile loops that run once, fold what they leave
-                for tile_loop in loops_after[: len(band)]:
-                    promote_if_single_iteration(tile_loop)
-                for op in list(block.operations):
-                    canonicalize_affine_ops(op)
-                for op in list(block.operations):
-                    if id(op) not in existing and op.name == "arith.constant":
-                        if not uses_of(block.parent, op.results[0]):
-                            op.erase()
-            if order is not None and list(order) != sorted(order) and not self.separate:
-                permutation = [order.index(k) for k in range(len(band))]
-                try:
-                    permute_band(points, permutation)
-                except (TransformError, CodegenError):
-                    pass  # keep the original order inside tiles
+            if order is None:
+                tile_perfect_band(band, sizes, self.separate)
+            else:
+                tile_with_model_order(band, sizes, order, self.separate)
 
         attempt(context, band[0], what, rewrite)
