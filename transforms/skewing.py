@@ -14,8 +14,8 @@ from affine.analysis.value_map import (
     as_read_back,
     canonicalize,
     lower_bound,
-    simplify_expr,
-    simplify_map,
+    simplify_affine_expr,
+    simplify_affine_map,
     upper_bound,
 )
 from affine.ir.core import Module, Operation
@@ -57,10 +57,10 @@ def skew_band(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
         shifted, operands = canonicalize(
             shifted, [*vm.dim_operands, *outer_ivs, *vm.symbol_operands], promote_symbols=False
         )
-        bounds.append(ValueMap(as_read_back(simplify_map(shifted)), tuple(operands)))
+        bounds.append(ValueMap(as_read_back(simplify_affine_map(shifted)), tuple(operands)))
     iv = ForOp(target).induction_var
     shift = sum((dim(1 + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
-    inverse = AffineMap.get(1 + k, 0, [simplify_expr(dim(0) - shift, 1 + k, 0)])
+    inverse = AffineMap.get(1 + k, 0, [simplify_affine_expr(dim(0) - shift, 1 + k, 0)])
     replace_iv(ForOp(target).body, iv, ValueMap(inverse, (iv, *outer_ivs)))  # may refuse
     set_bound(target, "lower", bounds[0])
     set_bound(target, "upper", bounds[1])

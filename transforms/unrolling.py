@@ -22,7 +22,7 @@ from affine.analysis.value_map import (
     fully_compose,
     largest_divisor_of_trip_count,
     lower_bound,
-    simplify_map,
+    simplify_affine_map,
     trip_count,
 )
 from affine.dialects.builders import affine_apply
@@ -97,7 +97,7 @@ def cleanup_lower_bound(loop: Operation, factor: int) -> ValueMap:
     joined = AffineMap.get(1 + n, 0, [dim(0) + dim(i + 1) for i in range(n)])
     # The applies are never inserted: composition replaces them by their maps.
     composed = fully_compose(ValueMap(joined, (lb_apply.result, *(b.result for b in bumps))))
-    m, operands = canonicalize(simplify_map(composed.map), composed.operands)
+    m, operands = canonicalize(simplify_affine_map(composed.map), composed.operands)
     return ValueMap(m, tuple(operands))
 
 

@@ -4,7 +4,7 @@ Invariant: every function returns a map and operands that compute the same value
 input, spelled exactly as MLIR's affine utilities spell them, so that loops built by the
 rewrites in this package print as ``mlir-opt``'s.  The algorithms are MLIR's:
 
-* :func:`simplify_expr` / :func:`simplify_map`: ``simplifyAffineExpr`` (the
+* :func:`simplify_affine_expr` / :func:`simplify_affine_map`: ``simplifyAffineExpr`` (the
   ``SimpleAffineExprFlattener`` of mlir/lib/IR/AffineExpr.cpp, then
   ``getAffineExprFromFlatForm``).  Semi-affine expressions are returned unchanged.
 * :func:`canonicalize`: ``canonicalizeMapAndOperands`` / ``canonicalizeSetAndOperands``
@@ -208,7 +208,7 @@ class _Flattener:
         return True
 
 
-def simplify_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
+def simplify_affine_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineExpr:
     """MLIR's ``simplifyAffineExpr`` for pure affine expressions (flatten, then rebuild);
     semi-affine expressions and divisions by non-positive constants are returned as they are."""
     if not expr.is_pure_affine():
@@ -219,10 +219,12 @@ def simplify_expr(expr: AffineExpr, num_dims: int, num_symbols: int) -> AffineEx
     return flattener.expr(flattener.stack[-1])
 
 
-def simplify_map(m: AffineMap) -> AffineMap:
-    """MLIR's ``simplifyAffineMap``: :func:`simplify_expr` on every result."""
+def simplify_affine_map(m: AffineMap) -> AffineMap:
+    """MLIR's ``simplifyAffineMap``: :func:`simplify_affine_expr` on every result."""
     return AffineMap.get(
-        m.num_dims, m.num_symbols, [simplify_expr(r, m.num_dims, m.num_symbols) for r in m.results]
+        m.num_dims,
+        m.num_symbols,
+        [simplify_affine_expr(r, m.num_dims, m.num_symbols) for r in m.results],
     )
 
 
@@ -360,7 +362,7 @@ def compose(vm: ValueMap) -> ValueMap:
     m = vm.map
     if m.num_results == 0:
         m, operands = canonicalize(m, vm.operands)
-        return ValueMap(simplify_map(m), tuple(operands))
+        return ValueMap(simplify_affine_map(m), tuple(operands))
     dims: list[Value | None] = list(vm.operands[: m.num_dims])
     syms: list[Value | None] = list(vm.operands[m.num_dims :])
     changed = True
@@ -398,7 +400,7 @@ def compose(vm: ValueMap) -> ValueMap:
             operands.append(v)
     m = m.replace(dim_remap, sym_remap, num_dims, len(operands) - num_dims)
     m, operands = canonicalize(m, operands)
-    return ValueMap(simplify_map(m), tuple(operands))
+    return ValueMap(simplify_affine_map(m), tuple(operands))
 
 
 def fully_compose(vm: ValueMap) -> ValueMap:
@@ -423,7 +425,7 @@ def difference(a: ValueMap, b: ValueMap) -> ValueMap:
     )
     composed = fully_compose(ValueMap(diff, operands))
     m, ops = canonicalize(composed.map, composed.operands)
-    return ValueMap(simplify_map(m), tuple(ops))
+    return ValueMap(simplify_affine_map(m), tuple(ops))
 
 
 def substitute(
@@ -453,9 +455,11 @@ def substitute(
     ]
     new, new_operands = canonicalize(new, new_operands, promote_symbols=False)
     if isinstance(new, AffineMap):
-        simplified = simplify_map(new)
+        simplified = simplify_affine_map(new)
     else:
-        constraints = [simplify_expr(c, new.num_dims, new.num_symbols) for c in new.constraints]
+        constraints = [
+            simplify_affine_expr(c, new.num_dims, new.num_symbols) for c in new.constraints
+        ]
         simplified = IntegerSet.get(new.num_dims, new.num_symbols, constraints, new.eq_flags)
     ordered, new_operands = in_order_of_appearance(simplified, new_operands)
     return as_read_back(ordered), new_operands
@@ -482,7 +486,7 @@ def concat(parts: Sequence[ValueMap]) -> ValueMap:
         dims.extend(p.dim_operands)
         syms.extend(p.symbol_operands)
     m, operands = canonicalize(AffineMap.get(len(dims), len(syms), results), [*dims, *syms])
-    m = simplify_map(m)
+    m = simplify_affine_map(m)
     unique = list(dict.fromkeys(m.results))
     return ValueMap(as_read_back(AffineMap.get(m.num_dims, m.num_symbols, unique)), tuple(operands))
 

@@ -26,8 +26,8 @@ from affine.analysis.value_map import (
     map_operand_positions,
     map_slots,
     set_map_slots,
-    simplify_expr,
-    simplify_map,
+    simplify_affine_expr,
+    simplify_affine_map,
     trip_count,
 )
 from affine.math.affine_map import AffineMap
@@ -51,12 +51,12 @@ SIMPLIFY = [
 
 @pytest.mark.parametrize(("source", "expected"), SIMPLIFY)
 def test_simplify_map_table(source: str, expected: str) -> None:
-    assert str(simplify_map(parse_affine_map(source))) == expected
+    assert str(simplify_affine_map(parse_affine_map(source))) == expected
 
 
 def test_simplify_leaves_semi_affine_expressions_alone() -> None:
     e = (dim(0) * symbol(0)).floordiv(symbol(0)) + dim(0) - dim(0)
-    assert simplify_expr(e, 1, 1) is e
+    assert simplify_affine_expr(e, 1, 1) is e
 
 
 @pytest.mark.mlir
@@ -82,7 +82,7 @@ def test_simplify_map_agrees_with_mlir_opt(results, mlir_opt_path) -> None:
     aliases = dict(re.findall(r"^#(\w+) = affine_map<(.*)>$", result.stdout, re.M))
     found = dict(re.findall(r"\ba(\d+) = #(\w+)", result.stdout))
     for i, m in enumerate(maps):
-        assert str(simplify_map(m)) == aliases[found[str(i)]], str(m)
+        assert str(simplify_affine_map(m)) == aliases[found[str(i)]], str(m)
 
 
 @pytest.fixture(scope="module")
