@@ -27,6 +27,7 @@ from affine.ir.registry import (
     TERMINATOR,
     define,
 )
+from affine.ir.symbols import lookup_nearest_symbol_from
 from affine.ir.types import I1, FunctionType, Type
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
@@ -332,15 +333,8 @@ def _verify_call(op: Operation) -> None:
     callee = op.properties.get("callee")
     if not isinstance(callee, SymbolRefAttr):
         op_error(op, "requires a 'callee' symbol reference attribute")
-    module = op
-    while module.parent_op is not None:
-        module = module.parent_op
-    target = None
-    for candidate in module.walk():
-        if candidate.name == "func.func" and string_value(candidate, "sym_name") == callee.leaf:
-            target = candidate
-            break
-    if target is None:
+    target = lookup_nearest_symbol_from(op, callee.leaf)
+    if target is None or target.name != "func.func":
         op_error(op, f"'{callee.leaf}' does not reference a valid function")
     ftype = function_type_of(target)
     if len(ftype.inputs) != len(op.operands):
@@ -413,15 +407,8 @@ def _verify_func_constant(op: Operation) -> None:
     value = op.properties.get("value")
     if not isinstance(value, SymbolRefAttr):
         op_error(op, "requires attribute 'value'")
-    module = op
-    while module.parent_op is not None:
-        module = module.parent_op
-    target = None
-    for candidate in module.walk():
-        if candidate.name == "func.func" and string_value(candidate, "sym_name") == value.leaf:
-            target = candidate
-            break
-    if target is None:
+    target = lookup_nearest_symbol_from(op, value.leaf)
+    if target is None or target.name != "func.func":
         op_error(op, f"reference to undefined function '{value.leaf}'")
     if function_type_of(target) != op.results[0].type:
         op_error(op, "reference to function with mismatched type")

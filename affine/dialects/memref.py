@@ -30,6 +30,7 @@ from affine.ir.core import Operation, Value
 from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
 from affine.ir.strides import saturated_add, saturated_mul, strides_and_offset
+from affine.ir.symbols import lookup_nearest_symbol_from
 from affine.ir.types import (
     DYNAMIC,
     I1,
@@ -690,15 +691,7 @@ def _verify_get_global(op: Operation) -> None:
     name = op.properties.get("name")
     if not isinstance(name, SymbolRefAttr):
         op_error(op, "requires attribute 'name'")
-    table = op.parent_op
-    while table is not None and table.name != "builtin.module":
-        table = table.parent_op
-    target = None
-    if table is not None:
-        for candidate in table.regions[0].blocks[0].operations:
-            if string_value(candidate, "sym_name") == name.leaf:
-                target = candidate
-                break
+    target = lookup_nearest_symbol_from(op, name.leaf)
     if target is None or target.name != "memref.global":
         op_error(op, f"'{name.leaf}' does not reference a valid global memref")
     t = target.properties.get("type")

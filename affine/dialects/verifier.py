@@ -8,7 +8,6 @@ results must equal memref rank``).
 from __future__ import annotations
 
 from affine.dialects.arity import arity
-from affine.ir.attributes import StringAttr
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
 from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import (
@@ -21,6 +20,7 @@ from affine.ir.registry import (
     TERMINATOR,
     lookup,
 )
+from affine.ir.symbols import symbol_name
 from affine.syntax.printer import print_operation_in_context
 
 
@@ -110,12 +110,12 @@ def _verify_symbol_table(op: Operation) -> None:
     seen: set[str] = set()
     for block in op.regions[0].blocks if op.regions else ():
         for nested in block.operations:
-            name = nested.properties.get("sym_name") or nested.attributes.get("sym_name")
-            if not isinstance(name, StringAttr):
+            name = symbol_name(nested)
+            if name is None:
                 continue
-            if name.value in seen:
-                raise VerifyError(f"redefinition of symbol named '{name.value}'", nested.loc)
-            seen.add(name.value)
+            if name in seen:
+                raise VerifyError(f"redefinition of symbol named '{name}'", nested.loc)
+            seen.add(name)
 
 
 def _needs_terminator(block: Block) -> bool:
