@@ -35,7 +35,7 @@ from affine.dialects.common import segments
 from affine.errors import PolyError
 from affine.ir.attributes import AffineMapAttr, IntegerAttr, TypeAttr
 from affine.ir.core import Module, Operation, Value, replace_uses
-from affine.ir.strides import strided_from_map
+from affine.ir.strides import row_major_strides, strided_from_map
 from affine.ir.types import DYNAMIC, FunctionType, MemRefType, StridedLayout
 from affine.math.affine_map import AffineMap
 from affine.math.algebra import compose, provably_one_to_one, specialize_symbols
@@ -97,11 +97,8 @@ def strided_form(t: MemRefType, oracle: LayoutOracle | None = None) -> StridedLa
 
 def _row_major(shape: Sequence[int]) -> AffineExpr:
     """The linear position of ``(d0, ..)`` in a row-major array of ``shape``."""
-    strides = [1] * len(shape)
-    for k in reversed(range(len(shape) - 1)):
-        strides[k] = strides[k + 1] * shape[k + 1]
     expr: AffineExpr = constant(0)
-    for k, stride in enumerate(strides):
+    for k, stride in enumerate(row_major_strides(shape)):
         expr = expr + dim(k) * stride
     return expr
 

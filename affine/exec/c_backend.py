@@ -55,13 +55,13 @@ from affine.exec.elements import (
 from affine.exec.inputs import function_name, module_of, resolve_function
 from affine.exec.memory import (
     MemRef,
+    bound_strided_form,
     cast_layout_values,
     is_contiguous_row_major,
     num_layout_symbols,
     offset_map,
     physical_extents,
     static_physical_strides,
-    strided_form,
     strided_view_values,
     view_operands,
 )
@@ -1127,7 +1127,7 @@ def _c_subview(e: _FunctionEmitter, op: Operation) -> None:
     offsets, sizes, steps = _c_view_operands(e, op)
     if len(op.results[0].type.shape) != len(mem.type.shape):  # type: ignore[attr-defined]  # memref.subview's verifier checked memref types
         raise ExecutionError("rank-reducing 'memref.subview' cannot be compiled", op.loc)
-    form = strided_form(mem.type, mem.symbols, mem.pstrides)
+    form = bound_strided_form(mem.type, mem.symbols, mem.pstrides)
     if form is None:
         raise ExecutionError(
             f"'memref.subview' of '{mem.type}' cannot be compiled (only strided sources)", op.loc

@@ -47,13 +47,13 @@ from affine.exec.elements import (
 from affine.exec.inputs import function_name
 from affine.exec.memory import (
     MemRef,
+    bound_strided_form,
     cast_layout_values,
     num_layout_symbols,
     offset_map,
     offset_symbol_values,
     physical_strides,
     static_physical_strides,
-    strided_form,
     strided_view_values,
     view_operands,
 )
@@ -899,7 +899,7 @@ def _subview(c: _Compiler, op: Operation) -> Closure:
     def subview(env: Env) -> None:
         memref = env[source_slot]
         offsets, sizes, steps = numbers(env)
-        form = strided_form(memref.type, memref.symbols, memref.pstrides)
+        form = bound_strided_form(memref.type, memref.symbols, memref.pstrides)
         if form is None:
             raise ExecutionError(
                 f"'memref.subview' of '{memref.type}' cannot be run (only strided sources)", loc

@@ -19,6 +19,7 @@ from affine.dialects.common import segments
 from affine.exec.elements import ExecutionError, element_info, float_values
 from affine.ir.core import Operation
 from affine.ir.diagnostics import Location
+from affine.ir.strides import row_major_strides
 from affine.ir.types import (
     DYNAMIC,
     MemRefType,
@@ -97,10 +98,7 @@ def physical_extents(
 
 def physical_strides(t: MemRefType, extents: Sequence[int]) -> tuple[int, ...]:
     """Row-major strides of the physical extents (``(1,)`` for a single-result map)."""
-    strides = [1] * len(extents)
-    for k in range(len(extents) - 2, -1, -1):
-        strides[k] = strides[k + 1] * extents[k + 1]
-    return tuple(strides)
+    return tuple(row_major_strides(extents))
 
 
 def static_physical_strides(t: MemRefType) -> tuple[int | None, ...]:
@@ -165,9 +163,7 @@ def default_layout_symbols(t: MemRefType, sizes: Sequence[int]) -> tuple[int, ..
     offset 0); None when the layout has symbols with no natural default."""
     if not isinstance(t.layout, StridedLayout):
         return () if num_layout_symbols(t) == 0 else None
-    row_major = [1] * len(sizes)
-    for k in range(len(sizes) - 2, -1, -1):
-        row_major[k] = row_major[k + 1] * sizes[k + 1]
+    row_major = row_major_strides(sizes)
     values = [0] if t.layout.offset == DYNAMIC else []
     values += [row_major[k] for k, s in enumerate(t.layout.strides) if s == DYNAMIC]
     return tuple(values)
@@ -180,15 +176,12 @@ def is_contiguous_row_major(t: MemRefType) -> bool:
         return True
     if not isinstance(t.layout, StridedLayout) or t.layout.offset != 0:
         return False
-    expected = 1
-    for size, stride in zip(reversed(t.shape), reversed(t.layout.strides)):
-        if stride != expected or size == DYNAMIC:
-            return False
-        expected *= size
-    return True
+    if DYNAMIC in t.shape:
+        return False
+    return list(t.layout.strides) == row_major_strides(t.shape)
 
 
-def strided_form(
+def bound_strided_form(
     t: MemRefType, symbols: Sequence[Any], pstrides: Sequence[Any]
 ) -> tuple[Any, tuple[Any, ...]] | None:
     """``(offset, strides)`` of an identity or strided memref, each entry an int (known from
@@ -215,7 +208,7 @@ def cast_layout_values(
         and source.layout_map() == target.layout_map()
     ):
         return 0, tuple(symbols), tuple(pstrides)
-    form = strided_form(source, symbols, pstrides)
+    form = bound_strided_form(source, symbols, pstrides)
     if form is None:
         raise ExecutionError(f"'memref.cast' from '{source}' to '{target}' cannot be run")
     return strided_view_values(target, form[0], form[1], "memref.cast")

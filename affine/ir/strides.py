@@ -8,6 +8,8 @@ model all read strides through this module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from affine.ir.types import DYNAMIC, MemRefType, StridedLayout
 from affine.math.affine_map import AffineMap
 from affine.math.expr import DIM, AffineExpr
@@ -56,18 +58,24 @@ def strided_from_map(m: AffineMap) -> StridedLayout | None:
     return layout if layout.to_affine_map() == m else None
 
 
+def row_major_strides(shape: Sequence[int]) -> list[int]:
+    """The strides of a row-major array of ``shape`` (the last dimension contiguous); a
+    ``DYNAMIC`` size makes the strides outside it ``DYNAMIC``."""
+    strides: list[int] = []
+    running = 1
+    for size in reversed(shape):
+        strides.append(running)
+        running = saturated_mul(running, size)
+    return strides[::-1]
+
+
 def strides_and_offset(t: MemRefType) -> tuple[list[int], int] | None:
     """The strides and offset of ``t``'s layout (``DYNAMIC`` for ``?``); None when the
     layout is not strided."""
     if isinstance(t.layout, StridedLayout):
         return list(t.layout.strides), t.layout.offset
     if not t.layout:
-        strides: list[int] = []
-        running = 1
-        for size in reversed(t.shape):
-            strides.append(running)
-            running = saturated_mul(running, size)
-        return strides[::-1], 0
+        return row_major_strides(t.shape), 0
     maps = t.layout
     if len(maps) != 1 or maps[0].num_results != 1:
         return None  # MLIR extracts strides from a single one-result map only
