@@ -19,6 +19,7 @@ from affine.math.expr import (
     print_expr,
     symbol,
 )
+from affine.math.interning import InternTable
 
 SizeEntry = tuple[AffineExpr, ...]  # the minimum of the listed expressions
 
@@ -33,7 +34,7 @@ class AffineMap:
     results: tuple[AffineExpr, ...]
     size: tuple[SizeEntry, ...] | None
 
-    _table: dict[tuple, AffineMap] = {}
+    _table: InternTable[AffineMap] = InternTable()
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("use AffineMap.get(...) to build affine maps")
@@ -61,7 +62,7 @@ class AffineMap:
             m.num_symbols = num_symbols
             m.results = results
             m.size = size
-            cls._table[key] = m
+            cls._table.add(key, m)
         return m
 
     @classmethod

@@ -26,6 +26,7 @@ from math import gcd
 from typing import Union
 
 from affine.errors import PolyError
+from affine.math.interning import InternTable
 
 ADD = "+"
 MUL = "*"
@@ -331,7 +332,7 @@ class AffineExpr:
 
 # -- interning ---------------------------------------------------------------------------
 
-_TABLE: dict[tuple, AffineExpr] = {}
+_TABLE: InternTable[AffineExpr] = InternTable()
 
 
 def _leaf(kind: str, value: int) -> AffineExpr:
@@ -342,7 +343,7 @@ def _leaf(kind: str, value: int) -> AffineExpr:
         e.kind = kind
         e.value = value
         e._symbolic = kind != DIM
-        _TABLE[key] = e
+        _TABLE.add(key, e)
     return e
 
 
@@ -358,7 +359,7 @@ def _binary(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         e.value = 0
         e._symbolic = lhs._symbolic and rhs._symbolic
         # Children are kept alive by the node itself, so their ids in the key stay valid.
-        _TABLE[key] = e
+        _TABLE.add(key, e)
     return e
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from affine.math.affine_map import _check_ids, print_ids
 from affine.math.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
+from affine.math.interning import InternTable
 
 
 class IntegerSet:
@@ -23,7 +24,7 @@ class IntegerSet:
     constraints: tuple[AffineExpr, ...]
     eq_flags: tuple[bool, ...]  # True: ``expr == 0``; False: ``expr >= 0``
 
-    _table: dict[tuple, IntegerSet] = {}
+    _table: InternTable[IntegerSet] = InternTable()
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("use IntegerSet.get(...) to build integer sets")
@@ -50,7 +51,7 @@ class IntegerSet:
             s.num_symbols = num_symbols
             s.constraints = constraints
             s.eq_flags = eq_flags
-            cls._table[key] = s
+            cls._table.add(key, s)
         return s
 
     @classmethod
