@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // Exact answers where mlir-opt over-approximates: the parity of 2i vs 2i + 1, the
 // even distances of A[i mod 2], and 3i = 2j + 1 (rational solutions only).
 func.func @parity(%A: memref<2xf32>, %C: memref<40xf32>, %c: f32) {

@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // The else branch runs where the condition fails: even i store A[i], odd i read A[i - 1].
 // mlir-opt 22 gives the else branch the then-branch's condition and says "false" here.
 func.func @ifelse(%A: memref<12xf32>, %c: f32) {

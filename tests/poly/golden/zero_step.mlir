@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // A loop of step 0 (mlir-opt 22 accepts it) repeats its first iteration forever: the store
 // to A[1] meets itself again at distance 0; the load of A[0] and the store never meet.
 func.func @zero_step(%A: memref<10xf32>, %B: memref<10xf32>) {

@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // A memref.cast to dynamic sizes keeps its source's strides: B[r, c] is A[r, c], so the read
 // of B[i - 1, j + 2] meets the write of A[i, j] two columns to the left one row later
 // (distance (1, -2)), not anywhere in the buffer. mlir-opt 22 compares SSA values only.

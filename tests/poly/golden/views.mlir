@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // Accesses through views with static layouts touch known elements of the buffer they view:
 // the subview row i is A[i + 2, *] (read in the same iteration), the collapsed A[8i + 17] is
 // A[i + 2, 1] (never written). mlir-opt 22 compares SSA values and says "false" for all.

@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // A buffer allocated in a loop is a new buffer in each iteration: nothing is carried by %i
 // (mlir-opt 22 reports the stores and the load of %m[0] as carried by %i at distances [1, 15]).
 func.func @local_buffers(%v: f32) {

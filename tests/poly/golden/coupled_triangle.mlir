@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // for i in [0, 10), j in [i + 1, 10): A[j] -= A[i]. The distance components are coupled
 // ({ [d1, d2] : d1 > 0 and 0 < d2 <= 9 - d1 }); the remark shows each one's exact range.
 func.func @tri(%A: memref<10xf32>) {

@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // Two memref.get_global of one global are the same buffer: the load of B[i] reads what the
 // store to A[i] wrote in the same iteration (mlir-opt 22 compares the SSA values and says
 // "false" at depth 2). A reshape aliases its source as a view does.

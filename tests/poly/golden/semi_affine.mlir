@@ -1,3 +1,4 @@
+// RUN: poly-opt %s --test-memref-dependence-check --verify-diagnostics
 // Semi-affine subscripts: with %n bound to a constant the product is affine and exact;
 // with a symbolic %m the subscript is over-approximated (any element), never "false".
 func.func @semi(%A: memref<64xf32>, %m: index, %c: f32) {
