@@ -25,7 +25,7 @@ from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
-from poly.model import ModelError, band_instances
+from poly.model import BandInstances, ModelError, band_instances
 
 
 class CodegenError(PolyError):
@@ -264,17 +264,18 @@ def generate(
     _node(build.node_from_schedule_map(umap), _Env({}, params), block, before, emit)
 
 
-def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Operation]:
-    """Replace a perfect band by loops that run its iterations in ``new_order``.
+# A new order of a band's instances, named for transforms/ (which does not import islpy).
+Order = isl.Map
+
+
+def band_schedule(band: Sequence[Operation], new_order: Order) -> tuple[isl.Map, BandInstances]:
+    """The schedule that runs the instances of a perfect band in ``new_order``, with the
+    band's instances (IVs, parameters and what is known about them, for :func:`generate`).
 
     ``new_order`` maps the band's instances ``{ S[ivs] -> [t0, ...] }`` (dims in band order,
-    any tuple name) to their new position; it must be injective on the band. The body of
-    the innermost loop is cloned at each generated statement with the old IVs computed from
-    the new ones. Returns the new top-level ops (in the band's block); the band is erased.
-    Raises :class:`CodegenError` (nothing changed) when the iteration space is not exact
-    or the loops cannot be expressed.
-    """
-
+    any tuple name) to their new position; it must be injective on the band. Raises
+    :class:`CodegenError` when the iteration space is not exact or the order runs two
+    iterations at the same time."""
     try:
         instances = band_instances(band)
     except ModelError as e:
@@ -285,25 +286,4 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
     schedule = schedule.intersect_domain(instances.domain)
     if not schedule.is_injective():
         raise CodegenError("the new order runs two iterations at the same time")
-    body = band[-1].regions[0].blocks[0]
-    body_ops = [op for op in body.operations if op.name != "affine.yield"]
-    outer = band[0]
-    block = outer.parent
-    assert block is not None
-    marker_index = block.index_of(outer)
-    scratch = Block()
-
-    def emit(name: str, values: list[Value], where: Block, before: Operation | None) -> None:
-        mapping: dict[Value, Value] = dict(zip(instances.ivs, values))
-        for op in body_ops:
-            clone = op.clone(mapping)
-            _insert(where, before, clone)
-
-    generate(schedule, instances.params, scratch, None, emit, instances.context)
-    created = list(scratch.operations)
-    for offset, op in enumerate(created):
-        scratch.operations.remove(op)
-        op.parent = None
-        block.insert(marker_index + offset, op)
-    outer.erase()
-    return created
+    return schedule, instances

@@ -40,7 +40,7 @@ from affine.ir.types import INDEX
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExprError, dim
 from affine.ops import ForOp
-from poly.codegen import regenerate_band
+from poly.codegen import Order, band_schedule, generate
 from poly.space import permutation_map
 from transforms.errors import TransformError
 
@@ -411,3 +411,39 @@ def permute_band(band: Sequence[Operation], permutation: Sequence[int]) -> None:
         for old, new in enumerate(permutation):
             order[new] = old
         regenerate_band(band, permutation_map(order))
+
+
+def regenerate_band(band: Sequence[Operation], new_order: Order) -> list[Operation]:
+    """Replace a perfect band by loops that run its iterations in ``new_order`` (see
+    :func:`poly.codegen.band_schedule`).
+
+    The body of the innermost loop is cloned at each generated statement with the old IVs
+    computed from the new ones. Returns the new top-level ops (in the band's block); the band
+    is erased. Raises :class:`~poly.codegen.CodegenError` (nothing changed) when the
+    iteration space is not exact or the loops cannot be expressed."""
+    schedule, instances = band_schedule(band, new_order)
+    body = band[-1].regions[0].blocks[0]
+    statements = [op for op in body.operations if op.name != "affine.yield"]
+    outer = band[0]
+    block = outer.parent
+    assert block is not None
+    marker_index = block.index_of(outer)
+    scratch = Block()
+
+    def emit(name: str, values: list[Value], where: Block, before: Operation | None) -> None:
+        mapping: dict[Value, Value] = dict(zip(instances.ivs, values))
+        for op in statements:
+            clone = op.clone(mapping)
+            if before is None:
+                where.append(clone)
+            else:
+                where.insert_before(before, clone)
+
+    generate(schedule, instances.params, scratch, None, emit, instances.context)
+    created = list(scratch.operations)
+    for offset, op in enumerate(created):
+        scratch.operations.remove(op)
+        op.parent = None
+        block.insert(marker_index + offset, op)
+    outer.erase()
+    return created

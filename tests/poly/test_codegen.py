@@ -17,8 +17,9 @@ import affine
 from affine.dialects.verifier import verify
 from affine.exec.equivalence import check_equivalent
 from affine.ir.core import Module
-from poly.codegen import CodegenError, regenerate_band
+from poly.codegen import CodegenError
 from poly.context import isl_context
+from transforms.loop_utils import regenerate_band
 from transforms.permutation import check_permutation
 from transforms.tiling import check_tiling
 
