@@ -78,7 +78,7 @@ def model_tuple_name(kind: str, number: int) -> str:
     return f"{kind}{number}"
 
 
-def _check_names(names: Sequence[str], what: str) -> None:
+def _require_distinct(names: Sequence[str], what: str) -> None:
     if len(set(names)) != len(names):
         raise ValueError(f"{what} names must be distinct, got {list(names)}")
 
@@ -87,8 +87,8 @@ def set_space(
     dims: Sequence[str], symbols: Sequence[str] = (), tuple_name: str | None = None
 ) -> isl.Space:
     """``[symbols] -> { tuple_name[dims] }``."""
-    _check_names(list(dims), "dimension")
-    _check_names(list(symbols), "parameter")
+    _require_distinct(list(dims), "dimension")
+    _require_distinct(list(symbols), "parameter")
     space = isl.Space.create_from_names(isl_context(), set=list(dims), params=list(symbols))
     return space.set_tuple_name(isl.dim_type.set, tuple_name) if tuple_name else space
 
@@ -101,8 +101,8 @@ def map_space(
     out_tuple: str | None = None,
 ) -> isl.Space:
     """``[symbols] -> { in_tuple[inputs] -> out_tuple[outputs] }``."""
-    _check_names(list(inputs), "input")
-    _check_names(list(symbols), "parameter")
+    _require_distinct(list(inputs), "input")
+    _require_distinct(list(symbols), "parameter")
     space = isl.Space.create_from_names(
         isl_context(), in_=list(inputs), out=list(outputs), params=list(symbols)
     )

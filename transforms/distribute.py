@@ -18,7 +18,7 @@ from poly.flow import FlowAnalysis
 from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_ops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of
-from transforms.loop_utils import body_ops, check_perfect_band, get_perfect_band
+from transforms.loop_utils import body_ops, get_perfect_band, require_perfect_band
 
 
 def _values_defined(ops: Sequence[Operation]) -> set[Value]:
@@ -64,7 +64,7 @@ def distribute_band(
     """Replace the perfect ``band`` by one copy per group (see the module docstring); returns
     the new outermost loops. The groups must partition the innermost body, in order."""
     band = list(band)
-    check_perfect_band(band)
+    require_perfect_band(band)
     innermost = band[-1]
     if [op for group in groups for op in group] != body_ops(innermost):
         raise TransformError("the groups must list the loop body's ops in order", innermost.loc)

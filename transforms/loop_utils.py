@@ -118,7 +118,7 @@ def get_tileable_bands(function: Operation) -> list[list[Operation]]:
     ]
 
 
-def check_perfect_band(band: Sequence[Operation]) -> None:
+def require_perfect_band(band: Sequence[Operation]) -> None:
     """Raise unless ``band`` is a non-empty list of perfectly nested ``affine.for`` ops,
     outermost first."""
     if not band:
@@ -355,7 +355,7 @@ def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Oper
     n = len(band)
     if sorted(permutation) != list(range(n)):
         raise TransformError(f"{list(permutation)} is not a permutation of 0..{n - 1}")
-    check_perfect_band(band)
+    require_perfect_band(band)
     for loop in band:
         if loop.results:
             raise located(loop, "cannot permute loops with iter_args")

@@ -53,13 +53,13 @@ from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import (
     body_ops,
-    check_perfect_band,
     get_tileable_bands,
     identity_value_map,
     new_loop,
     permute_band,
     promote_if_single_iteration,
     replace_iv,
+    require_perfect_band,
     set_bound,
     set_step,
 )
@@ -286,8 +286,9 @@ def _tile_bounds(
     return tile_lower, tile_upper, point_lower, point_upper
 
 
-def _check_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> bool:
-    """Validate the tile sizes; True when they are SSA values (parametric tiling)."""
+def _require_tile_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> bool:
+    """Raise TransformError for sizes the rewrite cannot use; True when they are SSA values
+    (parametric tiling)."""
     if len(sizes) != len(band):
         raise TransformError(f"{len(band)} loops but {len(sizes)} tile sizes", band[0].loc)
     values = [isinstance(s, Value) for s in sizes]
@@ -314,8 +315,8 @@ def tile_perfect_band(
     a copy of the intra-tile nest with constant trip counts under an ``affine.if`` (see
     :func:`separate_full_tiles`).  Loops with iter_args are refused."""
     band = list(band)
-    check_perfect_band(band)
-    parametric = _check_sizes(band, sizes)
+    require_perfect_band(band)
+    parametric = _require_tile_sizes(band, sizes)
     for loop in band:
         if loop.results:
             raise TransformError("cannot tile loops with iter_args", loop.loc)
@@ -515,7 +516,7 @@ def separate_full_tiles(loops: Sequence[Operation]) -> list[Operation]:
     ``separateFullTiles``).  Returns the full-tile loops ([] when every tile is full and
     nothing changes).  Refused when some loop has no such pair of bounds."""
     loops = list(loops)
-    check_perfect_band(loops)
+    require_perfect_band(loops)
     return _apply_separation(loops, _plan_separation(loops))
 
 

@@ -33,9 +33,9 @@ from transforms.loop_utils import (
 )
 from transforms.registry import PassContext
 from transforms.unrolling import (
-    check_factor,
     cleanup_needed,
     generate_cleanup,
+    require_unroll_factor,
     still_placed,
     times_text,
 )
@@ -144,7 +144,7 @@ def unroll_and_jam_loop(
     Refused: a trip count below ``factor``, inner loop bounds that vary in ``loop``,
     iter_args that are not reductions, a needed cleanup loop with max/min bounds.  Returns
     the loops now in the place of ``loop``."""
-    check_factor(loop, factor)
+    require_unroll_factor(loop, factor)
     f = ForOp(loop)
     trip = constant_trip_count(loop)
     if factor == 1:

@@ -49,7 +49,8 @@ def still_placed(ops: Sequence[Operation]) -> list[Operation]:
     return [op for op in ops if op.parent is not None]
 
 
-def check_factor(loop: Operation, factor: int) -> None:
+def require_unroll_factor(loop: Operation, factor: int) -> None:
+    """Raise TransformError unless ``loop`` is an ``affine.for`` and ``factor`` positive."""
     if not is_loop(loop):
         raise TransformError(f"expected an affine.for, got '{loop.name}'", loop.loc)
     if factor < 1:
@@ -156,7 +157,7 @@ def unroll_loop(loop: Operation, factor: int, cleanup_unroll: bool = False) -> l
     A trip count smaller than ``factor`` is refused, as is a loop whose cleanup loop cannot
     be built (max/min bounds and a trip count that may not be a multiple of ``factor``);
     with ``cleanup_unroll`` such loops, and any cleanup loop, are unrolled fully instead."""
-    check_factor(loop, factor)
+    require_unroll_factor(loop, factor)
     f = ForOp(loop)
     trip = constant_trip_count(loop)
     if factor == 1:
@@ -185,7 +186,7 @@ def unroll_loop(loop: Operation, factor: int, cleanup_unroll: bool = False) -> l
 def unroll_full(loop: Operation) -> list[Operation]:
     """Replace ``loop`` by copies of its body, one per iteration (MLIR's
     ``loopUnrollFull``); a zero-trip loop is left alone.  Needs a constant trip count."""
-    check_factor(loop, 1)
+    require_unroll_factor(loop, 1)
     trip = constant_trip_count(loop)
     if trip is None:
         raise TransformError("cannot unroll fully: the trip count is not constant", loop.loc)
@@ -199,7 +200,7 @@ def unroll_full(loop: Operation) -> list[Operation]:
 def unroll_up_to(loop: Operation, factor: int) -> list[Operation]:
     """Unroll by ``factor`` or by the constant trip count when smaller (MLIR's
     ``loopUnrollUpToFactor``)."""
-    check_factor(loop, factor)
+    require_unroll_factor(loop, factor)
     trip = constant_trip_count(loop)
     if trip is not None and trip < factor:
         return unroll_loop(loop, trip) if trip > 0 else [loop]
