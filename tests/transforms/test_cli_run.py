@@ -9,9 +9,9 @@ import pytest
 from conftest import CORPUS
 
 import affine
-from affine.exec.c_backend import build_library
 from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
 from affine.exec.running import run
+from affine.exec.toolchain import build_library
 from transforms.cli import main
 
 KERNELS = CORPUS / "kernels"

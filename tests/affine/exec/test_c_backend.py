@@ -14,11 +14,12 @@ from conftest import CORPUS
 from exec_cases import CASES, PROGRAMS
 
 import affine
-from affine.exec.c_backend import CompilerError, compile_function, emit_c, find_compiler
+from affine.exec.c_backend import compile_function, emit_c
 from affine.exec.elements import ExecutionError
 from affine.exec.equivalence import compare_arrays
 from affine.exec.inputs import deterministic_inputs, random_inputs, resolve_function
 from affine.exec.running import run, time_kernel
+from affine.exec.toolchain import CompilerError, find_compiler
 
 KERNELS = CORPUS / "kernels"
 CORPUS = sorted(p.stem for p in KERNELS.glob("*.mlir"))

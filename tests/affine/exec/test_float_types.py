@@ -35,12 +35,13 @@ from conftest import CORPUS
 from exec_cases import Case
 
 import affine
-from affine.exec.c_backend import PRELUDE, build_library, codec_c
+from affine.exec.c_backend import PRELUDE, codec_c
 from affine.exec.elements import ElementInfo, ExecutionError, element_info, encode_f32, float_bits
 from affine.exec.equivalence import check_equivalent, compare_arrays
 from affine.exec.inputs import deterministic_values, random_inputs, resolve_function
 from affine.exec.mlir_runner import MLIR_LOWERING, mlir_harness
 from affine.exec.running import run, scalar_argument
+from affine.exec.toolchain import build_library
 from affine.ir.types import FloatType, IntegerType, Type
 
 NEW_TYPES = [
