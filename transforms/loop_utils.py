@@ -19,18 +19,16 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
     canonicalize,
-    constant_trip_count,
     difference,
-    lower_bound,
     map_operand_positions,
     map_slots,
     set_map_slots,
     substitute,
-    upper_bound,
 )
 from affine.dialects.builders import affine_apply, affine_for, constant_index
 from affine.ir.attributes import IntegerAttr

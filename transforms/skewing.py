@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from affine.analysis.loops import lower_bound, upper_bound
 from affine.analysis.value_map import (
     ValueMap,
     as_read_back,
     canonicalize,
-    lower_bound,
     simplify_affine_expr,
     simplify_affine_map,
-    upper_bound,
 )
 from affine.ir.core import Module, Operation
 from affine.math.affine_map import AffineMap

@@ -20,6 +20,12 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from affine.analysis.loops import (
+    constant_trip_count,
+    largest_divisor_of_trip_count,
+    lower_bound,
+    upper_bound,
+)
 from affine.analysis.value_map import (
     ValueMap,
     as_read_back,
@@ -27,15 +33,11 @@ from affine.analysis.value_map import (
     canonicalize_affine_ops,
     canonicalize_value_map,
     concat,
-    constant_trip_count,
     difference,
     fully_compose,
-    largest_divisor_of_trip_count,
-    lower_bound,
     remove_duplicate_results,
     simplify_affine_expr,
     substitute_value,
-    upper_bound,
 )
 from affine.dialects.builders import affine_if
 from affine.ir.core import Module, Operation, Value, uses_of

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from affine.analysis.loops import constant_trip_count
 from affine.analysis.reductions import LoopReduction, combine, loop_reductions
-from affine.analysis.value_map import (
-    constant_trip_count,
-)
 from affine.dialects.builders import affine_apply
 from affine.dialects.common import segment_sizes
 from affine.ir.core import Block, Module, Operation, OpResult, Value, uses_of

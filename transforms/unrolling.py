@@ -14,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from affine.analysis.loops import (
+    constant_trip_count,
+    largest_divisor_of_trip_count,
+    lower_bound,
+    trip_count,
+)
 from affine.analysis.value_map import (
     ValueMap,
     canonicalize,
     concat,
-    constant_trip_count,
     fully_compose,
-    largest_divisor_of_trip_count,
-    lower_bound,
     simplify_affine_map,
-    trip_count,
 )
 from affine.dialects.builders import affine_apply
 from affine.ir.core import Module, Operation, Value, uses_of

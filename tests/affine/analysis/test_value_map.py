@@ -13,22 +13,20 @@ from hypothesis import strategies as st
 
 import affine
 from affine import parse_affine_map
+from affine.analysis.loops import constant_trip_count, largest_divisor_of_trip_count, trip_count
 from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
     as_read_back,
     canonicalize,
     concat,
-    constant_trip_count,
     difference,
     fully_compose,
-    largest_divisor_of_trip_count,
     map_operand_positions,
     map_slots,
     set_map_slots,
     simplify_affine_expr,
     simplify_affine_map,
-    trip_count,
 )
 from affine.math.affine_map import AffineMap
 from affine.math.expr import dim, symbol
