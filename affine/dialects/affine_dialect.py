@@ -16,6 +16,8 @@ from affine.dialects.common import (
     create,
     op_error,
     parse_dma_start,
+    parse_dynamic_index_list,
+    print_dynamic_index_list,
     segment_sizes,
     segments,
 )
@@ -1371,29 +1373,6 @@ define(
 # -- affine.delinearize_index / affine.linearize_index ---------------------------------------------
 
 
-def _parse_basis(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
-    """``(%b, 10)``: static sizes with DYNAMIC where an SSA value is given."""
-    p.expect("(")
-    static: list[int] = []
-    dynamic: list[tuple[Value, int]] = []
-    if not p.accept(")"):
-        while True:
-            if p.at("%"):
-                dynamic.append(p.parse_operand())
-                static.append(DYNAMIC)
-            else:
-                static.append(p.parse_integer())
-            if not p.accept(","):
-                break
-        p.expect(")")
-    return static, dynamic
-
-
-def _print_basis(pr: Printer, static: tuple[int, ...], dynamic: list[Value]) -> str:
-    it = iter(dynamic)
-    return "(" + ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static) + ")"
-
-
 def _static_basis(op: Operation) -> tuple[int, ...]:
     attr = op.properties.get("static_basis")
     if not isinstance(attr, DenseArrayAttr):
@@ -1413,7 +1392,7 @@ def _verify_basis(op: Operation, basis: tuple[int, ...], dynamic: list[Value]) -
 def _parse_delinearize(p: Parser, offset: int) -> Operation:
     index = p.parse_operand()
     p.expect_op_keyword("into")
-    static, dynamic = _parse_basis(p)
+    static, dynamic = parse_dynamic_index_list(p, "(")
     attrs = p.parse_optional_attr_dict()
     result_types = p.parse_colon_type_list()
     values = [p.resolve(index, INDEX)] + _resolve_index(p, dynamic)
@@ -1422,7 +1401,7 @@ def _parse_delinearize(p: Parser, offset: int) -> Operation:
 
 
 def _print_delinearize(pr: Printer, op: Operation) -> None:
-    basis = _print_basis(pr, _static_basis(op), op.operands[1:])
+    basis = print_dynamic_index_list(pr, _static_basis(op), op.operands[1:], "(")
     pr.write(f" {pr.operand(op.operands[0])} into {basis}")
     pr.write(pr.attr_dict(op.attributes, ("static_basis",)))
     pr.write(" : " + pr.type_list(r.type for r in op.results))
@@ -1442,7 +1421,7 @@ def _parse_linearize(p: Parser, offset: int) -> Operation:
     disjoint = p.accept_keyword("disjoint")
     indices = p.parse_operand_list("[")
     p.expect_op_keyword("by")
-    static, dynamic = _parse_basis(p)
+    static, dynamic = parse_dynamic_index_list(p, "(")
     attrs = p.parse_optional_attr_dict()
     p.expect(":")
     result_type = p.parse_type()
@@ -1463,7 +1442,7 @@ def _is_disjoint(op: Operation) -> bool:
 def _print_linearize(pr: Printer, op: Operation) -> None:
     if _is_disjoint(op):
         pr.write(" disjoint")
-    basis = _print_basis(pr, _static_basis(op), segments(op, 1))
+    basis = print_dynamic_index_list(pr, _static_basis(op), segments(op, 1), "(")
     pr.write(f" [{pr.operands(segments(op, 0))}] by {basis}")
     pr.write(pr.attr_dict(op.attributes, ("disjoint", "operandSegmentSizes", "static_basis")))
     pr.write(" : " + pr.type(op.results[0].type))

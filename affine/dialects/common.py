@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 from affine.ir.attributes import AffineMapAttr, Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
 from affine.ir.core import Operation, Region, Value
 from affine.ir.diagnostics import VerifyError
-from affine.ir.types import I32, INDEX, Type
+from affine.ir.types import DYNAMIC, I32, INDEX, Type
 
 if TYPE_CHECKING:
     from affine.syntax.parser import Parser
@@ -203,3 +203,38 @@ def parse_dma_start(
             "tag_map": AffineMapAttr(tag_map),
         }
     return create(p, name, offset, values, [], None, attrs)
+
+
+# -- static/dynamic index lists (MLIR's parseDynamicIndexList / printDynamicIndexList) -----------
+
+_DELIMITERS = {"[": "]", "(": ")"}
+
+
+def parse_dynamic_index_list(
+    p: Parser, open_: str = "["
+) -> tuple[list[int], list[tuple[Value, int]]]:
+    """``[0, %i, 4]`` (or ``(...)``): the static values, ``DYNAMIC`` where an SSA operand is
+    given, and those operands (with their offsets) in order."""
+    p.expect(open_)
+    static: list[int] = []
+    dynamic: list[tuple[Value, int]] = []
+    if not p.accept(_DELIMITERS[open_]):
+        while True:
+            if p.at("%"):
+                dynamic.append(p.parse_operand())
+                static.append(DYNAMIC)
+            else:
+                static.append(p.parse_integer())
+            if not p.accept(","):
+                break
+        p.expect(_DELIMITERS[open_])
+    return static, dynamic
+
+
+def print_dynamic_index_list(
+    pr: Printer, static: Sequence[int], dynamic: Sequence[Value], open_: str = "["
+) -> str:
+    """The text :func:`parse_dynamic_index_list` reads back."""
+    it = iter(dynamic)
+    items = ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static)
+    return open_ + items + _DELIMITERS[open_]

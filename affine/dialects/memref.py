@@ -8,6 +8,8 @@ from affine.dialects.common import (
     create,
     op_error,
     parse_dma_start,
+    parse_dynamic_index_list,
+    print_dynamic_index_list,
     segment_sizes,
     segments,
     string_value,
@@ -321,27 +323,9 @@ def _print_copy(pr: Printer, op: Operation) -> None:
 # -- subview ---------------------------------------------------------------------------------------
 
 
-def _parse_mixed_list(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
-    """``[0, %i, 4]``: static values with ``?`` (DYNAMIC) where an SSA value is given."""
-    p.expect("[")
-    static: list[int] = []
-    dynamic: list[tuple[Value, int]] = []
-    if not p.accept("]"):
-        while True:
-            if p.at("%"):
-                dynamic.append(p.parse_operand())
-                static.append(DYNAMIC)
-            else:
-                static.append(p.parse_integer())
-            if not p.accept(","):
-                break
-        p.expect("]")
-    return static, dynamic
-
-
 def _parse_subview(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
-    lists = [_parse_mixed_list(p) for _ in range(3)]
+    lists = [parse_dynamic_index_list(p) for _ in range(3)]
     return _finish_view(p, "memref.subview", offset, source, lists)
 
 
@@ -374,17 +358,12 @@ def _finish_view(
     return create(p, name, offset, values, [t_out], props, attrs)
 
 
-def _print_mixed(pr: Printer, static: tuple, dynamic: list[Value]) -> str:
-    it = iter(dynamic)
-    return "[" + ", ".join(pr.operand(next(it)) if s == DYNAMIC else str(s) for s in static) + "]"
-
-
 def _print_subview(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])}")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))
-    pr.write(" " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))
-    pr.write(" " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))
+    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(" " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2)))
+    pr.write(" " + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3)))
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -1377,7 +1356,7 @@ def _parse_offsets_sizes_strides_keywords(p: Parser):
     for keyword in ("offset", "sizes", "strides"):
         p.expect_op_keyword(keyword)
         p.expect(":")
-        lists.append(_parse_mixed_list(p))
+        lists.append(parse_dynamic_index_list(p))
         if keyword != "strides":
             p.expect(",")
     return lists
@@ -1393,9 +1372,14 @@ def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
 def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])} to offset: ")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))
-    pr.write(", sizes: " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))
-    pr.write(", strides: " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))
+    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(
+        ", sizes: " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2))
+    )
+    pr.write(
+        ", strides: "
+        + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3))
+    )
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -1625,7 +1609,7 @@ def _parse_expand_shape(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
     reassociation = _parse_reassociation(p)
     p.expect_op_keyword("output_shape")
-    shape, dynamic = _parse_mixed_list(p)
+    shape, dynamic = parse_dynamic_index_list(p)
     attrs = p.parse_optional_attr_dict()
     t_in = p.parse_colon_type()
     p.expect_op_keyword("into")
@@ -1638,7 +1622,7 @@ def _parse_expand_shape(p: Parser, offset: int) -> Operation:
 def _print_expand_shape(pr: Printer, op: Operation) -> None:
     shape = op.properties["static_output_shape"].values
     pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)} output_shape ")
-    pr.write(_print_mixed(pr, shape, op.operands[1:]))
+    pr.write(print_dynamic_index_list(pr, shape, op.operands[1:]))
     pr.write(pr.attr_dict(op.attributes, ("reassociation", "static_output_shape")))
     pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
 
