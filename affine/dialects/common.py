@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
-from affine.ir.attributes import AffineMapAttr, Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
+from affine.ir.attributes import (
+    AffineMapAttr,
+    Attribute,
+    DenseArrayAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
 from affine.ir.core import Operation, Region, Value
 from affine.ir.diagnostics import VerifyError
+from affine.ir.symbols import lookup_nearest_symbol_from
 from affine.ir.types import DYNAMIC, I32, INDEX, Type
 
 if TYPE_CHECKING:
@@ -238,3 +246,19 @@ def print_dynamic_index_list(
     it = iter(dynamic)
     items = ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static)
     return open_ + items + _DELIMITERS[open_]
+
+
+def referenced_symbol(
+    op: Operation, attribute: str, kind: str, missing: str, not_found: str
+) -> Operation:
+    """The ``kind`` op that ``op``'s symbol reference ``attribute`` names, looked up from
+    ``op`` (MLIR's verifySymbolUses); a VerifyError at ``op`` saying ``missing`` when the
+    reference is absent and ``not_found`` (``{name}`` is the symbol) when it names no such
+    op."""
+    ref = op.properties.get(attribute)
+    if not isinstance(ref, SymbolRefAttr):
+        op_error(op, missing)
+    target = lookup_nearest_symbol_from(op, ref.leaf)
+    if target is None or target.name != kind:
+        op_error(op, not_found.format(name=ref.leaf))
+    return target

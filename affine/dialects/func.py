@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
+from affine.dialects.common import (
+    create,
+    op_error,
+    referenced_symbol,
+    segment_sizes,
+    segments,
+    string_value,
+)
 from affine.ir.attributes import (
     ArrayAttr,
     Attribute,
@@ -27,7 +34,6 @@ from affine.ir.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir.symbols import lookup_nearest_symbol_from
 from affine.ir.types import I1, FunctionType, Type
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
@@ -330,12 +336,13 @@ def _print_call(pr: Printer, op: Operation) -> None:
 
 
 def _verify_call(op: Operation) -> None:
-    callee = op.properties.get("callee")
-    if not isinstance(callee, SymbolRefAttr):
-        op_error(op, "requires a 'callee' symbol reference attribute")
-    target = lookup_nearest_symbol_from(op, callee.leaf)
-    if target is None or target.name != "func.func":
-        op_error(op, f"'{callee.leaf}' does not reference a valid function")
+    target = referenced_symbol(
+        op,
+        "callee",
+        "func.func",
+        "requires a 'callee' symbol reference attribute",
+        "'{name}' does not reference a valid function",
+    )
     ftype = function_type_of(target)
     if len(ftype.inputs) != len(op.operands):
         op_error(op, "incorrect number of operands for callee")
@@ -404,12 +411,13 @@ def _print_func_constant(pr: Printer, op: Operation) -> None:
 
 
 def _verify_func_constant(op: Operation) -> None:
-    value = op.properties.get("value")
-    if not isinstance(value, SymbolRefAttr):
-        op_error(op, "requires attribute 'value'")
-    target = lookup_nearest_symbol_from(op, value.leaf)
-    if target is None or target.name != "func.func":
-        op_error(op, f"reference to undefined function '{value.leaf}'")
+    target = referenced_symbol(
+        op,
+        "value",
+        "func.func",
+        "requires attribute 'value'",
+        "reference to undefined function '{name}'",
+    )
     if function_type_of(target) != op.results[0].type:
         op_error(op, "reference to function with mismatched type")
 

@@ -10,6 +10,7 @@ from affine.dialects.common import (
     parse_dma_start,
     parse_dynamic_index_list,
     print_dynamic_index_list,
+    referenced_symbol,
     segment_sizes,
     segments,
     string_value,
@@ -32,7 +33,7 @@ from affine.ir.core import Operation, Value
 from affine.ir.diagnostics import VerifyError
 from affine.ir.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
 from affine.ir.strides import saturated_add, saturated_mul, strides_and_offset
-from affine.ir.symbols import lookup_nearest_symbol_from
+from affine.ir.symbols import symbol_name
 from affine.ir.types import (
     DYNAMIC,
     I1,
@@ -666,20 +667,20 @@ def _print_get_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_get_global(op: Operation) -> None:
-
-    name = op.properties.get("name")
-    if not isinstance(name, SymbolRefAttr):
-        op_error(op, "requires attribute 'name'")
-    target = lookup_nearest_symbol_from(op, name.leaf)
-    if target is None or target.name != "memref.global":
-        op_error(op, f"'{name.leaf}' does not reference a valid global memref")
+    target = referenced_symbol(
+        op,
+        "name",
+        "memref.global",
+        "requires attribute 'name'",
+        "'{name}' does not reference a valid global memref",
+    )
     t = target.properties.get("type")
     expected = t.value if isinstance(t, TypeAttr) else None
     if op.results[0].type != expected:
         op_error(
             op,
             f"result type '{op.results[0].type}' does not match type '{expected}' of the "
-            f"global memref @{name.leaf}",
+            f"global memref @{symbol_name(target)}",
         )
 
 
