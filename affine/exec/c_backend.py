@@ -58,7 +58,14 @@ from affine.exec.memory import (
     view_operands,
 )
 from affine.exec.op_table import OpTable
-from affine.exec.semantics import FLOAT_IDENTITIES, IntOps, integer_identity, strided_side_is_source
+from affine.exec.semantics import (
+    FLOAT_BINARY_OPS,
+    FLOAT_IDENTITIES,
+    INT_BINARY_OPS,
+    IntOps,
+    integer_identity,
+    strided_side_is_source,
+)
 from affine.exec.toolchain import build_library, find_compiler, load_library, openmp_supported
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
@@ -1532,26 +1539,11 @@ def _c_constant(e: _FunctionEmitter, op: Operation) -> None:
         e.nonneg.add(op.results[0])
 
 
-_INT_BINARY = (
-    "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui",
-    "ceildivsi", "ceildivui", "floordivsi", "maxsi", "minsi", "maxui", "minui", "shli",
-    "shrsi", "shrui",
-)  # fmt: skip
-_FLOAT_BINARY = (
-    "addf",
-    "subf",
-    "mulf",
-    "divf",
-    "remf",
-    "maximumf",
-    "minimumf",
-    "maxnumf",
-    "minnumf",
-)
-
-
 @_c_op(
-    *(f"arith.{n}" for n in _INT_BINARY + _FLOAT_BINARY), "math.powf", "math.atan2", "math.copysign"
+    *(f"arith.{n}" for n in INT_BINARY_OPS + FLOAT_BINARY_OPS),
+    "math.powf",
+    "math.atan2",
+    "math.copysign",
 )
 def _c_binary(e: _FunctionEmitter, op: Operation) -> None:
     info = e.info(op.operands[0], op.loc)

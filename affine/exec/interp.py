@@ -59,7 +59,9 @@ from affine.exec.memory import (
 )
 from affine.exec.op_table import OpTable
 from affine.exec.semantics import (
+    FLOAT_BINARY_OPS,
     FLOAT_IDENTITIES,
+    INT_BINARY_OPS,
     IntOps,
     integer_identity,
     strided_side_is_source,
@@ -1438,35 +1440,13 @@ def _float_ops_of(op: Operation, value: Value) -> FloatOps:
     return FloatOps(element_info(value.type, op.loc))
 
 
-_INT_BINARY = (
-    "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui",
-    "ceildivsi", "ceildivui", "floordivsi", "maxsi", "minsi", "maxui", "minui", "shli",
-    "shrsi", "shrui",
-)  # fmt: skip
-
-
-@_op(*(f"arith.{n}" for n in _INT_BINARY))
+@_op(*(f"arith.{n}" for n in INT_BINARY_OPS))
 def _arith_int(c: _Compiler, op: Operation) -> Closure:
     ops = _int_ops_of(op, op.operands[0])
     return _binary(c, op, int_binary(op.name[6:], ops, op.loc))
 
 
-@_op(
-    *(
-        f"arith.{n}"
-        for n in (
-            "addf",
-            "subf",
-            "mulf",
-            "divf",
-            "remf",
-            "maximumf",
-            "minimumf",
-            "maxnumf",
-            "minnumf",
-        )
-    )
-)
+@_op(*(f"arith.{n}" for n in FLOAT_BINARY_OPS))
 @_op("math.powf", "math.atan2", "math.copysign")
 def _arith_float(c: _Compiler, op: Operation) -> Closure:
     fops = _float_ops_of(op, op.operands[0])

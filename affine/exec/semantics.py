@@ -41,6 +41,17 @@ class IntOps:
             self.canon, self.to_s, self.to_u = wrap_s, same, wrap_u
 
 
+# The binary arith ops both backends implement, by the part of their name after "arith.".
+INT_BINARY_OPS = (
+    "addi", "subi", "muli", "andi", "ori", "xori", "divsi", "divui", "remsi", "remui",
+    "ceildivsi", "ceildivui", "floordivsi", "maxsi", "minsi", "maxui", "minui", "shli",
+    "shrsi", "shrui",
+)  # fmt: skip
+FLOAT_BINARY_OPS = (
+    "addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf",
+)  # fmt: skip
+
+
 # Neutral elements of affine.parallel reductions (MLIR's getIdentityValue).
 FLOAT_IDENTITIES = {
     "addf": 0.0,
