@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 from affine.errors import PolyError
 from affine.ir.attributes import (
@@ -2371,25 +2371,31 @@ def parse_attribute(text: str) -> Attribute:
     return _parse_single(text, Parser.parse_attribute, "attribute")
 
 
+def _parse_map_or_set(
+    text: str,
+    keyword: str,
+    attr_class: type[AffineMapAttr] | type[IntegerSetAttr],
+    what: str,
+    kind: str,
+) -> Any:
+    """``keyword<...>`` read as an attribute of ``attr_class``, or just the body."""
+    stripped = text.strip()
+    if stripped.startswith(keyword):
+        attr = parse_attribute(stripped)
+        if not isinstance(attr, attr_class):
+            raise ParseError(f"expected {what}")
+        return attr.value
+    return _parse_single(stripped, lambda p: p._parse_map_or_set_body(kind), what)
+
+
 def parse_affine_map(text: str) -> AffineMap:
     """``affine_map<...>``, or just the ``(d0)[s0] -> (...)`` body (seed ``size`` allowed)."""
-    stripped = text.strip()
-    if stripped.startswith("affine_map"):
-        attr = parse_attribute(stripped)
-        if not isinstance(attr, AffineMapAttr):
-            raise ParseError("expected affine map")
-        return attr.value
-    return _parse_single(stripped, lambda p: p._parse_map_or_set_body("map"), "affine map")
+    return _parse_map_or_set(text, "affine_map", AffineMapAttr, "affine map", "map")
 
 
 def parse_integer_set(text: str) -> IntegerSet:
-    stripped = text.strip()
-    if stripped.startswith("affine_set"):
-        attr = parse_attribute(stripped)
-        if not isinstance(attr, IntegerSetAttr):
-            raise ParseError("expected integer set")
-        return attr.value
-    return _parse_single(stripped, lambda p: p._parse_map_or_set_body("set"), "integer set")
+    """``affine_set<...>``, or just the ``(d0)[s0] : (...)`` body."""
+    return _parse_map_or_set(text, "affine_set", IntegerSetAttr, "integer set", "set")
 
 
 def parse_affine_expr(text: str, num_dims: int = 0, num_symbols: int = 0) -> AffineExpr:
