@@ -9,7 +9,7 @@ answered by :mod:`poly`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TypeVar
 
@@ -48,18 +48,27 @@ def substitute(
     return simplify_map(m.replace(dim_exprs, sym_exprs, m.num_dims, m.num_symbols))
 
 
+def _bound_or_renumbered(
+    count: int, values: Mapping[int, int], make: Callable[[int], AffineExpr]
+) -> tuple[list[AffineExpr], int]:
+    """Replacements for ``count`` dims (or symbols, by ``make``): the constant ``values[k]``
+    where bound, the next free one otherwise; and how many stay free."""
+    replacements: list[AffineExpr] = []
+    remaining = 0
+    for k in range(count):
+        if k in values:
+            replacements.append(constant(values[k]))
+        else:
+            replacements.append(make(remaining))
+            remaining += 1
+    return replacements, remaining
+
+
 def specialize_symbols(obj: MapOrSet, values: Mapping[int, int]) -> MapOrSet:
     """Bind symbols to constants: ``values[j]`` replaces ``s_j``, the remaining symbols are
     renumbered in order, and the result is simplified (a semi-affine map whose symbols are
     all bound becomes a pure affine one)."""
-    sym_exprs: list[AffineExpr] = []
-    remaining = 0
-    for j in range(obj.num_symbols):
-        if j in values:
-            sym_exprs.append(constant(values[j]))
-        else:
-            sym_exprs.append(symbol(remaining))
-            remaining += 1
+    sym_exprs, remaining = _bound_or_renumbered(obj.num_symbols, values, symbol)
     unknown = set(values) - set(range(obj.num_symbols))
     if unknown:
         raise ValueError(f"{obj} has no symbols {sorted(unknown)}")
@@ -112,14 +121,7 @@ def drop_unused_symbols(m: AffineMap) -> tuple[AffineMap, list[int]]:
 
 def fix_dims(m: AffineMap, values: Mapping[int, int]) -> AffineMap:
     """``m`` with dims bound to constants and removed (the others renumbered), simplified."""
-    dim_exprs: list[AffineExpr] = []
-    remaining = 0
-    for i in range(m.num_dims):
-        if i in values:
-            dim_exprs.append(constant(values[i]))
-        else:
-            dim_exprs.append(dim(remaining))
-            remaining += 1
+    dim_exprs, remaining = _bound_or_renumbered(m.num_dims, values, dim)
     return simplify_map(m.replace(dim_exprs, None, remaining, m.num_symbols))
 
 
