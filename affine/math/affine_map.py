@@ -54,16 +54,14 @@ class AffineMap:
             )
         for r in results:
             _check_ids(r, num_dims, num_symbols, "map")
-        key = (num_dims, num_symbols, results, size)
-        m = cls._table.get(key)
-        if m is None:
-            m = object.__new__(cls)
-            m.num_dims = num_dims
-            m.num_symbols = num_symbols
-            m.results = results
-            m.size = size
-            cls._table.add(key, m)
-        return m
+        return cls._table.intern(
+            (num_dims, num_symbols, results, size),
+            cls,
+            num_dims=num_dims,
+            num_symbols=num_symbols,
+            results=results,
+            size=size,
+        )
 
     @classmethod
     def identity(cls, num_dims: int) -> AffineMap:

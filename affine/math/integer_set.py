@@ -43,16 +43,14 @@ class IntegerSet:
             raise ValueError("an integer set needs one equality flag per constraint")
         for c in constraints:
             _check_ids(c, num_dims, num_symbols, "set")
-        key = (num_dims, num_symbols, constraints, eq_flags)
-        s = cls._table.get(key)
-        if s is None:
-            s = object.__new__(cls)
-            s.num_dims = num_dims
-            s.num_symbols = num_symbols
-            s.constraints = constraints
-            s.eq_flags = eq_flags
-            cls._table.add(key, s)
-        return s
+        return cls._table.intern(
+            (num_dims, num_symbols, constraints, eq_flags),
+            cls,
+            num_dims=num_dims,
+            num_symbols=num_symbols,
+            constraints=constraints,
+            eq_flags=eq_flags,
+        )
 
     @classmethod
     def empty(cls, num_dims: int = 0, num_symbols: int = 0) -> IntegerSet:

@@ -30,5 +30,16 @@ class InternTable(Generic[V]):
         self._values[key] = value
         return value
 
+    def intern(self, key: Hashable, cls: type[V], **fields: object) -> V:
+        """The value for ``key``, or a new ``cls`` instance (made without ``__init__``) with
+        ``fields`` set, interned under ``key``."""
+        value = self._values.get(key)
+        if value is None:
+            value = object.__new__(cls)
+            for name, field in fields.items():
+                object.__setattr__(value, name, field)
+            self._values[key] = value
+        return value
+
     def __len__(self) -> int:
         return len(self._values)
