@@ -23,7 +23,6 @@ class MemRefDependenceCheck:
     max_operations: int = DEFAULT_MAX_OPERATIONS  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AnalysisWarning)
             analysis = DependenceAnalysis(module, max_operations=self.max_operations)

@@ -17,7 +17,10 @@ from affine.dialects.common import (
     op_error,
     parse_dma_start,
     parse_dynamic_index_list,
+    parse_prefetch_tail,
+    prefetch_flags,
     print_dynamic_index_list,
+    print_prefetch,
     segment_sizes,
     segments,
 )
@@ -322,7 +325,6 @@ def _verify_apply(op: Operation) -> None:
 
 
 def _located(op: Operation, message: str):
-
     return VerifyError(message, op.loc)
 
 
@@ -704,7 +706,6 @@ class IfOp(OpView):
 
 
 def _parse_yield(p: Parser, offset: int) -> Operation:
-
     return parse_return_like(p, offset, "affine.yield")
 
 
@@ -1312,42 +1313,21 @@ define("affine.dma_wait", parse=_parse_dma_wait, print=_print_dma_wait, verify=_
 def _parse_prefetch(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    rw = p.parse_keyword()
-    p.expect(",")
-    p.expect_op_keyword("locality")
-    p.expect("<")
-    hint = p.parse_integer()
-    p.expect(">")
-    p.expect(",")
-    cache = p.parse_keyword()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
     values = [p.resolve(memref, t)] + _resolve_index(p, indices)
-    if rw not in ("read", "write"):
-        p.op_error("rw specifier has to be 'read' or 'write'", offset)
-    if cache not in ("data", "instr"):
-        p.op_error("cache type has to be 'data' or 'instr'", offset)
-    props = {
+    is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
+    props: dict[str, Attribute] = {
         "map": AffineMapAttr(m),
-        "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
-        "localityHint": IntegerAttr(hint, I32),
-        "isDataCache": IntegerAttr(1 if cache == "data" else 0, I1),
+        "isWrite": is_write,
+        "localityHint": locality,
+        "isDataCache": is_data,
     }
     return create(p, "affine.prefetch", offset, values, [], props, attrs)
 
 
 def _print_prefetch(pr: Printer, op: Operation) -> None:
-    m = _map(op)
-    rw = "write" if op.properties["isWrite"].value else "read"
-    cache = "data" if op.properties["isDataCache"].value else "instr"
-    hint = op.properties["localityHint"].value
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:])}], {rw}, "
-        f"locality<{hint}>, {cache}"
-    )
-    pr.write(pr.attr_dict(op.attributes, ("map", "isWrite", "localityHint", "isDataCache")))
-    pr.write(" : " + pr.type(op.operands[0].type))
+    indices = pr.affine_map_of_ssa_ids(_map(op), op.operands[1:])
+    print_prefetch(pr, op, indices, ("map", "isWrite", "localityHint", "isDataCache"))
 
 
 def _verify_prefetch(op: Operation) -> None:

@@ -9,6 +9,7 @@ from affine.ir.attributes import (
     AffineMapAttr,
     Attribute,
     DenseArrayAttr,
+    IntegerAttr,
     OpaqueAttr,
     StringAttr,
     SymbolRefAttr,
@@ -16,7 +17,7 @@ from affine.ir.attributes import (
 from affine.ir.core import Operation, Region, Value
 from affine.ir.diagnostics import VerifyError
 from affine.ir.symbols import lookup_nearest_symbol_from
-from affine.ir.types import DYNAMIC, I32, INDEX, Type
+from affine.ir.types import DYNAMIC, I1, I32, INDEX, MemRefType, Type
 
 if TYPE_CHECKING:
     from affine.syntax.parser import Parser
@@ -262,3 +263,56 @@ def referenced_symbol(
     if target is None or target.name != kind:
         op_error(op, not_found.format(name=ref.leaf))
     return target
+
+
+# -- the prefetch syntax shared by affine.prefetch and memref.prefetch ---------------------------
+
+
+def parse_prefetch_tail(p: Parser) -> tuple[str, int, str, dict[str, Attribute], Type]:
+    """``, read|write, locality<N>, data|instr {attrs} : memref<...>`` after the indices:
+    the words as written (checked by :func:`prefetch_flags`), the attributes and the type."""
+    p.expect(",")
+    rw = p.parse_keyword()
+    p.expect(",")
+    p.expect_op_keyword("locality")
+    p.expect("<")
+    hint = p.parse_integer()
+    p.expect(">")
+    p.expect(",")
+    cache = p.parse_keyword()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    return rw, hint, cache, attrs, t
+
+
+def prefetch_flags(
+    p: Parser, offset: int, rw: str, hint: int, cache: str
+) -> tuple[IntegerAttr, IntegerAttr, IntegerAttr]:
+    """``isWrite``, ``localityHint`` and ``isDataCache``; an error at the op for words that
+    are not ``read``/``write`` and ``data``/``instr``."""
+    if rw not in ("read", "write"):
+        p.op_error("rw specifier has to be 'read' or 'write'", offset)
+    if cache not in ("data", "instr"):
+        p.op_error("cache type has to be 'data' or 'instr'", offset)
+    return (
+        IntegerAttr(1 if rw == "write" else 0, I1),
+        IntegerAttr(hint, I32),
+        IntegerAttr(1 if cache == "data" else 0, I1),
+    )
+
+
+def print_prefetch(pr: Printer, op: Operation, indices: str, elided: tuple[str, ...]) -> None:
+    """`` %m[indices], read|write, locality<N>, data|instr {attrs} : type``."""
+    props = op.properties
+    rw = "write" if attr_value_of(props["isWrite"]) else "read"
+    cache = "data" if attr_value_of(props["isDataCache"]) else "instr"
+    hint = attr_value_of(props["localityHint"])
+    pr.write(f" {pr.operand(op.operands[0])}[{indices}], {rw}, locality<{hint}>, {cache}")
+    pr.write(pr.attr_dict(op.attributes, elided))
+    pr.write(" : " + pr.type(op.operands[0].type))
+
+
+def attr_value_of(attr: Attribute) -> int:
+    """The value of an integer attribute the op's definition requires."""
+    assert isinstance(attr, IntegerAttr)
+    return attr.value

@@ -9,7 +9,10 @@ from affine.dialects.common import (
     op_error,
     parse_dma_start,
     parse_dynamic_index_list,
+    parse_prefetch_tail,
+    prefetch_flags,
     print_dynamic_index_list,
+    print_prefetch,
     referenced_symbol,
     segment_sizes,
     segments,
@@ -36,7 +39,6 @@ from affine.ir.strides import saturated_add, saturated_mul, strides_and_offset
 from affine.ir.symbols import symbol_name
 from affine.ir.types import (
     DYNAMIC,
-    I1,
     I32,
     I64,
     INDEX,
@@ -112,7 +114,6 @@ def _verify_alloc(op: Operation) -> None:
 
 
 def _is_strided(t: MemRefType) -> bool:
-
     return isinstance(t.layout, StridedLayout)
 
 
@@ -547,7 +548,6 @@ define(
 
 
 def _parse_memref_global(p: Parser, offset: int) -> Operation:
-
     props: dict[str, Attribute] = {}
     if p.at("str"):
         props["sym_visibility"] = StringAttr(unescape_string(p.tok))
@@ -586,7 +586,6 @@ _GLOBAL_ALIGNMENT = (
 
 
 def _valid_global_alignment(alignment: Attribute) -> bool:
-
     return (
         isinstance(alignment, IntegerAttr)
         and alignment.value > 0
@@ -595,7 +594,6 @@ def _valid_global_alignment(alignment: Attribute) -> bool:
 
 
 def _print_memref_global(pr: Printer, op: Operation) -> None:
-
     visibility = string_value(op, "sym_visibility")
     if visibility:
         pr.write(" " + pr.attr(op.properties["sym_visibility"]))
@@ -615,7 +613,6 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_memref_global(op: Operation) -> None:
-
     visibility = string_value(op, "sym_visibility")
     if visibility is not None and visibility not in ("public", "private", "nested"):
         op_error(
@@ -883,7 +880,6 @@ define(
 
 
 def _parse_transpose(p: Parser, offset: int) -> Operation:
-
     source = p.parse_operand()
     permutation = p.parse_affine_map_body()
     attrs = p.parse_optional_attr_dict()
@@ -895,7 +891,6 @@ def _parse_transpose(p: Parser, offset: int) -> Operation:
 
 
 def _print_transpose(pr: Printer, op: Operation) -> None:
-
     permutation = op.properties["permutation"].value
     pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
     pr.write(pr.attr_dict(op.attributes, ("permutation",)))
@@ -960,7 +955,6 @@ _INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "an
 
 
 def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
-
     kind_offset = p.start
     kind = p.parse_keyword() if p.at("id") else None
     if kind not in ATOMIC_KINDS:
@@ -993,7 +987,6 @@ def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
 
 
 def _verify_atomic_rmw(op: Operation) -> None:
-
     kind_attr = op.properties.get("kind")
     if not isinstance(kind_attr, IntegerAttr) or not 0 <= kind_attr.value < len(ATOMIC_KINDS):
         op_error(op, "requires attribute 'kind'")
@@ -1084,7 +1077,6 @@ def _parse_return_like(name: str):
 
 
 def _print_return_like(pr: Printer, op: Operation) -> None:
-
     print_return_like(pr, op)
 
 
@@ -1147,7 +1139,6 @@ define(
 
 
 def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
-
     memref = p.parse_operand()
     p.expect(",")
     alignment = p.parse_integer()
@@ -1165,7 +1156,6 @@ def _print_assume_alignment(pr: Printer, op: Operation) -> None:
 
 
 def _verify_assume_alignment(op: Operation) -> None:
-
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
         op_error(
@@ -1189,43 +1179,22 @@ define(
 
 
 def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
-
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
-    p.expect(",")
-    rw = p.parse_keyword()
-    p.expect(",")
-    p.expect_op_keyword("locality")
-    p.expect("<")
-    hint = p.parse_integer()
-    p.expect(">")
-    p.expect(",")
-    cache = p.parse_keyword()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
     values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
-    if rw not in ("read", "write"):
-        p.op_error("rw specifier has to be 'read' or 'write'", offset)
-    if cache not in ("data", "instr"):
-        p.op_error("cache type has to be 'data' or 'instr'", offset)
-    props = {
-        "isDataCache": IntegerAttr(1 if cache == "data" else 0, I1),
-        "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
-        "localityHint": IntegerAttr(hint, I32),
+    is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
+    props: dict[str, Attribute] = {
+        "isDataCache": is_data,
+        "isWrite": is_write,
+        "localityHint": locality,
     }
     return create(p, "memref.prefetch", offset, values, [], props, attrs)
 
 
 def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
-    rw = "write" if op.properties["isWrite"].value else "read"
-    cache = "data" if op.properties["isDataCache"].value else "instr"
-    hint = op.properties["localityHint"].value
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}], {rw}, "
-        f"locality<{hint}>, {cache}"
-    )
-    pr.write(pr.attr_dict(op.attributes, ("isWrite", "localityHint", "isDataCache")))
-    pr.write(" : " + pr.type(op.operands[0].type))
+    indices = pr.operands(op.operands[1:])
+    print_prefetch(pr, op, indices, ("isWrite", "localityHint", "isDataCache"))
 
 
 def _verify_memref_prefetch(op: Operation) -> None:
@@ -1293,12 +1262,10 @@ define(
 
 
 def _strided_type(like: MemRefType, shape, strides, offset: int) -> MemRefType:
-
     return MemRefType(shape, like.element_type, StridedLayout(strides, offset), like.memory_space)
 
 
 def _is_identity_layout(t: MemRefType) -> bool:
-
     if not t.layout:
         return True
     if isinstance(t.layout, StridedLayout):
@@ -1388,7 +1355,6 @@ def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
 
 
 def _verify_reinterpret_cast(op: Operation) -> None:
-
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(result, MemRefType):
         op_error(op, f"result #0 must be memref of any type values, but got '{result}'")
@@ -1455,7 +1421,6 @@ define(
 
 
 def _parse_reassociation(p: Parser):
-
     p.expect("[")
     groups = []
     if not p.accept("]"):
@@ -1713,7 +1678,6 @@ def _print_view(pr: Printer, op: Operation) -> None:
 
 
 def _verify_view(op: Operation) -> None:
-
     base, view = op.operands[0].type, op.results[0].type
     if not _is_identity_layout(base):
         raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
@@ -1787,7 +1751,6 @@ def _memref_rank_reduction_mask(
 
 
 def _verify_subview(op: Operation) -> None:
-
     def error(message: str):
         raise VerifyError(message, op.loc)
 

@@ -513,7 +513,6 @@ def _parse_bound_list(p: Parser, count: int) -> list:
 
 
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
-
     p.expect("(")
     ivs = []
     if not p.accept(")"):
@@ -548,7 +547,6 @@ def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
 
 
 def _print_scf_parallel(pr: Printer, op: Operation) -> None:
-
     ivs = op.regions[0].blocks[0].arguments
     pr.write(f" ({pr.operands(ivs)}) = ({pr.operands(segments(op, 0))})")
     pr.write(f" to ({pr.operands(segments(op, 1))}) step ({pr.operands(segments(op, 2))})")
@@ -561,7 +559,6 @@ def _print_scf_parallel(pr: Printer, op: Operation) -> None:
 
 
 def _verify_scf_parallel(op: Operation) -> None:
-
     steps = segments(op, 2)
     if not steps:
         op_error(op, "needs at least one tuple element for lowerBound, upperBound and step")
@@ -751,7 +748,6 @@ define(
 
 
 def _parse_index_switch(p: Parser, offset: int) -> Operation:
-
     arg = p.resolve(p.parse_operand(), INDEX)
     attrs = p.parse_optional_attr_dict()
     result_types = p.parse_optional_arrow_type_list()
