@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, run_mlir_opt
+from conftest import CORPUS, TESTS, run_mlir_opt
 
 from affine import parse
 from affine.ir.compare import ir_difference
@@ -18,8 +18,15 @@ from affine.syntax.printer import print_module
 
 FILES = sorted(
     p for p in CORPUS.rglob("*.mlir") if not ({"invalid", "seed_invalid"} & set(p.parts))
-)
-IDS = [str(p.relative_to(CORPUS)) for p in FILES]
+) + sorted(TESTS.glob("**/golden/*.mlir"))
+
+
+def _rel(path: Path) -> str:
+    """The corpus path of an input (``golden/...`` paths start from tests/)."""
+    return str(path.relative_to(CORPUS if CORPUS in path.parents else TESTS))
+
+
+IDS = [_rel(p) for p in FILES]
 
 # Byte-for-byte differences from mlir-opt's own print that are known and harmless (mlir-opt
 # reads our text back to the same canonical print, checked by test_mlir_opt_reprints_the_same):
@@ -89,7 +96,7 @@ def test_mlir_opt_reprints_the_same(path: Path, mlir_opt: str) -> None:
 @pytest.mark.mlir
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_print_matches_mlir_opt_byte_for_byte(path: Path, mlir_opt: str) -> None:
-    rel = str(path.relative_to(CORPUS))
+    rel = _rel(path)
     if rel in KNOWN_STYLE_DIFFERENCES:
         pytest.skip("known style difference (see KNOWN_STYLE_DIFFERENCES)")
     ours = print_module(parse(_read(path), str(path)))
@@ -100,7 +107,7 @@ def test_print_matches_mlir_opt_byte_for_byte(path: Path, mlir_opt: str) -> None
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_reads_mlir_opt_generic_output(path: Path, mlir_opt: str) -> None:
     """mlir-opt's --mlir-print-op-generic print of each file reads to the same IR."""
-    if str(path.relative_to(CORPUS)) == "modern/ml_program.mlir":
+    if _rel(path) == "modern/ml_program.mlir":
         pytest.skip(
             "mlir-opt 22 prints #ml_program.extern<T> without T (see KNOWN_STYLE_DIFFERENCES)"
         )
