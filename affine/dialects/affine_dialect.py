@@ -11,6 +11,7 @@ suitable memrefs; dimensions may also be induction variables of ``affine.for`` /
 from __future__ import annotations
 
 from affine.dialects.common import (
+    DmaStartView,
     OpView,
     attr_value,
     create,
@@ -1209,7 +1210,7 @@ def _verify_dma_start(op: Operation) -> None:
 define("affine.dma_start", parse=_parse_dma_start, print=_print_dma_start, verify=_verify_dma_start)
 
 
-class DmaStartOp(OpView):
+class DmaStartOp(DmaStartView):
     """Typed view of ``affine.dma_start``: src[...] -> dst[...], tag[...], count (, stride, per)."""
 
     __slots__ = ()
@@ -1217,10 +1218,6 @@ class DmaStartOp(OpView):
     src_map: AffineMap = attr_value("src_map")
     dst_map: AffineMap = attr_value("dst_map")
     tag_map: AffineMap = attr_value("tag_map")
-
-    @property
-    def src(self) -> Value:
-        return self.op.operands[0]
 
     @property
     def src_indices(self) -> list[Value]:
@@ -1259,14 +1256,6 @@ class DmaStartOp(OpView):
     @property
     def is_strided(self) -> bool:
         return len(self.op.operands) > self._tag_pos + 2 + self.tag_map.num_inputs
-
-    @property
-    def stride(self) -> Value | None:
-        return self.op.operands[-2] if self.is_strided else None
-
-    @property
-    def elements_per_stride(self) -> Value | None:
-        return self.op.operands[-1] if self.is_strided else None
 
 
 def _parse_dma_wait(p: Parser, offset: int) -> Operation:

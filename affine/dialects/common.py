@@ -42,6 +42,30 @@ class OpView:
         return f"{type(self).__name__}({self.op.name})"
 
 
+class DmaStartView(OpView):
+    """What the views of ``affine.dma_start`` and ``memref.dma_start`` share: the source
+    memref first and, for a strided transfer, the stride and the elements per stride last."""
+
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.op.operands[0]
+
+    @property
+    def is_strided(self) -> bool:
+        """Whether the operands end with a stride and a count of elements per stride."""
+        raise NotImplementedError
+
+    @property
+    def stride(self) -> Value | None:
+        return self.op.operands[-2] if self.is_strided else None
+
+    @property
+    def elements_per_stride(self) -> Value | None:
+        return self.op.operands[-1] if self.is_strided else None
+
+
 def attr_value(name: str, doc: str = "") -> property:
     """A view property returning the ``.value`` of the op's (inherent or discardable) attribute."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
-    OpView,
+    DmaStartView,
     create,
     op_error,
     parse_dma_start,
@@ -379,16 +379,12 @@ def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
     return parse_dma_start(p, offset, "memref.dma_start", False, True, "expected 3 types")
 
 
-class MemRefDmaStart(OpView):
+class MemRefDmaStart(DmaStartView):
     """Operand layout of ``memref.dma_start``: src, src idx, dst, dst idx, count, tag, tag idx
     (, stride, elements per stride)."""
 
     __slots__ = ()
     OP_NAMES = ("memref.dma_start",)
-
-    @property
-    def src(self) -> Value:
-        return self.op.operands[0]
 
     @property
     def src_rank(self) -> int:
@@ -427,14 +423,6 @@ class MemRefDmaStart(OpView):
     @property
     def is_strided(self) -> bool:
         return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)
-
-    @property
-    def stride(self) -> Value | None:
-        return self.op.operands[-2] if self.is_strided else None
-
-    @property
-    def elements_per_stride(self) -> Value | None:
-        return self.op.operands[-1] if self.is_strided else None
 
 
 def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
