@@ -491,20 +491,30 @@ def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
 _INT64_MIN = -(2**63)
 
 
-def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    # MLIR 22 folds divisions by any nonzero constant (negative ones included), except the
-    # one that overflows int64.
+def _simplify_division(
+    lhs: AffineExpr, rhs: AffineExpr, divide: Callable[[int, int], int]
+) -> AffineExpr | None:
+    """MLIR 22's folds shared by floordiv and ceildiv: by any nonzero constant (negative
+    ones included) except the one that overflows int64, by 1, and of a multiple."""
     if rhs.kind != CONST or rhs.value == 0:
         return None
     q = rhs.value
     if lhs.kind == CONST:
         if lhs.value == _INT64_MIN and q == -1:
             return None
-        return constant(floor_div(lhs.value, q))
+        return constant(divide(lhs.value, q))
     if q == 1:
         return lhs
     if lhs.kind == MUL and lhs.rhs.kind == CONST and lhs.rhs.value % q == 0:
         return lhs.lhs * (lhs.rhs.value // q)
+    return None
+
+
+def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
+    folded = _simplify_division(lhs, rhs, floor_div)
+    if folded is not None or rhs.kind != CONST or rhs.value == 0:
+        return folded
+    q = rhs.value
     if lhs.kind == ADD and (
         lhs.lhs.largest_known_divisor() % q == 0 or lhs.rhs.largest_known_divisor() % q == 0
     ):
@@ -513,18 +523,7 @@ def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
 
 
 def _simplify_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
-    if rhs.kind != CONST or rhs.value == 0:
-        return None
-    q = rhs.value
-    if lhs.kind == CONST:
-        if lhs.value == _INT64_MIN and q == -1:
-            return None
-        return constant(ceil_div(lhs.value, q))
-    if q == 1:
-        return lhs
-    if lhs.kind == MUL and lhs.rhs.kind == CONST and lhs.rhs.value % q == 0:
-        return lhs.lhs * (lhs.rhs.value // q)
-    return None
+    return _simplify_division(lhs, rhs, ceil_div)
 
 
 def _simplify_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
