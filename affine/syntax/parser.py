@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from affine.errors import PolyError
 from affine.ir.attributes import (
@@ -107,6 +107,8 @@ _MEMREF_ELEMENTS = (
 )
 _MEMORY_SPACES = (IntegerAttr, StringAttr, DictionaryAttr, OpaqueAttr)
 _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
+
+T = TypeVar("T")
 
 
 class ForwardRef(Value):
@@ -423,21 +425,27 @@ class Parser:
             types.append(self.parse_type())
         return types
 
-    def _parse_bang_type(self) -> Type:
+    def _parse_dialect_symbol(self, aliases: Mapping[str, T]) -> tuple[str | None, T | None]:
+        """A ``!``/``#`` symbol: ``(text, None)`` for a dialect type or attribute (written
+        ``ns<...>`` or ``ns.id``, in its pretty form), ``(None, value)`` for an alias."""
         name = self.tok
         start = self.start
         if self.text.startswith("<", self.end):
             end = self._balanced_end()
             text = _pretty_dialect_symbol(self._expand_aliases_in(self.text[start:end]))
             self.reset(end)
-            return OpaqueType(text)
+            return text, None
         self.advance()
-        alias = self.type_aliases.get(name[1:])
+        alias = aliases.get(name[1:])
         if alias is not None:
-            return alias
+            return None, alias
         if "." not in name:
             self.error(f"undefined symbol alias id '{name[1:]}'", start + len(name))
-        return OpaqueType(name)
+        return name, None
+
+    def _parse_bang_type(self) -> Type:
+        text, alias = self._parse_dialect_symbol(self.type_aliases)
+        return alias if alias is not None else OpaqueType(text)
 
     def _parse_dims(self, word: str) -> tuple[list[int] | None, list[bool]]:
         """Dimension list after ``<`` of a shaped type; ``None`` for ``*x`` (unranked).
@@ -788,22 +796,11 @@ class Parser:
         return SymbolRefAttr(root, nested)
 
     def _parse_hash_attr(self) -> Attribute:
-        name = self.tok
-        start = self.start
-        if self.text.startswith("<", self.end):
-            end = self._balanced_end()
-            text = _pretty_dialect_symbol(self._expand_aliases_in(self.text[start:end]))
-            self.reset(end)
-            attr_type = self.parse_type() if self.accept(":") else None
-            return OpaqueAttr(text, attr_type)
-        self.advance()
-        alias = self.attr_aliases.get(name[1:])
+        text, alias = self._parse_dialect_symbol(self.attr_aliases)
         if alias is not None:
             return alias
-        if "." not in name:
-            self.error(f"undefined symbol alias id '{name[1:]}'", start + len(name))
         attr_type = self.parse_type() if self.accept(":") else None
-        return OpaqueAttr(name, attr_type)
+        return OpaqueAttr(text, attr_type)
 
     def _parse_dense_resource(self) -> Attribute:
         """``dense_resource<name> : shaped type`` (kept as text: the blob is not read)."""
