@@ -169,3 +169,14 @@ def _snippets() -> dict[str, str]:
 @pytest.mark.parametrize("name", sorted(_snippets()))
 def test_docs_and_notebooks_use_only_the_facades(name: str) -> None:
     assert _library_imports(_snippets()[name]) <= FACADES
+
+
+def test_only_poly_space_spells_isl_names() -> None:
+    """ISL objects are read from text (where names are spelled) only in poly/space.py."""
+    offenders = [
+        str(path.relative_to(ROOT))
+        for package in ("affine", "poly", "transforms")
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if "read_from_str" in path.read_text(encoding="utf-8") and path.name != "space.py"
+    ]
+    assert offenders == []
