@@ -3,11 +3,11 @@ compare with, side by side in one run.
 
 Usage::
 
-    python benchmarks/auto_schedule.py [--kernels gemm,lu] [--repeats 3] [--no-polly]
+    python benchmarks/auto_schedule.py [--kernels gemm,lu] [--rounds 2] [--repeats 2] [--no-polly]
 
 Every kernel in :data:`POLYBENCH` is scaled to its size (PolyBench/C 4.2 LARGE, or close
-to it where LARGE runs for far less than 0.1 s or far more than 2 s) and timed, single
-thread, in these versions:
+to it where LARGE runs for far less than 0.1 s or far more than 2 s; gramschmidt keeps
+M >= N so that its columns stay independent) and timed, single thread, in these versions:
 
 - ``original``, ``mlir-tile`` (mlir-opt 22 ``-affine-loop-tile``, read back),
   ``tile`` (our ``--affine-loop-tile``) and ``auto`` (our ``--affine-auto-schedule``,
@@ -17,7 +17,9 @@ thread, in these versions:
 - ``polly``: the C our backend emits for the original, compiled by ``clang-22 -O3 -mllvm
   -polly`` and timed against the same C compiled by ``clang-22 -O3`` (``polly/clang``).
 
-Times are the minimum over ``--repeats`` calls. Every version's checksums are compared
+Times are the minimum over ``--rounds`` rounds, each of which runs every version in turn
+(``--repeats`` calls each), so that a burst of load on the shared machine hits all versions
+alike. Every version's checksums are compared
 with the original's (f32 and narrower within 1e-4 relative, else 1e-9; a version that
 disagrees prints ``WRONG`` and is never counted as a speedup). Ratios are the original's
 time over the version's (above 1 is faster). GFLOP/s are given where the kernel's flop
