@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from affine.exec.elements import F64, FLOAT_TYPES, ElementInfo, ExecutionError, element_info
 from affine.exec.inputs import function_name, module_of, signature
@@ -17,10 +17,6 @@ from affine.ir.types import (
     StridedLayout,
 )
 from affine.syntax.printer import print_module
-
-if TYPE_CHECKING:
-    pass
-
 
 MLIR_LOWERING = (
     "-normalize-memrefs",
@@ -265,9 +261,10 @@ def run_mlir_runner(
     repeats: int = 1,
     opt_level: str = "-O3",
     timeout: float = 600,
+    lowering: Sequence[str] = MLIR_LOWERING,
 ) -> MlirRun:
-    """Lower :func:`mlir_harness` with :data:`MLIR_LOWERING` and run it with mlir-runner
-    (runtime libraries next to the tools, in ``../lib``)."""
+    """Lower :func:`mlir_harness` with ``lowering`` (mlir-opt flags, :data:`MLIR_LOWERING` by
+    default) and run it with mlir-runner (runtime libraries next to the tools, in ``../lib``)."""
     import glob
     import os
     import struct
@@ -275,7 +272,7 @@ def run_mlir_runner(
 
     text = mlir_harness(func, repeats)
     lowered = subprocess.run(
-        [mlir_opt, *MLIR_LOWERING, "-"], input=text, capture_output=True, text=True, timeout=timeout
+        [mlir_opt, *lowering, "-"], input=text, capture_output=True, text=True, timeout=timeout
     )
     if lowered.returncode != 0:
         raise ExecutionError(
