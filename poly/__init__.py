@@ -1,4 +1,10 @@
-"""The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy)."""
+"""The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy).
+
+``poly.viz`` (pictures, matplotlib) is imported on first use, so ``import poly`` stays cheap.
+"""
+
+import importlib
+from types import ModuleType
 
 from poly.context import DEFAULT_MAX_OPERATIONS as DEFAULT_MAX_OPERATIONS
 from poly.context import IslBudgetExceeded as IslBudgetExceeded
@@ -24,6 +30,7 @@ from poly.layout import normalize_memref_type as normalize_memref_type
 from poly.layout import normalize_memrefs as normalize_memrefs
 from poly.layout import one_to_one_on as one_to_one_on
 from poly.layout import parametric_bounding_box as parametric_bounding_box
+from poly.sets import bind_params as bind_params
 from poly.sets import canonical_set as canonical_set
 from poly.sets import count_points as count_points
 from poly.sets import difference as difference
@@ -35,3 +42,9 @@ from poly.sets import is_subset as is_subset
 from poly.sets import points as points
 from poly.sets import sets_equal as sets_equal
 from poly.sets import union as union
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name == "viz":
+        return importlib.import_module("poly.viz")
+    raise AttributeError(f"module 'poly' has no attribute {name!r}")
