@@ -87,10 +87,14 @@ class Picture(Figure):
         kwargs.setdefault("bbox_inches", "tight")
         super().savefig(fname, **kwargs)
 
-    def _repr_png_(self) -> bytes:
+    def png(self) -> bytes:
+        """The picture as PNG (what Jupyter shows, and an ``ipywidgets.Image`` takes)."""
         buffer = io.BytesIO()
         self.savefig(buffer, format="png")
         return buffer.getvalue()
+
+    def _repr_png_(self) -> bytes:
+        return self.png()
 
 
 # -- the data -----------------------------------------------------------------------------------
@@ -479,18 +483,32 @@ class _Canvas:
                 arrow_length_ratio=0.25,
             )
             return
+        self.vectors(starts, vectors, color, label, 0.004 * width, head=4)
+
+    def vectors(
+        self,
+        tails: Sequence[Sequence[float]],
+        vectors: Sequence[Sequence[float]],
+        color: str,
+        label: str | None,
+        width: float,
+        head: float,
+    ) -> None:
+        """2-d arrows from ``tails`` (x and y columns) along ``vectors`` at their exact data
+        length; ``width`` in fractions of the axes, ``head`` in shaft widths."""
+        named = {} if label is None else {"label": label}
         self.ax.quiver(
-            *starts,
+            *tails,
             *vectors,
             color=color,
-            label=label,
             angles="xy",
             scale_units="xy",
             scale=1,
-            width=0.004 * width,
-            headwidth=4,
-            headlength=5,
+            width=width,
+            headwidth=head,
+            headlength=head + 1,
             zorder=3,
+            **named,
         )
 
     def arcs(
@@ -512,20 +530,7 @@ class _Canvas:
         self.ax.add_collection(LineCollection(curves, colors=color, linewidths=width, label=label))
         tails = np.array([curve[-3] for curve in curves])
         heads = np.array([curve[-1] for curve in curves])
-        self.ax.quiver(
-            tails[:, 0],
-            tails[:, 1],
-            heads[:, 0] - tails[:, 0],
-            heads[:, 1] - tails[:, 1],
-            color=color,
-            angles="xy",
-            scale_units="xy",
-            scale=1,
-            width=0.003 * width,
-            headwidth=5,
-            headlength=6,
-            zorder=3,
-        )
+        self.vectors(tails.T, (heads - tails).T, color, None, 0.003 * width, head=5)
 
     def path(self, pts: Sequence[Point]) -> None:
         """The points joined in the given order (arcs below the line in 1-d)."""
@@ -1103,7 +1108,8 @@ def _draw_footprint(
         raise ValueError(f"the accesses of {memref} touch elements of different ranks {ranks}")
     labels = [f"index {k}" for k in range(rank)]
     canvas = _Canvas(picture, position, rank, labels, matrix=True)
-    extent: list[Point] = [e for _, _, elements in drawn for e in elements]
+    # an index space starts at 0: drawn from there, panels of one memref compare
+    extent: list[Point] = [(0,) * rank] + [e for _, _, elements in drawn for e in elements]
     if shape is not None and rank < 3:
         corners = [tuple(0 for _ in shape), tuple(size - 1 for size in shape)]
         (x0, x1), (y0, y1) = canvas.columns(corners)
@@ -1132,8 +1138,7 @@ def _draw_footprint(
             size=30,
             gid=f"footprint {k}",
         )
-    if extent:
-        canvas.frame(extent)
+    canvas.frame(extent)
     canvas.cells()
     canvas.legend(below=True)
     canvas.ax.set_title(memref, fontsize=9)
