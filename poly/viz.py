@@ -395,7 +395,7 @@ class _Canvas:
     across."""
 
     figure: Figure
-    position: Any
+    position: tuple[int, int, int]  # rows, columns, index (add_subplot)
     rank: int
     labels: Sequence[str]
     matrix: bool = False
