@@ -308,7 +308,8 @@ def _edge_relation(edge: Edge) -> isl.Map:
     return relation
 
 
-def _edge_label(edge: Edge) -> str:
+def dependence_label(edge: Edge) -> str:
+    """``RAW %A @9→@6``: how pictures name an analysis edge (kind, memref, source lines)."""
     memref = _source_name(edge.source.memref, edge.source.memref_name)
     lines = [a.op.loc.line if a.op.loc is not None else "?" for a in (edge.source, edge.target)]
     return f"{edge.kind} {memref} @{lines[0]}→@{lines[1]}"
@@ -332,7 +333,7 @@ def _dependence_arrows(
     for dependence in _as_list(dependences, single):
         if isinstance(dependence, Edge):
             relations = [_edge_relation(dependence)]
-            labels = [_edge_label(dependence)]
+            labels = [dependence_label(dependence)]
             color = KIND_COLORS.get(dependence.kind, OTHER_COLOR)
             where = dependence.source.statement.scope
         else:
@@ -802,7 +803,7 @@ def plot_distances(
         if isinstance(dependence, Edge):
             if dependence.distances is None:
                 raise ValueError(f"{dependence!r} is unknown: it has no distances to draw")
-            sets = [(dependence.distances, _edge_label(dependence))]
+            sets = [(dependence.distances, dependence_label(dependence))]
             color = KIND_COLORS.get(dependence.kind, OTHER_COLOR)
             scope = dependence.source.statement.scope
             labels = labels or _loop_labels(dependence.source.statement)[: len(dependence.common)]
