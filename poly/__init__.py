@@ -4,8 +4,12 @@ The facade: the model of IR (``build_model``), the dependence analyses
 (``DependenceAnalysis``: mlir-opt's question answered exactly; ``FlowAnalysis``: the
 dependences of a whole function, carried loops and parallel loops), the dependence graph
 (``dependence_graph``, ``to_dot``, ``report_json``), legality verdicts, the tile-size model,
-code generation from a schedule, and set and layout helpers.
+code generation from a schedule, and set and layout helpers. ``poly.viz`` (pictures,
+matplotlib) is imported on first use, so ``import poly`` stays cheap.
 """
+
+import importlib
+from types import ModuleType
 
 from affine.errors import PolyError as PolyError
 from poly.codegen import CodegenError as CodegenError
@@ -48,6 +52,7 @@ from poly.legality import describe as describe
 from poly.model import Model as Model
 from poly.model import ModelError as ModelError
 from poly.model import build_model as build_model
+from poly.sets import bind_params as bind_params
 from poly.sets import canonical_set as canonical_set
 from poly.sets import count_points as count_points
 from poly.sets import difference as difference
@@ -62,3 +67,9 @@ from poly.sets import union as union
 from poly.tile_model import TileChoice as TileChoice
 from poly.tile_model import choose_tile_sizes as choose_tile_sizes
 from poly.tile_model import contiguity_order as contiguity_order
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name == "viz":
+        return importlib.import_module("poly.viz")
+    raise AttributeError(f"module 'poly' has no attribute {name!r}")

@@ -35,6 +35,7 @@ import islpy as isl
 
 from poly.context import isl_context
 
+IslText = TypeVar("IslText", isl.Set, isl.Map, isl.UnionSet, isl.UnionMap, isl.Schedule)
 IslObject = TypeVar("IslObject", isl.Set, isl.Map, isl.BasicSet, isl.BasicMap, isl.PwAff, isl.Aff)
 
 
@@ -155,6 +156,12 @@ def dim_name(index: int) -> str:
 
 def symbol_name(index: int) -> str:
     return symbol_names(index + 1)[index]
+
+
+def read_user_text(kind: type[IslText], text: str) -> IslText:
+    """An ISL object of class ``kind`` read, in the toolkit's context, from text a user wrote:
+    its names are the user's, and clients align it with the toolkit's objects by name."""
+    return kind.read_from_str(isl_context(), text)
 
 
 def param_id(name: str) -> isl.Id:
