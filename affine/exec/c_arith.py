@@ -30,6 +30,7 @@ from affine.exec.semantics import (
     FLOAT_BINARY_OPS,
     INT_BINARY_OPS,
     IntOps,
+    dense_lane_values,
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
 from affine.ir.core import Operation
@@ -38,11 +39,12 @@ from affine.ir.core import Operation
 @c_op("arith.constant")
 def _c_constant(e: FunctionEmitter, op: Operation) -> None:
     attr = op.properties["value"]
-    if isinstance(attr, DenseElementsAttr):
-        raise ExecutionError(
-            "vector and tensor constants cannot be compiled (only scalars)", op.loc
-        )
     info = e.info(op.results[0], op.loc)
+    if isinstance(attr, DenseElementsAttr):
+        literal = float_literal if info.kind == "float" else int_literal
+        lanes = ", ".join(literal(x, info) for x in dense_lane_values(attr, op.loc))
+        e.define(op.results[0], f"({e.ctype_of(op.results[0].type)}){{{{{lanes}}}}}")
+        return
     if isinstance(attr, FloatAttr):
         e.define(op.results[0], float_literal(float_attr_value(attr, info), info))
         return
@@ -88,7 +90,7 @@ def _c_float_unary(e: FunctionEmitter, op: Operation) -> None:
         e.define(op.results[0], f"({template.format(suffix, x)})")
 
 
-@c_op("math.fma")
+@c_op("math.fma", "vector.fma")
 def _c_fma(e: FunctionEmitter, op: Operation) -> None:
     info = e.info(op.operands[0], op.loc)
     args = [e.v(v) for v in op.operands]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from affine.dialects.func import function_type_of
-from affine.exec import c_arith, c_control, c_memory  # noqa: F401  (they register the op emitters)
+from affine.exec import c_arith, c_control, c_memory, c_vector  # noqa: F401  (they register the op emitters)
 from affine.exec.c_emitter import ProgramEmitter
 from affine.exec.c_scalar import (
     value_ctype,

@@ -214,7 +214,7 @@ def _c_scf_while(e: FunctionEmitter, op: Operation) -> None:
     e.line(f"if (!{e.v(condition.operands[0])}) {{")
     e.depth += 1
     if results:
-        e.assign(results, [e.v(v) for v in values], [e.info(v) for v in values])
+        e.assign(results, [e.v(v) for v in values], [e.ctype_of(v.type) for v in values])
     e.line("break;")
     e.depth -= 1
     e.line("}")

@@ -10,7 +10,8 @@ Invariant: a value is bound to one C name when its op is emitted; memrefs are
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ from affine.exec.memory import (
 from affine.exec.op_table import OpTable
 from affine.ir.core import Block, Operation, Region, Value
 from affine.ir.diagnostics import Location
-from affine.ir.types import DYNAMIC, FloatType, MemRefType, Type
+from affine.ir.types import DYNAMIC, FloatType, MemRefType, Type, VectorType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr
 
@@ -75,6 +76,7 @@ class ProgramEmitter:
         self.used_openmp = False
         self.no_restrict: set[str] = set()
         self.floats = float_types(module)
+        self.vector_types: dict[tuple[str, int], str] = {}
 
     def error_code(self, op: Operation, message: str) -> int:
         self.locations.append((op.loc, message))
@@ -115,6 +117,15 @@ class ProgramEmitter:
             self.declared_reductions[key] = ident
         return self.declared_reductions[key]
 
+    def vector_type(self, info: ElementInfo, lanes: int) -> str:
+        """The C type of a vector of ``lanes`` values of ``info``: a struct holding an array
+        (passed and assigned by value, any number of lanes)."""
+        ctype = value_ctype(info)
+        key = (ctype, lanes)
+        if key not in self.vector_types:
+            self.vector_types[key] = f"pa_v{lanes}_{ctype.replace(' ', '_')}"
+        return self.vector_types[key]
+
     def bitcast(self, src: ElementInfo, dst: ElementInfo) -> str:
         key = (value_ctype(src), value_ctype(dst))
         if key not in self.bitcasts:
@@ -127,6 +138,8 @@ class ProgramEmitter:
         if "f80" in self.floats:
             parts.append("typedef char pa_f80_is_x87_extended[LDBL_MANT_DIG == 64 ? 1 : -1];\n")
         parts.extend(codec_c(info) for info in self.floats.values() if info.format is not None)
+        for (ctype, lanes), name in self.vector_types.items():
+            parts.append(f"typedef struct {{ {ctype} v[{lanes}]; }} {name};\n")
         for (src, dst), name in self.bitcasts.items():
             parts.append(
                 f"static inline {dst} {name}({src} x) {{ {dst} r; memcpy(&r, &x, sizeof r); return r; }}\n"
@@ -147,13 +160,30 @@ def float_types(module: Operation) -> dict[str, ElementInfo]:
         values = [*op.operands, *op.results]
         values += [a for region in op.regions for block in region.blocks for a in block.arguments]
         for v in values:
-            t = v.type.element_type if isinstance(v.type, MemRefType) else v.type
+            t = v.type.element_type if isinstance(v.type, (MemRefType, VectorType)) else v.type
             if isinstance(t, FloatType) and t.name not in found:
                 try:
                     found[t.name] = element_info(t, op.loc)
                 except ExecutionError:
                     continue
     return dict(sorted(found.items()))
+
+
+def lane_count(t: VectorType) -> int:
+    count = 1
+    for size in t.shape:
+        count *= size
+    return count
+
+
+def is_elementwise(op: Operation) -> bool:
+    """An arith or math op (or ``vector.fma``) on vectors: its C is its scalar C per lane."""
+    return (
+        bool(op.results)
+        and isinstance(op.results[0].type, VectorType)
+        and (op.name.startswith(("arith.", "math.")) or op.name == "vector.fma")
+        and op.name != "arith.constant"
+    )
 
 
 CEmit = Callable[["FunctionEmitter", Operation], None]
@@ -179,6 +209,7 @@ class FunctionEmitter:
         self.multi_block = len(func.regions[0].blocks) > 1
         self.hoisted: list[str] = []
         self.results: list[str] = []
+        self.lane: str | None = None  # the lane variable while an element-wise op is emitted
 
     # -- output helpers
 
@@ -190,13 +221,29 @@ class FunctionEmitter:
         return f"{prefix}{self.counter}"
 
     def info(self, value: Value, loc: Location | None = None) -> ElementInfo:
-        return element_info(value.type, loc)
+        """The element type of ``value`` (of each lane, for a vector)."""
+        t = value.type
+        return element_info(t.element_type if isinstance(t, VectorType) else t, loc)
+
+    def ctype_of(self, t: Type, loc: Location | None = None) -> str:
+        """The C type holding a value of type ``t``."""
+        if isinstance(t, VectorType):
+            return self.program.vector_type(element_info(t.element_type, loc), lane_count(t))
+        return value_ctype(element_info(t, loc))
 
     def define(self, value: Value, expr: str, loc: Location | None = None) -> str:
-        """Bind ``value`` to a new variable initialised with ``expr``."""
+        """Bind ``value`` to a new variable initialised with ``expr``; a vector in lane mode
+        (:meth:`lanes`) gets ``expr`` for each lane."""
         name = self.fresh()
-        ctype = value_ctype(self.info(value, loc))
-        if self.multi_block:
+        ctype = self.ctype_of(value.type, loc)
+        if isinstance(value.type, VectorType) and self.lane is not None:
+            lane = self.lane
+            self.declare_name(name, ctype)
+            self.line(
+                f"for (int64_t {lane} = 0; {lane} < {lane_count(value.type)}; ++{lane}) "
+                f"{name}.v[{lane}] = {expr};"
+            )
+        elif self.multi_block:
             self.hoisted.append(f"{ctype} {name};")
             self.line(f"{name} = {expr};")
         else:
@@ -204,10 +251,28 @@ class FunctionEmitter:
         self.names[value] = name
         return name
 
+    def declare_name(self, name: str, ctype: str) -> None:
+        """A mutable variable ``name`` (hoisted to the top in a function of many blocks)."""
+        if self.multi_block:
+            self.hoisted.append(f"{ctype} {name};")
+        else:
+            self.line(f"{ctype} {name};")
+
+    @contextmanager
+    def lanes(self) -> Iterator[str]:
+        """Lane mode: :meth:`v` of a vector names one lane and :meth:`define` of a vector
+        loops over the lanes (element-wise ops reuse their scalar C this way)."""
+        outer = self.lane
+        self.lane = self.fresh("l")
+        try:
+            yield self.lane
+        finally:
+            self.lane = outer
+
     def declare(self, value: Value, init: str | None = None, loc: Location | None = None) -> str:
         """A mutable variable for ``value`` (loop-carried values, results of regions)."""
         name = self.fresh()
-        ctype = value_ctype(self.info(value, loc))
+        ctype = self.ctype_of(value.type, loc)
         if self.multi_block:
             self.hoisted.append(f"{ctype} {name};")
             if init is not None:
@@ -218,7 +283,11 @@ class FunctionEmitter:
         return name
 
     def v(self, value: Value) -> str:
-        return self.names[value]
+        """The C name of ``value`` (of its current lane in lane mode)."""
+        name = self.names[value]
+        if self.lane is not None and isinstance(value.type, VectorType):
+            return f"{name}.v[{self.lane}]"
+        return name
 
     def mem(self, value: Value) -> CMem:
         return self.mems[value]
@@ -262,8 +331,7 @@ class FunctionEmitter:
                         pstrides.append(p)
                 self.mems[arg] = CMem(t, data, sizes, symbols, pstrides)
             else:
-                info = element_info(t, func.loc)
-                params.append(f"{value_ctype(info)} a{k}")
+                params.append(f"{self.ctype_of(t, func.loc)} a{k}")
                 self.names[arg] = f"a{k}"
         for k, t in enumerate(result_types):
             if isinstance(t, MemRefType):
@@ -271,7 +339,7 @@ class FunctionEmitter:
                     f"@{function_name(func)} returns a memref; the C backend only returns scalars",
                     func.loc,
                 )
-            params.append(f"{value_ctype(element_info(t, func.loc))} *r{k}")
+            params.append(f"{self.ctype_of(t, func.loc)} *r{k}")
             self.results.append(f"r{k}")
         self.body_region(func.regions[0])
         if self.multi_block:
@@ -322,14 +390,18 @@ class FunctionEmitter:
                     f"the C backend cannot compile '{op.name}': it has no execution semantics here",
                     op.loc,
                 )
-            emit(self, op)
+            if is_elementwise(op):
+                with self.lanes():
+                    emit(self, op)
+            else:
+                emit(self, op)
 
     def branch(self, op: Operation, labels: dict[int, str]) -> None:
         def jump(target: Block, args: Sequence[Value]) -> str:
             temps = []
             for a, v in zip(target.arguments, args):
                 t = self.fresh("t")
-                self.line(f"{value_ctype(self.info(a))} {t} = {self.v(v)};")
+                self.line(f"{self.ctype_of(a.type)} {t} = {self.v(v)};")
                 temps.append((a, t))
             for a, t in temps:
                 self.line(f"{self.v(a)} = {t};")
@@ -360,19 +432,18 @@ class FunctionEmitter:
             self.assign(
                 yield_to,
                 [self.v(v) for v in terminator.operands],
-                [self.info(v) for v in terminator.operands],
+                [self.ctype_of(v.type) for v in terminator.operands],
             )
 
-    def assign(
-        self, targets: Sequence[str], values: Sequence[str], infos: Sequence[ElementInfo]
-    ) -> None:
+    def assign(self, targets: Sequence[str], values: Sequence[str], ctypes: Sequence[str]) -> None:
+        """``targets = values`` at once (through temporaries of C types ``ctypes``)."""
         if len(targets) == 1:
             self.line(f"{targets[0]} = {values[0]};")
             return
         temps = []
-        for value, info in zip(values, infos):
+        for value, ctype in zip(values, ctypes):
             t = self.fresh("t")
-            self.line(f"const {value_ctype(info)} {t} = {value};")
+            self.line(f"const {ctype} {t} = {value};")
             temps.append(t)
         for target, t in zip(targets, temps):
             self.line(f"{target} = {t};")

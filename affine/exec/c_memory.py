@@ -8,13 +8,14 @@ type, as in the interpreter.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from affine.dialects.affine_dialect import DmaStartOp
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
-from affine.exec.c_emitter import CMem, FunctionEmitter, c_op
+from affine.exec.c_emitter import CMem, FunctionEmitter, c_op, lane_count
 from affine.exec.elements import (
     ElementInfo,
     ExecutionError,
@@ -35,7 +36,7 @@ from affine.exec.semantics import (
 from affine.ir.attributes import IntegerAttr
 from affine.ir.core import Operation, Value
 from affine.ir.diagnostics import Location
-from affine.ir.types import DYNAMIC, MemRefType, StridedLayout
+from affine.ir.types import DYNAMIC, MemRefType, StridedLayout, Type, VectorType
 from affine.math.affine_map import AffineMap
 
 
@@ -44,13 +45,14 @@ def memref_element(mem: CMem, loc: Location | None) -> ElementInfo:
 
 
 def _load(e: FunctionEmitter, op: Operation, memref: Value, indices: list[str]) -> None:
+    """A scalar load, or a vector load lane by lane (each lane at its own position)."""
     mem = e.mem(memref)
     info = memref_element(mem, op.loc)
-    e.check_bounds(op, mem, indices, "load")
-    access = f"{mem.data}[{e.position(mem, indices)}]"
-    if info.width == 1 and info.kind == "int":
-        access = f"(int8_t)-(int8_t){access}"
-    e.define(op.results[0], access, op.loc)
+    with _access_lanes(e, op, mem, indices, op.results[0].type, "load") as lane_indices:
+        access = f"{mem.data}[{e.position(mem, lane_indices)}]"
+        if info.width == 1 and info.kind == "int":
+            access = f"(int8_t)-(int8_t){access}"
+        e.define(op.results[0], access, op.loc)
 
 
 def _store(
@@ -58,11 +60,49 @@ def _store(
 ) -> None:
     mem = e.mem(memref)
     info = memref_element(mem, op.loc)
-    e.check_bounds(op, mem, indices, "store")
-    v = e.v(value)
-    if info.width == 1 and info.kind == "int":
-        v = f"(uint8_t)({v} & 1)"
-    e.line(f"{mem.data}[{e.position(mem, indices)}] = {v};")
+    with _access_lanes(e, op, mem, indices, value.type, "store") as lane_indices:
+        v = e.v(value)
+        if info.width == 1 and info.kind == "int":
+            v = f"(uint8_t)({v} & 1)"
+        store = f"{mem.data}[{e.position(mem, lane_indices)}] = {v};"
+        if isinstance(value.type, VectorType):
+            count = lane_count(value.type)
+            store = f"for (int64_t {e.lane} = 0; {e.lane} < {count}; ++{e.lane}) {store}"
+        e.line(store)
+
+
+@contextmanager
+def _access_lanes(
+    e: FunctionEmitter, op: Operation, mem: CMem, indices: list[str], t: Type, what: str
+) -> Iterator[list[str]]:
+    """The indices an access touches: ``indices`` for a scalar; for a vector (spanning the
+    trailing dims) the indices of the current lane, in lane mode, after checking the first
+    and the last lane (in checked mode)."""
+    if not isinstance(t, VectorType):
+        e.check_bounds(op, mem, indices, what)
+        yield indices
+        return
+    shape = t.shape
+    lead = len(indices) - len(shape)
+    if lead < 0:
+        raise ExecutionError(f"'{op.name}' of '{t}' from the lower-rank '{mem.type}'", op.loc)
+    e.check_bounds(op, mem, indices, what)
+    last = indices[:lead] + [f"({i} + {n - 1})" for i, n in zip(indices[lead:], shape)]
+    e.check_bounds(op, mem, last, what)
+    with e.lanes() as lane:
+        digits = lane_digits(lane, shape)
+        yield indices[:lead] + [f"({i} + {d})" for i, d in zip(indices[lead:], digits)]
+
+
+def lane_digits(lane: str, shape: Sequence[int]) -> list[str]:
+    """C for the index offsets of lane number ``lane`` of a vector of ``shape`` (row-major)."""
+    digits = []
+    inner = 1
+    for k in range(len(shape) - 1, -1, -1):
+        digit = lane if inner == 1 else f"({lane} / {inner})"
+        digits.append(digit if k == 0 else f"({digit} % {shape[k]})")
+        inner *= shape[k]
+    return digits[::-1]
 
 
 def map_indices(
@@ -72,13 +112,13 @@ def map_indices(
     return [e.affine(r, operands, m.num_dims, code) for r in m.results]
 
 
-@c_op("affine.load")
+@c_op("affine.load", "affine.vector_load")
 def _c_affine_load(e: FunctionEmitter, op: Operation) -> None:
     m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _load(e, op, op.operands[0], map_indices(e, op, m, op.operands[1:]))
 
 
-@c_op("affine.store")
+@c_op("affine.store", "affine.vector_store")
 def _c_affine_store(e: FunctionEmitter, op: Operation) -> None:
     m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _store(e, op, op.operands[0], op.operands[1], map_indices(e, op, m, op.operands[2:]))

@@ -70,6 +70,7 @@ from affine.exec.semantics import (
     lane_offsets,
     position_in_range,
     position_lanes,
+    reduction_start,
     strided_side_is_source,
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
@@ -1691,10 +1692,13 @@ def _reduction(c: _Compiler, op: Operation) -> Closure:
         combine = int_binary(name, IntOps(info), op.loc)
     v, r = c.slot(op.operands[0]), c.slot(op.results[0])
     acc = c.slot(op.operands[1]) if len(op.operands) > 1 else None
+    start = reduction_start(kind, info.kind == "float")
+    zero = float_values(start, info) if start is not None else None
 
     def reduce(env: Env) -> None:
         lanes = env[v]
-        result = lanes[0] if acc is None else combine(env[acc], lanes[0])
+        initial = env[acc] if acc is not None else zero
+        result = lanes[0] if initial is None else combine(initial, lanes[0])
         for x in lanes[1:]:
             result = combine(result, x)
         env[r] = result

@@ -119,10 +119,18 @@ def combining_op(kind: str, is_float: bool) -> str:
     """The arith op (``addf``, ``maxsi``, ...) a ``vector.reduction`` of ``kind`` folds with.
 
     A reduction folds its lanes in order, starting from the accumulator when there is one
-    (LLVM's ordered reductions, which MLIR lowers to without the ``reassoc`` flag)."""
+    (LLVM's ordered reductions, which MLIR lowers to without the ``reassoc`` flag), or else
+    from :func:`reduction_start`."""
     name = COMBINING_OPS[kind][0 if is_float else 1]
     assert name is not None  # the verifier checked the kind against the element type
     return name
+
+
+def reduction_start(kind: str, is_float: bool) -> float | None:
+    """The value a ``vector.reduction`` without accumulator folds its first lane into:
+    +0.0 for a float ``add`` (MLIR's neutral value, so lanes that are all -0.0 sum to
+    +0.0), none otherwise (the first lane itself)."""
+    return 0.0 if kind == "add" and is_float else None
 
 
 def lane_offsets(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
