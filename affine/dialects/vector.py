@@ -252,7 +252,7 @@ def _parse_extract(p: Parser, offset: int) -> Operation:
     p.expect_op_keyword("from")
     vector = _parse_vector_type(p)
     values = [p.resolve(source, vector)] + p.resolve_all(dynamic, INDEX)
-    props = {"static_position": _position_property(static)}
+    props: dict[str, Attribute] = {"static_position": _position_property(static)}
     return create(p, "vector.extract", offset, values, [result], props, attrs)
 
 
@@ -273,7 +273,7 @@ def _parse_insert(p: Parser, offset: int) -> Operation:
     p.expect_op_keyword("into")
     vector = _parse_vector_type(p)
     values = [p.resolve(value, value_type), p.resolve(dest, vector)] + p.resolve_all(dynamic, INDEX)
-    props = {"static_position": _position_property(static)}
+    props: dict[str, Attribute] = {"static_position": _position_property(static)}
     return create(p, "vector.insert", offset, values, [vector], props, attrs)
 
 
