@@ -21,6 +21,12 @@ register(
     "transforms.analysis_passes",
     "MemRefDependenceCheck",
 )
+register(
+    "affine-check-bounds",
+    "Prove every affine access inside its memref's shape, or name an instance that is not (remarks)",
+    "transforms.analysis_passes",
+    "CheckBounds",
+)
 register_action(
     "dependence-report",
     "Print the dependence graph and loop verdicts: --dependence-report=json|dot|text[,access|statement|nest]",

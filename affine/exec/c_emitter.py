@@ -58,14 +58,32 @@ class CMem:
     pstrides: list[Any]
 
 
+CHECKED_ACCESSES = (
+    "affine.load",
+    "affine.store",
+    "affine.vector_load",
+    "affine.vector_store",
+    "memref.load",
+    "memref.store",
+)
+
+
 class ProgramEmitter:
     """Emits the C functions of one program (functions are emitted once, callees first)."""
 
-    def __init__(self, module: Operation, restrict: bool, openmp: bool, checks: bool) -> None:
+    def __init__(
+        self,
+        module: Operation,
+        restrict: bool,
+        openmp: bool,
+        checks: bool,
+        unchecked: frozenset[Operation] = frozenset(),
+    ) -> None:
         self.module = module
         self.restrict = restrict
         self.openmp = openmp
         self.checks = checks
+        self.unchecked = unchecked
         self.functions: dict[str, str] = {}
         self.order: list[str] = []
         self.locations: list[tuple[Location | None, str]] = []
@@ -77,6 +95,15 @@ class ProgramEmitter:
         self.no_restrict: set[str] = set()
         self.floats = float_types(module)
         self.vector_types: dict[tuple[str, int], str] = {}
+
+    def checked(self, op: Operation) -> bool:
+        """Whether the loads and stores of ``op`` are bounds-checked."""
+        return self.checks and op not in self.unchecked
+
+    def checks_inside(self, op: Operation) -> bool:
+        """Whether a bounds check under ``op`` may leave the kernel (``longjmp``, which must
+        not cross an OpenMP region)."""
+        return any(inner.name in CHECKED_ACCESSES and self.checked(inner) for inner in op.walk())
 
     def error_code(self, op: Operation, message: str) -> int:
         self.locations.append((op.loc, message))
@@ -482,8 +509,16 @@ class FunctionEmitter:
         return [str(s) for s in mem.sizes]
 
     def check_bounds(self, op: Operation, mem: CMem, indices: Sequence[str], what: str) -> None:
-        if not self.program.checks or not indices:
+        """Leave the kernel (``pa_oob``: the index and the sizes are kept for the report)
+        before an access outside the memref's shape, unless ``op`` is not checked."""
+        if not self.program.checked(op) or not indices:
             return
-        code = self.program.error_code(op, f"out-of-bounds {what} of '{mem.type}'")
-        conds = [f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(indices, self.sizes_c(mem))]
-        self.line(f"if ({' || '.join(conds)}) {{ pa_fail({code}); }}")
+        code = self.program.error_code(op, f"out-of-bounds {what}: '{mem.type}'")
+        sizes = self.sizes_c(mem)
+        conds = [f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(indices, sizes)]
+        index_list = ", ".join(f"(int64_t)({i})" for i in indices)
+        size_list = ", ".join(f"(int64_t)({s})" for s in sizes)
+        self.line(
+            f"if ({' || '.join(conds)}) {{ pa_oob({code}, {len(indices)}, "
+            f"(const int64_t[]){{{index_list}}}, (const int64_t[]){{{size_list}}}); }}"
+        )
