@@ -173,7 +173,7 @@ def _check_access(statement: Statement) -> BoundsVerdict:
         assert x is not None
         outside = outside.union(x.lt_set(on.const(0)))
         outside = outside.union(x.add(on.const(width - 1)).ge_set(size))
-    domain, outside = statement.domain.align_params(outside.get_space()), outside
+    domain = statement.domain.align_params(outside.get_space())
     outside = outside.align_params(domain.get_space())
     nonnegative = nonnegative.align_params(domain.get_space())
     bad = domain.intersect(outside).intersect(nonnegative)
@@ -182,26 +182,42 @@ def _check_access(statement: Statement) -> BoundsVerdict:
     if not statement.exact:
         reason = "the iteration domain is approximated: " + "; ".join(statement.reasons)
         return BoundsVerdict(op, UNKNOWN, label, str(t), reason=reason)
-    point = bad.sample_point()
-    values = {
-        bad.get_dim_name(isl.dim_type.param, k): point.get_coordinate_val(
-            isl.dim_type.param, k
-        ).to_python()
-        for k in range(bad.dim(isl.dim_type.param))
-    }
-    ivs = [
-        point.get_coordinate_val(isl.dim_type.set, k).to_python()
-        for k in range(bad.dim(isl.dim_type.set))
-    ]
+    values, ivs = _first_instance(bad)
     witness = _source_names(statement, ivs, values)
-    index = tuple(_evaluate(x, point) for x in subscripts if x is not None)
+    index = tuple(_evaluate(x, ivs, values) for x in subscripts if x is not None)
     return BoundsVerdict(op, OUT_OF_BOUNDS, label, str(t), witness, index)
 
 
-def _evaluate(x: isl.PwAff, point: isl.Point) -> int:
-    """The value of ``x`` at ``point`` (a point of its domain, parameters included)."""
-    value = x.align_params(point.get_space()).eval(point)
-    return int(value.to_python())
+def _first_instance(bad: isl.Set) -> tuple[dict[str, int], list[int]]:
+    """A point of ``bad``: its parameters by name and its set coordinates.  The
+    lexicographically first point with every coordinate (parameters first) non-negative
+    when there is one, so witnesses read as the first failing run; else any point."""
+    count = bad.dim(isl.dim_type.param)
+    names = [bad.get_dim_name(isl.dim_type.param, k) for k in range(count)]
+    flat = bad.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, count)
+    nonnegative = flat
+    for k in range(flat.dim(isl.dim_type.set)):
+        nonnegative = nonnegative.lower_bound_val(isl.dim_type.set, k, 0)
+    point = flat.sample_point()
+    if not nonnegative.is_empty():
+        first = nonnegative.lexmin().sample_point()
+        point = first if not first.is_void() else nonnegative.sample_point()
+    coordinates = [
+        int(point.get_coordinate_val(isl.dim_type.set, k).to_python())
+        for k in range(flat.dim(isl.dim_type.set))
+    ]
+    return dict(zip(names, coordinates[:count])), coordinates[count:]
+
+
+def _evaluate(x: isl.PwAff, ivs: list[int], params: dict[str, int]) -> int:
+    """The value of ``x`` at the instance ``ivs`` with the parameters ``params``."""
+    point = isl.Point.zero(x.get_domain_space())
+    for k, v in enumerate(ivs):
+        point = point.set_coordinate_val(isl.dim_type.set, k, v)
+    for k in range(x.dim(isl.dim_type.param)):
+        name = x.get_dim_name(isl.dim_type.param, k)
+        point = point.set_coordinate_val(isl.dim_type.param, k, params.get(name, 0))
+    return int(x.eval(point).to_python())
 
 
 def _source_names(statement: Statement, ivs: list[int], params: dict[str, int]) -> dict[str, int]:
