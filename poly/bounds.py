@@ -169,10 +169,10 @@ def _check_access(statement: Statement) -> BoundsVerdict:
         else:
             sizes.append(on.const(size))
     outside = on.universe.subtract(on.universe)
-    for x, width, size in zip(subscripts, widths, sizes):
+    for x, width, extent in zip(subscripts, widths, sizes):
         assert x is not None
         outside = outside.union(x.lt_set(on.const(0)))
-        outside = outside.union(x.add(on.const(width - 1)).ge_set(size))
+        outside = outside.union(x.add(on.const(width - 1)).ge_set(extent))
     domain = statement.domain.align_params(outside.get_space())
     outside = outside.align_params(domain.get_space())
     nonnegative = nonnegative.align_params(domain.get_space())
@@ -193,7 +193,7 @@ def _first_instance(bad: isl.Set) -> tuple[dict[str, int], list[int]]:
     lexicographically first point with every coordinate (parameters first) non-negative
     when there is one, so witnesses read as the first failing run; else any point."""
     count = bad.dim(isl.dim_type.param)
-    names = [bad.get_dim_name(isl.dim_type.param, k) for k in range(count)]
+    names = [str(bad.get_dim_name(isl.dim_type.param, k)) for k in range(count)]
     flat = bad.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, count)
     nonnegative = flat
     for k in range(flat.dim(isl.dim_type.set)):
@@ -215,7 +215,7 @@ def _evaluate(x: isl.PwAff, ivs: list[int], params: dict[str, int]) -> int:
     for k, v in enumerate(ivs):
         point = point.set_coordinate_val(isl.dim_type.set, k, v)
     for k in range(x.dim(isl.dim_type.param)):
-        name = x.get_dim_name(isl.dim_type.param, k)
+        name = str(x.get_dim_name(isl.dim_type.param, k))
         point = point.set_coordinate_val(isl.dim_type.param, k, params.get(name, 0))
     return int(x.eval(point).to_python())
 
