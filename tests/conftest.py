@@ -130,3 +130,26 @@ class MlirRun(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.path.name}::{self.name}: {self.command}"
+
+
+# -- markers ----------------------------------------------------------------------------------------
+
+MLIR_FIXTURES = frozenset({"mlir_opt", "mlir_runner"})
+
+
+def unmarked_mlir_tests(items: list[pytest.Item]) -> list[str]:
+    """Tests that use the mlir-opt or mlir-runner fixture without the ``mlir`` marker."""
+    return [
+        item.nodeid
+        for item in items
+        if MLIR_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("mlir") is None
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unmarked = unmarked_mlir_tests(items)
+    if unmarked:
+        raise pytest.UsageError(
+            "tests that need mlir-opt must carry @pytest.mark.mlir: " + ", ".join(unmarked)
+        )
