@@ -135,7 +135,8 @@ INDEX_VALUES = {"o0": 1, "o1": 1, "n0": 3, "n1": 4, "s0": 1, "s1": 2, "r": 5, "r
 SOURCES = {
     "static": "memref<6x8xf32>",
     "dynamic": "memref<?x?xf32>",
-    "strided": "memref<6x8xf32, strided<[10, 1], offset: 2>>",
+    "strided": "memref<6x8xf32, strided<[10, 1], offset: 2>>",  # rows padded to 10
+    "dynamic_strided": "memref<?x?xf32, strided<[?, 1], offset: ?>>",  # given row-major
 }
 ANY_LAYOUT = "strided<[?, ?], offset: ?>"
 
@@ -143,11 +144,13 @@ ANY_LAYOUT = "strided<[?, ?], offset: ?>"
 @dataclass(frozen=True)
 class View:
     """A chain of view ops from ``%A``: ``ops(source type)`` gives the MLIR lines and the
-    result type, ``elements(i, j)`` the logical index of ``%A`` that element (i, j) is."""
+    result type, ``elements(i, j)`` the logical index of ``%A`` that element (i, j) is;
+    ``row_major_sources_only``: it addresses the buffer, whose positions are the logical
+    row-major ones only when the source's rows are not padded."""
 
     ops: Callable[[str], tuple[list[str], str]]
     elements: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
-    identity_sources_only: bool = False
+    row_major_sources_only: bool = False
 
 
 def _cast(target: Callable[[str], str]) -> Callable[[str], tuple[list[str], str]]:
@@ -173,6 +176,7 @@ SUBVIEW_TYPES = {
     SOURCES["static"]: "memref<3x4xf32, strided<[8, 2], offset: 9>>",
     SOURCES["dynamic"]: "memref<3x4xf32, strided<[?, 2], offset: ?>>",
     SOURCES["strided"]: "memref<3x4xf32, strided<[10, 2], offset: 13>>",
+    SOURCES["dynamic_strided"]: "memref<3x4xf32, strided<[?, 2], offset: ?>>",
     "memref<?x?xf32>": "memref<3x4xf32, strided<[?, 2], offset: ?>>",
     f"memref<?x?xf32, {ANY_LAYOUT}>": f"memref<3x4xf32, {ANY_LAYOUT}>",
 }
@@ -232,9 +236,9 @@ VIEWS = {
     "cast_to_static": View(_cast(_static_cast_type), _same),
     "subview_static": View(_subview, _window),
     "subview_dynamic": View(_dynamic_subview, _window),
-    "reinterpret_cast_static": View(_reinterpret, _reinterpreted, identity_sources_only=True),
+    "reinterpret_cast_static": View(_reinterpret, _reinterpreted, row_major_sources_only=True),
     "reinterpret_cast_dynamic": View(
-        _dynamic_reinterpret, _reinterpreted, identity_sources_only=True
+        _dynamic_reinterpret, _reinterpreted, row_major_sources_only=True
     ),
     "cast_of_subview": View(_cast_of_subview, _window),
     "subview_of_cast": View(_subview_of_cast, _window),
@@ -277,7 +281,7 @@ MATRIX = [
     for s in SOURCES
     for v, view in VIEWS.items()
     for a in ACCESSES
-    if not (view.identity_sources_only and s == "strided")
+    if not (view.row_major_sources_only and s == "strided")
 ]
 
 
