@@ -345,14 +345,15 @@ class _Tracer:
                 row_major(sizes),
             )
         elif name == "memref.collapse_shape":
+            known = self.shape(op.operands[0])
             sizes, strides = [], []
             for group in _groups(op):
                 size, stride = 1, s.strides[group[-1]]
                 for d in group:
-                    size *= s.sizes[d]
-                inner = [d for d in group if s.sizes[d] != 1]
+                    size *= known[d]
+                inner = [d for d in group if known[d] != 1]
                 for outer, nxt in itertools.pairwise(inner):
-                    if s.strides[outer] != s.strides[nxt] * s.sizes[nxt]:
+                    if s.strides[outer] != s.strides[nxt] * known[nxt]:
                         raise _Unsupported("'memref.collapse_shape' of a non-contiguous group")
                 if inner:
                     stride = s.strides[inner[-1]]
