@@ -66,12 +66,12 @@ def test_simplify_leaves_semi_affine_expressions_alone() -> None:
         max_size=80,
     )
 )
-def test_simplify_map_agrees_with_mlir_opt(results, mlir_opt_path) -> None:
+def test_simplify_map_agrees_with_mlir_opt(results, mlir_opt: str) -> None:
     maps = [AffineMap.get(3, 2, [e]) for e in results]
     attrs = ", ".join(f"a{i} = affine_map<{m}>" for i, m in enumerate(maps))
     text = f'func.func @f() {{\n  "test.op"() {{{attrs}}} : () -> ()\n  return\n}}\n'
     result = run_mlir_opt(
-        mlir_opt_path,
+        mlir_opt,
         text,
         "--pass-pipeline=builtin.module(func.func(affine-simplify-structures))",
         "--mlir-print-op-generic",
@@ -81,15 +81,6 @@ def test_simplify_map_agrees_with_mlir_opt(results, mlir_opt_path) -> None:
     found = dict(re.findall(r"\ba(\d+) = #(\w+)", result.stdout))
     for i, m in enumerate(maps):
         assert str(simplify_affine_map(m)) == aliases[found[str(i)]], str(m)
-
-
-@pytest.fixture(scope="module")
-def mlir_opt_path() -> str:
-    from conftest import MLIR_OPT
-
-    if MLIR_OPT is None:
-        pytest.skip("mlir-opt 22 is not installed (apt-get install mlir-22-tools)")
-    return MLIR_OPT
 
 
 FUNCTION = """
