@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 
-from conftest import unmarked_mlir_tests
+from conftest import ROOT, unmarked_mlir_tests
 
 
 @dataclass
@@ -25,3 +28,26 @@ def test_a_test_using_mlir_opt_without_the_marker_is_reported() -> None:
         _Item("plain", ("tmp_path",), marked=False),
     ]
     assert unmarked_mlir_tests(items) == ["uses_mlir_opt", "uses_mlir_runner"]
+
+
+def test_property_tests_are_derandomized_on_ci() -> None:
+    """With CI set, conftest.py loads a profile drawing fixed examples with no database."""
+    probe = (
+        "import conftest\n"
+        "from hypothesis import settings\n"
+        "print(settings.default.derandomize, settings.default.database)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "CI"}
+    environment["PYTHONPATH"] = f"{ROOT}{os.pathsep}{ROOT / 'tests'}"
+    outputs = []
+    for ci in ({"CI": "1"}, {}):
+        result = subprocess.run(
+            [sys.executable, "-c", probe],
+            env={**environment, **ci},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        outputs.append(result.stdout.split(maxsplit=1))
+    assert outputs[0] == ["True", "None\n"]
+    assert outputs[1][0] == "False"
