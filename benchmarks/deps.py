@@ -21,8 +21,8 @@ Python and islpy (about 300-400 ms against mlir-opt's 30-40 ms on this machine) 
 target; neither has the ratio with rendered remarks, though it is the like-for-like one.
 
 On the 76 kernels, 2 shared cores, one run (``--repeats 3``): the analysis takes 0.4-34 ms
-(adi, 2690 pairs and depths, is the largest) and its ratio is 0.58 (worst 2.24, 0.5 ms
-kernels where mlir-opt reports under 1 ms); with remarks rendered 1.28 (worst 6.86): each
+(adi, 2690 pairs and depths, is the largest) and its ratio is 0.58 (worst 2.24,
+kernels/tiled_layout: 7.4 ms against 3.3 ms); with remarks rendered 1.28 (worst 6.86): each
 op note prints the op in its function, which numbers the whole function's values again
 (adi: 34 ms of analysis, 323 ms with remarks against mlir-opt's 404 ms). Whole processes:
 9.6.
