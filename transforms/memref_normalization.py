@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from affine.analysis.layout import LayoutNotNormalizable, LayoutOracle, normalize_memref_type
 from affine.dialects.affine_dialect import DmaStartOp, is_valid_dim, is_valid_symbol
@@ -99,7 +100,7 @@ def _function_type(op: Operation) -> FunctionType:
     return op.properties["function_type"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
 
-def _needs_normalizing(t: object) -> bool:
+def _needs_normalizing(t: object) -> TypeGuard[MemRefType]:
     return isinstance(t, MemRefType) and not t.has_identity_layout
 
 
@@ -118,13 +119,14 @@ def _plan_function(
                 except LayoutNotNormalizable as err:
                     state.reasons.append(str(err))
         return
-    values: list[tuple[Value, Mapping[int, int] | None]] = []
+    values: list[tuple[Value, MemRefType, Mapping[int, int] | None]] = []
     for arg in op.regions[0].blocks[0].arguments:
         if _needs_normalizing(arg.type):
-            values.append((arg, None))
+            values.append((arg, arg.type, None))
     for inner in op.nested_ops():
         for result in inner.results:
-            if not _needs_normalizing(result.type):
+            result_type = result.type
+            if not _needs_normalizing(result_type):
                 continue
             if inner.name in ("memref.alloc", "memref.alloca"):
                 bound = _alloc_symbol_values(inner)
@@ -133,14 +135,14 @@ def _plan_function(
                         f"{result.type}: the alloc's layout symbols are not constants"
                     )
                     continue
-                values.append((result, bound))
+                values.append((result, result_type, bound))
             elif inner.name == "func.call":
-                values.append((result, None))
+                values.append((result, result_type, None))
             else:
                 state.reasons.append(f"{inner.name} produces a memref with a layout")
-    for value, bound in values:
+    for value, memref_type, symbol_values in values:
         try:
-            new_type, layout = normalize_memref_type(value.type, bound, oracle)
+            new_type, layout = normalize_memref_type(memref_type, symbol_values, oracle)
         except LayoutNotNormalizable as err:
             state.reasons.append(str(err))
             continue
@@ -220,7 +222,7 @@ def _vector_stays_contiguous(op: Operation, layout: AffineMap) -> bool:
     """Each element of the (1-D) vector lands right after the previous one in the last
     dimension of the new layout, for every value of the access's operands."""
     vector_type = op.results[0].type if op.name == "affine.vector_load" else op.operands[0].type
-    shape = getattr(vector_type, "shape", ())
+    shape: tuple[int, ...] = getattr(vector_type, "shape", ())
     if len(shape) != 1:
         return False
     access: AffineMap = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
