@@ -23,11 +23,13 @@ with what is left once mlir-opt's tiling gets the interchange too. Target: our t
 least 1.3x faster than mlir-opt's on the matmul-like kernels (geometric mean of
 ``mlir/ours``) and never slower than either mlir-opt version on any kernel.
 
-In that run ``mlir/ours`` was 3.65 (meets 1.3) but ``xchg/ours`` 1.36: most of the gain on
-two_mm and trmm is the loop order. Ours was slower than mlir-opt after the interchange on
-two_mm (0.68) and syrk (0.90), and than both mlir-opt versions on jacobi_2d (0.42, 0.31),
-whose band the cache model leaves untiled because one iteration of the time loop touches
-more than the cache budget.
+On this shared machine the ratios move between runs. In the run of the times above
+``mlir/ours`` was 3.65 (meets 1.3) but ``xchg/ours`` 1.36: most of the gain on two_mm and
+trmm is the loop order. Ours was slower than mlir-opt after the interchange on two_mm (0.68)
+and syrk (0.90), and than both mlir-opt versions on jacobi_2d (0.42, 0.31), whose band the
+cache model leaves untiled because one iteration of the time loop touches more than the
+cache budget. A run under heavier load (originals 2-4x slower) gave 3.67 and 1.00, slower
+than mlir-opt after the interchange on gemm (0.95) and syrk (0.89) only.
 """
 
 from __future__ import annotations
