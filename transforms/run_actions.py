@@ -14,7 +14,8 @@ OPTIONS use mlir-opt's option syntax (space-separated ``key=value``)::
     --run="sizes=n=100,alpha=1.5"             values of scalar arguments
     --run="inputs=A=a.npy,B=b.npy save=out"   read inputs, write outputs as out/C.npy
 
-``backend`` is ``c`` (default) or ``interp``; ``repeats`` (default 3) is the number of timed
+With ``--mlir-disable-threading`` both compile ``affine.parallel`` without OpenMP (one
+thread).  ``backend`` is ``c`` (default) or ``interp``; ``repeats`` (default 3) is the number of timed
 calls, each on fresh inputs after one untimed call; ``timeout`` (seconds, default none) stops
 the run (the child process running it is killed) with an error.  Arguments are named as in
 the source (``A`` or ``%A``) or by position (``arg0``).  ``sizes`` gives each memref argument
@@ -81,7 +82,7 @@ def emit(module: Module, value: str, context: PassContext) -> str:
         raise PassOptionError(f"unknown output format '--emit={value}' (known: c)")
     from affine.exec.c_backend import emit_c  # lazy: start-up cost (numpy)
 
-    return emit_c(module)
+    return emit_c(module, openmp=context.multithreading)
 
 
 def parse_run_options(value: str) -> RunOptions:
@@ -117,13 +118,16 @@ def named_list(text: str, option: str) -> dict[str, str]:
 def run(module: Module, value: str, context: PassContext) -> str:
     """``--run``: checksums of the written memref arguments and the kernel time."""
     options = parse_run_options(value)
-    result = _run_with_timeout(module, options) if options.timeout else _run(module, options)
+    if options.timeout:
+        result = _run_with_timeout(module, options, context.multithreading)
+    else:
+        result = _run(module, options, context.multithreading)
     for warning in result.warnings:
         context.diagnostics.append(Diagnostic("warning", warning, filename=context.filename))
     return result.text
 
 
-def _run_with_timeout(module: Module, options: RunOptions) -> RunResult:
+def _run_with_timeout(module: Module, options: RunOptions, multithreading: bool) -> RunResult:
     """:func:`_run` in a forked child, killed after ``options.timeout`` seconds."""
     import multiprocessing  # lazy: start-up cost (only runs with a time limit fork)
 
@@ -132,7 +136,7 @@ def _run_with_timeout(module: Module, options: RunOptions) -> RunResult:
 
     def child() -> None:
         try:
-            sender.send(("ok", _run(module, options)))
+            sender.send(("ok", _run(module, options, multithreading)))
         except PolyError as e:
             sender.send(("error", _portable_error(e)))
 
@@ -170,9 +174,11 @@ def _portable_error(error: PolyError) -> PolyError:
     return error
 
 
-def _run(module: Module, options: RunOptions) -> RunResult:
+def _run(module: Module, options: RunOptions, multithreading: bool) -> RunResult:
     """Run ``options.entry`` on its arguments; raises PolyError with a located message for
-    what the user can fix (missing sizes, a bad file, an out-of-bounds access)."""
+    what the user can fix (missing sizes, a bad file, an out-of-bounds access).  Without
+    ``multithreading`` (``--mlir-disable-threading``) the C backend compiles without
+    OpenMP (the interpreter takes no options)."""
     import numpy as np  # lazy: start-up cost (numpy)
 
     import poly.bounds  # noqa: F401  # lazy: start-up cost (islpy); runs skip proven checks
@@ -202,7 +208,12 @@ def _run(module: Module, options: RunOptions) -> RunResult:
         targets = _save_targets(options, arguments, written, files)
         name = function_name(func)
         with np.errstate(all="ignore"):
-            timing = time_kernel(func, *values, backend=options.backend, repeats=options.repeats)
+            compile_options: dict[str, Any] = (
+                {"openmp": False} if options.backend == "c" and not multithreading else {}
+            )
+            timing = time_kernel(
+                func, *values, backend=options.backend, repeats=options.repeats, **compile_options
+            )
     except ExecutionError as e:
         if e.location is None:  # poly-opt then names the file
             raise PolyError(e.message) from None
