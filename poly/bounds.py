@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
+from affine.dialects.common import segments
 from affine.exec.safety import install_bounds_prover
 from affine.ir.core import Module, Operation, OpResult, Value
 from affine.ir.diagnostics import Location
@@ -130,6 +131,17 @@ def _unknown(statement: Statement, reason: str) -> BoundsVerdict:
     )
 
 
+def _allocated_sizes(memref: Value) -> dict[int, Value]:
+    """The operands an ``alloc``/``alloca`` of ``memref`` gives its ``?`` sizes, by dim."""
+    op = memref.owner_op
+    if op is None or op.name not in ("memref.alloc", "memref.alloca"):
+        return {}
+    t = memref.type
+    assert isinstance(t, MemRefType)  # the op's verifier checked it
+    dynamic = [k for k, s in enumerate(t.shape) if s == DYNAMIC]
+    return dict(zip(dynamic, segments(op, 0)))
+
+
 def _size_param(scope: Scope, memref: Value, k: int) -> str:
     """The parameter for the ``?`` size ``k`` of ``memref``: the one of a ``memref.dim``
     of it the model met, else one of its own."""
@@ -161,9 +173,12 @@ def _check_access(statement: Statement) -> BoundsVerdict:
         return BoundsVerdict(op, UNKNOWN, label, str(t), reason=f"subscript {k} is not affine")
     sizes: list[isl.PwAff] = []
     nonnegative = on.universe
+    allocated = _allocated_sizes(memref)
     for k, size in enumerate(t.shape):
         if size == DYNAMIC:
-            p = on.param(_size_param(scope, memref, k))
+            given = allocated.get(k)
+            p = scope.pw_aff(given, on) if given is not None else None
+            p = p if p is not None else on.param(_size_param(scope, memref, k))
             nonnegative = nonnegative.intersect(p.ge_set(on.const(0)))
             sizes.append(p)
         else:
