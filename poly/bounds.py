@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.dialects.common import segments
-from affine.exec.safety import install_bounds_prover
+from affine.exec.safety import BOUNDS_CHECKED_OPS, install_bounds_prover
 from affine.ir.core import Module, Operation, OpResult, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, MemRefType, VectorType
@@ -36,14 +36,7 @@ PROVEN = "proven"
 OUT_OF_BOUNDS = "out-of-bounds"
 UNKNOWN = "unknown"
 
-ACCESS_OPS = (
-    "affine.load",
-    "affine.store",
-    "affine.vector_load",
-    "affine.vector_store",
-    "memref.load",
-    "memref.store",
-)
+ACCESS_OPS = BOUNDS_CHECKED_OPS
 
 BOUNDS_BUDGET = 2_000_000  # ISL operations per access
 

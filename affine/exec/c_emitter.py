@@ -40,6 +40,7 @@ from affine.exec.memory import (
     static_physical_strides,
 )
 from affine.exec.op_table import OpTable
+from affine.exec.safety import BOUNDS_CHECKED_OPS
 from affine.ir.core import Block, Operation, Region, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, MemRefType, Type, VectorType
@@ -57,16 +58,6 @@ class CMem:
     sizes: list[Any]
     symbols: list[Any]
     pstrides: list[Any]
-
-
-CHECKED_ACCESSES = (
-    "affine.load",
-    "affine.store",
-    "affine.vector_load",
-    "affine.vector_store",
-    "memref.load",
-    "memref.store",
-)
 
 
 class ProgramEmitter:
@@ -104,7 +95,7 @@ class ProgramEmitter:
     def checks_inside(self, op: Operation) -> bool:
         """Whether a bounds check under ``op`` may leave the kernel (``longjmp``, which must
         not cross an OpenMP region)."""
-        return any(inner.name in CHECKED_ACCESSES and self.checked(inner) for inner in op.walk())
+        return any(inner.name in BOUNDS_CHECKED_OPS and self.checked(inner) for inner in op.walk())
 
     def error_code(self, op: Operation, message: str) -> int:
         self.locations.append((op.loc, message))

@@ -18,6 +18,15 @@ from affine.exec.elements import ExecutionError
 from affine.exec.inputs import function_name, module_of
 from affine.ir.core import Operation
 
+BOUNDS_CHECKED_OPS = (
+    "affine.load",
+    "affine.store",
+    "affine.vector_load",
+    "affine.vector_store",
+    "memref.load",
+    "memref.store",
+)  # the accesses a prover may prove and a run checks
+
 BoundsProver = Callable[[Operation], frozenset[Operation]]
 
 _PROVERS: list[BoundsProver] = []
@@ -69,4 +78,10 @@ def check_steps(func: Operation) -> None:
                     )
 
 
-__all__ = ["check_steps", "install_bounds_prover", "proven_accesses", "reachable_functions"]
+__all__ = [
+    "BOUNDS_CHECKED_OPS",
+    "check_steps",
+    "install_bounds_prover",
+    "proven_accesses",
+    "reachable_functions",
+]

@@ -94,45 +94,47 @@ def test_check_bounds_remarks_each_access(
 
 
 @pytest.mark.parametrize("backend", ["c", "interp"])
-def test_an_access_outside_its_memref_is_a_located_error(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
+@pytest.mark.parametrize(
+    ("kernel", "error"),
+    [
+        (
+            OUT_OF_BOUNDS,
+            [
+                "4:5: error: out-of-bounds store: index [1000001] is outside 'memref<10xf32>' "
+                "(sizes [10])",
+                "    affine.store %v, %A[%i + 1000000] : memref<10xf32>",
+                "    ^",
+            ],
+        ),
+        (
+            PARALLEL,
+            [
+                "4:5: error: out-of-bounds store: index [0, 4] is outside 'memref<4x4xf32>' "
+                "(sizes [4, 4])",
+                "    affine.store %c, %B[%i, %j] : memref<4x4xf32>",
+                "    ^",
+            ],
+        ),
+        (
+            STEPS,
+            [
+                "2:3: error: 'affine.for' step 0 is not positive (the loop would not end)",
+                "  affine.for %i = 0 to 10 step 0 {",
+                "  ^",
+            ],
+        ),
+    ],
+    ids=["store", "parallel", "step"],
+)
+def test_unsafe_kernels_are_located_errors_in_both_backends(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str, kernel: str, error: list[str]
 ) -> None:
-    path = write(tmp_path, "k.mlir", OUT_OF_BOUNDS)
+    """An access outside its memref (in a parallel loop too, which the C backend then
+    compiles without OpenMP), a step that is not positive (before anything runs)."""
+    path = write(tmp_path, "k.mlir", kernel)
     status, out, err = poly_opt(capsys, path, f"--run=backend={backend}")
     assert (status, out) == (1, "")
-    assert err == (
-        f"{path}:4:5: error: out-of-bounds store: index [1000001] is outside "
-        "'memref<10xf32>' (sizes [10])\n"
-        "    affine.store %v, %A[%i + 1000000] : memref<10xf32>\n"
-        "    ^\n"
-    )
-
-
-@pytest.mark.parametrize("backend", ["c", "interp"])
-def test_an_access_outside_its_memref_in_a_parallel_loop_is_a_located_error(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
-) -> None:
-    path = write(tmp_path, "p.mlir", PARALLEL)
-    status, _, err = poly_opt(capsys, path, f"--run=backend={backend}")
-    assert status == 1
-    assert err.splitlines()[0] == (
-        f"{path}:4:5: error: out-of-bounds store: index [0, 4] is outside "
-        "'memref<4x4xf32>' (sizes [4, 4])"
-    )
-
-
-@pytest.mark.parametrize("backend", ["c", "interp"])
-def test_a_step_that_is_not_positive_is_an_error_before_the_run(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
-) -> None:
-    path = write(tmp_path, "s.mlir", STEPS)
-    status, out, err = poly_opt(capsys, path, f"--run=backend={backend}")
-    assert (status, out) == (1, "")
-    assert err.splitlines() == [
-        f"{path}:2:3: error: 'affine.for' step 0 is not positive (the loop would not end)",
-        "  affine.for %i = 0 to 10 step 0 {",
-        "  ^",
-    ]
+    assert err.splitlines() == [f"{path}:{error[0]}", *error[1:]]
 
 
 def test_the_time_limit_stops_the_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
