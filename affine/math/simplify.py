@@ -401,9 +401,10 @@ class _Context:
             rest = FlatExpr(remainder)
             if rest.is_zero:
                 return FlatExpr(quotient)
-            if all(_divide_monomial(m, monomial) is not None for m, _ in rest.terms):
+            divided = [(_divide_monomial(m, monomial), a) for m, a in rest.terms]
+            if all(q is not None for q, _ in divided):
                 # floor(M*a / (c*M)) = floor(a / c) since M > 0.
-                reduced = FlatExpr({_divide_monomial(m, monomial): a for m, a in rest.terms})
+                reduced = FlatExpr({q: a for q, a in divided if q is not None})
                 return FlatExpr(quotient) + self._floor_by_constant(reduced, c)
             taken = FlatExpr(quotient)
             if not taken.is_zero:
@@ -889,12 +890,12 @@ def simplify_set(s: IntegerSet, ranges: Ranges | None = None) -> IntegerSet:
         except FlattenError:
             seen.setdefault((c, eq), None)
             continue
-        flat = _normalize_constraint(flat, eq)
-        if flat is None:
+        normal = _normalize_constraint(flat, eq)
+        if normal is None:
             return IntegerSet.empty(s.num_dims, s.num_symbols)
-        if flat.is_constant:  # trivially true
+        if normal.is_constant:  # trivially true
             continue
-        seen.setdefault((_present(flat), eq), None)
+        seen.setdefault((_present(normal), eq), None)
     return IntegerSet.get(s.num_dims, s.num_symbols, [c for c, _ in seen], [eq for _, eq in seen])
 
 
