@@ -848,8 +848,8 @@ def _check_ids(expr: AffineExpr, num_dims: int, num_symbols: int) -> None:
 def simplify_expr(
     expr: AffineExpr, num_dims: int, num_symbols: int, ranges: Ranges | None = None
 ) -> AffineExpr:
-    """A simplified equivalent of ``expr``: the shorter spelling of its near and reduced
-    normal forms (the same value at every point where ``expr`` is defined).  Equal inputs
+    """A simplified equivalent of ``expr``, never longer than it: the shorter spelling of its
+    near and reduced normal forms (the same value at every point where ``expr`` is defined).  Equal inputs
     give identical results; for a form that is canonical across equal functions use
     ``flatten(expr, reduced=True)`` (or :func:`exprs_equal`).
 
@@ -865,8 +865,9 @@ def simplify_expr(
         reduced = flatten(expr, ranges, reduced=True)
     except FlattenError:
         return expr
-    # The shorter spelling of the two normal forms; the near one on a tie.
-    return min(_present(near), _present(reduced), key=expr_size)
+    # The shorter spelling of the two normal forms (the near one on a tie), unless ``expr``
+    # is shorter still: simplifying never lengthens, so it is idempotent in size.
+    return min(_present(near), _present(reduced), expr, key=expr_size)
 
 
 def simplify_map(m: AffineMap, ranges: Ranges | None = None) -> AffineMap:
