@@ -10,17 +10,19 @@ from affine.ir.core import Module
 from poly.deps import DEFAULT_MAX_OPERATIONS, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.flow import FlowAnalysis
 from poly.graph import LEVELS, dependence_graph, report_json, to_dot
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 
 @dataclass
-class MemRefDependenceCheck:
+class MemRefDependenceCheck(PassOptions):
     """``-test-memref-dependence-check``: one remark per ordered pair of ``affine.load`` /
     ``affine.store`` accesses and depth, worded and numbered as mlir-opt 22 does, decided
     exactly (see :mod:`poly.deps`). Undecided pairs say ``unknown`` with a warning."""
 
     name = "test-memref-dependence-check"
-    max_operations: int = DEFAULT_MAX_OPERATIONS  # per query, before answering "unknown"
+    max_operations: int = option(
+        DEFAULT_MAX_OPERATIONS, minimum=1
+    )  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
         with warnings.catch_warnings():

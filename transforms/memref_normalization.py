@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from affine.ir.core import Module
 from poly import normalize_memrefs
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions
 
 _LEFT_ALONE = " is left alone: "
 
 
 @dataclass
-class NormalizeMemRefs:
+class NormalizeMemRefs(PassOptions):
     """``-normalize-memrefs``: every memref whose layout can be normalised soundly gets the
     identity layout (allocations, arguments and results, calls, loads and stores)."""
 
