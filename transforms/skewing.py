@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from affine.analysis.loops import lower_bound, upper_bound
 from affine.analysis.value_map import (
@@ -87,5 +88,5 @@ class LoopSkew(PassOptions):
         for band in bands:
             if band[0].parent is None or enclosing_function(band[0]) not in allowed:
                 continue
-            attempt(context, band[0], what, lambda b=band: skew_band(b, self.skew_factors))
+            attempt(context, band[0], what, partial(skew_band, band, self.skew_factors))
         return module
