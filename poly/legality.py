@@ -69,8 +69,12 @@ def where(op: Operation) -> str:
 
 
 def describe(edge: Edge, witness: Sequence[int] | None = None) -> str:
-    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12``."""
-    text = f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)}"
+    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12 on
+    %A``."""
+    text = (
+        f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)} "
+        f"on {edge.source.memref_label}"
+    )
     if witness is not None:
         text += f" with distance ({', '.join(str(v) for v in witness)})"
     return text

@@ -899,18 +899,6 @@ def _node_texts(graph: nx.MultiDiGraph, analysis: FlowAnalysis | None) -> dict[s
     return texts
 
 
-def _loop_names(analysis: FlowAnalysis | None) -> dict[str, str]:
-    """Loop location -> the source name of its induction variable."""
-    if analysis is None:
-        return {}
-    names = {}
-    for statement in analysis.model.statements:
-        for loop in statement.loops:
-            iv = loop.regions[0].blocks[0].arguments[0]
-            names[str(loop.loc)] = iv.name or loop.name
-    return names
-
-
 def plot_graph(
     source: FlowAnalysis | nx.MultiDiGraph,
     level: str = "statement",
@@ -928,7 +916,6 @@ def plot_graph(
     else:
         graph = source
     texts = _node_texts(graph, analysis)
-    loop_names = _loop_names(analysis)
     nodes = list(graph.nodes)
     height = {name: -float(k) for k, name in enumerate(nodes)}
     picture = _picture(8.0, 3.0)
@@ -944,7 +931,7 @@ def plot_graph(
     kinds = []
     for u, v, data in graph.edges(data=True):
         pair = frozenset((u, v))
-        label = _edge_text(data, loop_names)
+        label = _edge_text(data)
         arc = _Arc(f"{u} -> {v}", height[u], height[v], seen[pair], between[pair])
         left = min(left, _draw_arc(ax, arc, label, data))
         seen[pair] += 1
@@ -969,12 +956,13 @@ def plot_graph(
     return picture
 
 
-def _edge_text(data: Mapping[str, Any], loop_names: Mapping[str, str]) -> str:
-    """``RAW (1, -1) carried by %i``: kind, distance, carrying loops of a graph edge."""
+def _edge_text(data: Mapping[str, Any]) -> str:
+    """``RAW (1, -1) carried by %i``: kind, distance, carrying loops (their IVs) of a graph
+    edge."""
     text = f"{data['kind']} {_distance_text(data['distance'])}"
     if not data["carried_by"]:
         return text + " loop-independent"
-    return text + " carried by " + ", ".join(loop_names.get(c, c) for c in data["carried_by"])
+    return text + " carried by " + ", ".join(c.partition(" at ")[0] for c in data["carried_by"])
 
 
 @dataclass
