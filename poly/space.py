@@ -19,11 +19,17 @@ Conventions (each has one function here; nothing else spells these names):
 * in the polyhedral model of IR (:mod:`poly.model`): statements ``S<n>``, the per-access
   instance spaces ``A<n>``, memrefs ``M<n>`` (:func:`model_tuple_name`), IV ``k`` of the
   ``n``-th loop of a scope ``i<n>_<k>`` (:func:`iv_name`) and IR values used as symbols
-  ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them.
+  ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them;
+* in schedules (:mod:`poly.schedule`): statements ``S<n>`` as above, their dimensions and the
+  parameters named after the source's SSA values (``%i`` is ``i``, :func:`source_identifiers`
+  makes them identifiers ISL reads back and unique where they must be), the mark of a band
+  tiled with SSA-value sizes (:func:`tile_mark`), the mark of a parallel loop
+  (:func:`parallel_mark`) and the AST build option ``isolate`` (:func:`isolate_option`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -65,6 +71,71 @@ def iv_name(loop: int, index: int) -> str:
 
 def value_param_name(number: int) -> str:
     return f"p{number}"
+
+
+# Words ISL's reader takes for keywords in any letter case: an identifier spelled like one
+# would not read back.
+_ISL_KEYWORDS = frozenset(
+    "exists and or not implies true false infty infinity nan rat min max mod floor ceil "
+    "floord ceild".split()
+)
+
+
+def source_identifier(ssa_name: str | None, fallback: str) -> str:
+    """An ISL identifier for a value written ``ssa_name`` in the source (``%i`` -> ``i``,
+    ``%x#1`` -> ``x_1``, ``%0`` -> ``v0``); ``fallback`` for a value without a name."""
+    if not ssa_name:
+        return fallback
+    text = re.sub(r"[^A-Za-z0-9_]", "_", ssa_name.lstrip("%"))
+    if not text or not (text[0].isalpha() or text[0] == "_"):
+        text = "v" + text
+    return text + "_" if text.lower() in _ISL_KEYWORDS else text
+
+
+def source_identifiers(
+    ssa_names: Sequence[str | None], fallbacks: Sequence[str], taken: Sequence[str] = ()
+) -> list[str]:
+    """:func:`source_identifier` of each name, made distinct from each other and from
+    ``taken`` by a suffix (``i``, ``i_1``, ...), in order."""
+    used = set(taken)
+    result = []
+    for name, fallback in zip(ssa_names, fallbacks):
+        base = source_identifier(name, fallback)
+        candidate, k = base, 0
+        while candidate in used:
+            k += 1
+            candidate = f"{base}_{k}"
+        used.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def parallel_mark() -> str:
+    """The mark above a band whose first loop runs in parallel (``affine.parallel``)."""
+    return "parallel"
+
+
+def mark_id(name: str) -> isl.Id:
+    """The ISL id of a mark named ``name``."""
+    return isl.Id(name, context=isl_context())
+
+
+def tile_mark(sizes: Sequence[str]) -> str:
+    """The mark above a band tiled with the SSA values named ``sizes`` (``%T``)."""
+    return "tile " + " ".join(sizes)
+
+
+def tile_mark_sizes(mark: str) -> list[str] | None:
+    """The SSA names of a :func:`tile_mark`, or None for another mark."""
+    kind, _, sizes = mark.partition(" ")
+    return sizes.split() if kind == "tile" and sizes else None
+
+
+def isolate_option(full: isl.Set, outer: int) -> isl.UnionSet:
+    """The AST build option ``{ isolate[[outer dims] -> [band dims]] : full }`` for the set
+    ``full`` of schedule points (its first ``outer`` dimensions are the outer ones)."""
+    option = isl.Map.from_range(full).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, outer)
+    return isl.UnionSet.from_set(option.wrap().set_tuple_name("isolate"))
 
 
 def model_tuple_name(kind: str, number: int) -> str:
