@@ -957,6 +957,23 @@ def _is_scope_op(op: Operation) -> bool:
     return d is not None and d.has(AFFINE_SCOPE)
 
 
+def instances_of(model: Model, op: Operation) -> Statement:
+    """The instances of any ``op`` inside an affine scope of ``model`` (one that touches no
+    memory too), as a statement that is not added to the model: its domain over the IVs of
+    the loops around it, named as the model names them (so parameters agree with the
+    model's accesses). Raises :class:`ModelError` outside an affine scope."""
+    builder = _Builder(model, {})
+    scope = builder.scope_of(op)
+    if scope is None or scope.region.parent is None:
+        raise ModelError(f"{op.name} is not inside an affine scope (a function)")
+    key = ("walk order", id(scope.region))
+    order = model.cache.get(key)
+    if order is None:
+        order = model.cache[key] = {x: k for k, x in enumerate(scope.region.parent.walk())}
+    builder.order = order  # type: ignore[assignment]
+    return builder.statement(op, scope)
+
+
 @dataclass
 class BandInstances:
     """The iterations of a perfect loop band as an ISL set over the band's IVs.
