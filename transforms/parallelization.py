@@ -9,11 +9,11 @@ loop-carried memory dependence) is not checked here.
 
 from __future__ import annotations
 
-from affine.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
-from affine.ir import Operation, Region
+from affine.builders import affine_parallel
+from affine.ir import Operation
 from affine.ops import REDUCTION_KINDS, ForOp
 from affine.reductions import loop_reductions
-from affine.types import I32, I64, FloatType, IntegerType, TensorType, Type
+from affine.types import FloatType, IntegerType, Type
 from transforms.errors import TransformError
 from transforms.loop_utils import is_loop, replace_results
 
@@ -31,10 +31,6 @@ def reduction_fits(kind: str, t: Type) -> bool:
     if kind in ("maxu", "minu"):
         return isinstance(t, IntegerType) and t.signedness == "u"
     return False
-
-
-def _groups(count: int) -> DenseElementsAttr:
-    return DenseElementsAttr(TensorType([1], I32), [count])
 
 
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
@@ -57,27 +53,19 @@ def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
                 f"cannot parallelize: affine.parallel has no '{r.kind}' reduction for {t}",
                 r.combiner.loc or loop.loc,
             )
-    lb, ub = f.lower_bound_map, f.upper_bound_map
     body = f.body
     loop.regions[0].blocks.clear()
-    region = Region([body])
-    parallel = Operation.create(
-        "affine.parallel",
-        [*f.lower_bound_operands, *f.upper_bound_operands],
+    parallel = affine_parallel(
+        f.lower_bound_map,
+        f.lower_bound_operands,
+        f.upper_bound_map,
+        f.upper_bound_operands,
+        f.step,
+        body,
+        [REDUCTION_KINDS.index(r.kind) for r in found],
         [loop.results[r.position].type for r in found],
-        {
-            "lowerBoundsMap": AffineMapAttr(lb),
-            "lowerBoundsGroups": _groups(lb.num_results),
-            "upperBoundsMap": AffineMapAttr(ub),
-            "upperBoundsGroups": _groups(ub.num_results),
-            "steps": ArrayAttr([IntegerAttr(f.step, I64)]),
-            "reductions": ArrayAttr(
-                [IntegerAttr(REDUCTION_KINDS.index(r.kind), I64) for r in found]
-            ),
-        },
-        regions=[region],
-        loc=loop.loc,
     )
+    parallel.loc = loop.loc
     parent = loop.parent
     assert parent is not None
     parent.insert_before(loop, parallel)
