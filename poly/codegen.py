@@ -14,16 +14,17 @@ cannot express (a disjunctive condition, a non-constant stride) raises
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
 from affine.affine_map import AffineMap
-from affine.builders import affine_apply, affine_for, affine_if
+from affine.builders import affine_apply, affine_for, affine_if, affine_parallel
 from affine.expr import AffineExpr, constant, dim, symbol
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Operation, Value
 from poly.context import isl_context
+from poly.space import parallel_mark
 
 
 class CodegenError(Exception):
@@ -33,18 +34,29 @@ class CodegenError(Exception):
 Emit = Callable[[str, list[Value], Block, Operation | None], None]
 """``emit(statement name, original IV values, block, insert before)``."""
 
+OnMark = Callable[[str, list[Operation]], None]
+"""``on_mark(mark name, the ops emitted under the mark)``, called after emitting them."""
+
 _op = isl.ast_expr_op_type
 
 
 @dataclass
 class _Env:
-    """The values that AST names stand for: new loop IVs and parameters."""
+    """The values that AST names stand for: new loop IVs, the iterators of loops of one
+    iteration (their value, an AST expression), parameters; whether the next loop is
+    parallel, and what to do after emitting a mark."""
 
     ivs: dict[str, Value] = field(default_factory=dict)
     params: Mapping[str, Value] = field(default_factory=dict)
+    fixed: dict[str, isl.AstExpr] = field(default_factory=dict)
+    parallel: bool = False
+    on_mark: OnMark | None = None
 
     def extended(self, name: str, value: Value) -> _Env:
-        return _Env({**self.ivs, name: value}, self.params)
+        return replace(self, ivs={**self.ivs, name: value}, parallel=False)
+
+    def fixing(self, name: str, value: isl.AstExpr) -> _Env:
+        return replace(self, fixed={**self.fixed, name: value}, parallel=False)
 
 
 class _Affine:
@@ -56,6 +68,8 @@ class _Affine:
         self.symbols: list[Value] = []
 
     def _leaf(self, name: str) -> AffineExpr:
+        if name in self.env.fixed:
+            return self.expr(self.env.fixed[name])
         if name in self.env.ivs:
             value = self.env.ivs[name]
             if value not in self.dims:
@@ -157,6 +171,13 @@ def _conditions(e: isl.AstExpr, into: _Affine) -> tuple[list[AffineExpr], list[b
 
 def _for(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
     iterator = node.for_get_iterator().get_id().get_name()
+    init = node.for_get_init()
+    if node.for_is_degenerate() and not (
+        init.get_type() == isl.ast_expr_type.op and init.get_op_type() == _op.max
+    ):
+        # one iteration: the iterator stands for its value
+        _node(node.for_get_body(), env.fixing(iterator, init), block, before, emit)
+        return
     inc = node.for_get_inc()
     if inc.get_type() != isl.ast_expr_type.int:
         raise CodegenError(f"loop stride '{inc.to_C_str()}' is not a constant")
@@ -174,7 +195,10 @@ def _for(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, e
     if cond.get_op_type() == _op.le:
         ubs = [u + 1 for u in ubs]
     ub_map, ub_operands = upper.map(ubs)
-    loop = affine_for(lb_map, lb_operands, ub_map, ub_operands, step)
+    if env.parallel:
+        loop = affine_parallel(lb_map, lb_operands, ub_map, ub_operands, step)
+    else:
+        loop = affine_for(lb_map, lb_operands, ub_map, ub_operands, step)
     _insert(block, before, loop)
     body = loop.regions[0].blocks[0]
     _node(
@@ -186,18 +210,31 @@ def _for(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, e
     )
 
 
+def _disjuncts(e: isl.AstExpr) -> list[isl.AstExpr]:
+    if e.get_type() == isl.ast_expr_type.op and e.get_op_type() in (_op.or_, _op.or_else):
+        return [d for k in range(e.get_op_n_arg()) for d in _disjuncts(e.get_op_arg(k))]
+    return [e]
+
+
 def _if(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
-    into = _Affine(env)
-    exprs, eqs = _conditions(node.if_get_cond(), into)
-    condition = IntegerSet.get(len(into.dims), len(into.symbols), exprs, eqs)
-    has_else = bool(node.if_has_else_node())
-    op = affine_if(condition, [*into.dims, *into.symbols], with_else=has_else)
-    _insert(block, before, op)
-    then_block = op.regions[0].blocks[0]
-    _node(node.if_get_then_node(), env, then_block, then_block.operations[-1], emit)
-    if has_else:
-        else_block = op.regions[1].blocks[0]
-        _node(node.if_get_else_node(), env, else_block, else_block.operations[-1], emit)
+    """``if (a || b) T else E`` becomes ``if a {T} else {if b {T} else {E}}``."""
+    else_node = node.if_get_else_node() if node.if_has_else_node() else None
+    disjuncts = _disjuncts(node.if_get_cond())
+    for k, condition_expr in enumerate(disjuncts):
+        into = _Affine(env)
+        exprs, eqs = _conditions(condition_expr, into)
+        condition = IntegerSet.get(len(into.dims), len(into.symbols), exprs, eqs)
+        has_else = k < len(disjuncts) - 1 or else_node is not None
+        op = affine_if(condition, [*into.dims, *into.symbols], with_else=has_else)
+        _insert(block, before, op)
+        then_block = op.regions[0].blocks[0]
+        _node(node.if_get_then_node(), env, then_block, then_block.operations[-1], emit)
+        if not has_else:
+            return
+        block = op.regions[1].blocks[0]
+        before = block.operations[-1]
+    assert else_node is not None
+    _node(else_node, env, block, before, emit)
 
 
 def _user(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
@@ -230,11 +267,25 @@ def _node(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, 
         for k in range(children.n_ast_node()):
             _node(children.get_at(k), env, block, before, emit)
     elif kind == isl.ast_node_type.mark:
-        _node(node.mark_get_node(), env, block, before, emit)
+        _mark(node, env, block, before, emit)
     elif kind == isl.ast_node_type.user:
         _user(node, env, block, before, emit)
     else:
         raise CodegenError(f"AST node of kind {kind} is not supported")
+
+
+def _mark(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
+    """A :func:`poly.space.parallel_mark` makes the loops right below it ``affine.parallel``;
+    other marks are handed to ``env.on_mark`` with the ops emitted below them."""
+    name = node.mark_get_id().get_name()
+    if name == parallel_mark():
+        _node(node.mark_get_node(), replace(env, parallel=True), block, before, emit)
+        return
+    start = len(block.operations) if before is None else block.index_of(before)
+    count = len(block.operations)
+    _node(node.mark_get_node(), env, block, before, emit)
+    if env.on_mark is not None:
+        env.on_mark(name, block.operations[start : start + len(block.operations) - count])
 
 
 def _insert(block: Block, before: Operation | None, op: Operation) -> None:
@@ -245,21 +296,27 @@ def _insert(block: Block, before: Operation | None, op: Operation) -> None:
 
 
 def generate(
-    schedule: isl.UnionMap | isl.Map,
+    schedule: isl.UnionMap | isl.Map | isl.Schedule,
     params: Mapping[str, Value],
     block: Block,
     before: Operation | None,
     emit: Emit,
     context: isl.Set | None = None,
+    on_mark: OnMark | None = None,
 ) -> None:
     """Emit the loops that run ``schedule``'s instances in its order into ``block`` (before
-    ``before``, or at the end). ``params`` gives the value of each ISL parameter;
-    ``context`` what is known about them."""
-    umap = schedule if isinstance(schedule, isl.UnionMap) else isl.UnionMap.from_map(schedule)
+    ``before``, or at the end). ``schedule`` is a map or a schedule tree; ``params`` gives
+    the value of each ISL parameter, ``context`` what is known about them; ``on_mark`` is
+    called for the marks of a tree (see :func:`_mark`)."""
     ctx = isl_context()
     known = context if context is not None else isl.Set.universe(isl.Space.params_alloc(ctx, 0))
     build = isl.AstBuild.from_context(known)
-    _node(build.node_from_schedule_map(umap), _Env({}, params), block, before, emit)
+    if isinstance(schedule, isl.Schedule):
+        ast = build.node_from_schedule(schedule)
+    else:
+        umap = schedule if isinstance(schedule, isl.UnionMap) else isl.UnionMap.from_map(schedule)
+        ast = build.node_from_schedule_map(umap)
+    _node(ast, _Env({}, params, on_mark=on_mark), block, before, emit)
 
 
 def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Operation]:
