@@ -145,7 +145,7 @@ def parse_pipeline(text: str) -> list[tuple[str, str]]:
         name = text[i:j]
         options = ""
         if j < n and text[j] == "{":
-            end = text.find("}", j)
+            end = _closing_brace(text, j)
             if end < 0:
                 raise UsageError(f"unterminated options for pass '{name}' in pipeline")
             options = text[j + 1 : end]
@@ -158,6 +158,25 @@ def parse_pipeline(text: str) -> list[tuple[str, str]]:
         passes.append((name, options))
         i = j
     return passes
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``start`` (-1 if none), skipping nested
+    braces and quoted text."""
+    depth, quote = 0, ""
+    for k in range(start, len(text)):
+        ch = text[k]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
 
 
 def _print_help() -> int:
