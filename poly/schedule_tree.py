@@ -396,15 +396,17 @@ def _rows(
                 f"it has {s.depth} ({', '.join(s.loop_names) or 'no loops'})",
                 where,
             )
-        m = m.intersect_domain(s.domain)
-        if not s.domain.is_subset(m.domain()):
+        on_domain = m.intersect_domain(s.domain)
+        if not s.domain.is_subset(on_domain.domain()):
             raise ScheduleError(f"the schedule of {s.name} leaves some of its instances out", where)
-        if not m.is_single_valued():
+        if not on_domain.is_single_valued():
             raise ScheduleError(
                 f"the schedule of {s.name} maps an instance to several times", where
             )
-        pma = isl.PwMultiAff.from_map(m)
-        rows[s.name] = [pma.get_pw_aff(j).gist(s.domain) for j in range(pma.dim(isl.dim_type.out))]
+        # as written where it is a function (on the domain, equalities would replace
+        # dimensions that take one value by that value)
+        pma = isl.PwMultiAff.from_map(m if m.is_single_valued() else on_domain)
+        rows[s.name] = [pma.get_pw_aff(j) for j in range(pma.dim(isl.dim_type.out))]
     missing = [s.name for s in statements if s.name not in rows]
     if missing:
         raise ScheduleError(f"the schedule does not schedule {', '.join(missing)}", where)
@@ -412,7 +414,12 @@ def _rows(
 
 
 def _constant(pa: isl.PwAff, s: Statement) -> int | None:
+    """The value of a dimension that is a constant (as written) on ``s``'s instances."""
+    if not pa.is_cst():
+        return None
     values = isl.Map.from_pw_aff(pa).intersect_domain(s.domain).range()
+    if values.is_empty():  # no instance: the constant as written
+        values = isl.Map.from_pw_aff(pa).range()
     if values.is_empty():
         return 0
     point = values.sample_point()
