@@ -6,8 +6,9 @@ an ``affine.for`` whose bounds are ``max``/``min`` maps over the enclosing new I
 parameters, an ``if`` an ``affine.if`` on the conjunction of its conditions, and each
 statement instance a call of the ``emit`` callback with, for every original IV, an
 ``affine.apply`` computing it from the new IVs. ISL's expressions become affine
-expressions exactly (``floor``, ``mod`` and ``max``/``min`` included); an AST this module
-cannot express (a disjunctive condition, a non-constant stride) raises
+expressions exactly (``floor``, ``mod`` and ``max``/``min`` included; a ``select`` and a
+disjunctive condition become ``affine.if``/``else`` around copies of the code); an AST this
+module cannot express (a non-constant stride, a product of variables) raises
 :class:`CodegenError`, so the caller can refuse the transformation with that reason.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import islpy as isl
 
 from affine.affine_map import AffineMap
-from affine.builders import affine_apply, affine_for, affine_if, affine_parallel
+from affine.builders import affine_apply, affine_for, affine_if, affine_parallel, constant_index
 from affine.expr import AffineExpr, constant, dim, symbol
 from affine.integer_set import IntegerSet
 from affine.ir import Block, BlockArgument, Operation, Value
@@ -51,12 +52,21 @@ class _Env:
     fixed: dict[str, isl.AstExpr] = field(default_factory=dict)
     parallel: bool = False
     on_mark: OnMark | None = None
+    choices: dict[str, bool] = field(default_factory=dict)  # the branch of each select
 
     def extended(self, name: str, value: Value) -> _Env:
         return replace(self, ivs={**self.ivs, name: value}, parallel=False)
 
     def fixing(self, name: str, value: isl.AstExpr) -> _Env:
         return replace(self, fixed={**self.fixed, name: value}, parallel=False)
+
+
+class _Choice(Exception):
+    """An expression holds a ``select`` whose branch is not chosen yet."""
+
+    def __init__(self, select: isl.AstExpr) -> None:
+        super().__init__(select.to_C_str())
+        self.select = select
 
 
 class _Affine:
@@ -111,6 +121,11 @@ class _Affine:
         if op in (_op.pdiv_r, _op.zdiv_r):
             # the remainder of a non-negative numerator, or compared with zero only
             return self.expr(args[0]).mod(self._constant(args[1], e))
+        if op == _op.select:
+            chosen = self.env.choices.get(e.to_C_str())
+            if chosen is None:
+                raise _Choice(e)
+            return self.expr(args[1] if chosen else args[2])
         raise CodegenError(f"'{e.to_C_str()}' is not an affine expression")
 
     def _constant(self, e: isl.AstExpr, whole: isl.AstExpr) -> int:
@@ -216,16 +231,22 @@ def _disjuncts(e: isl.AstExpr) -> list[isl.AstExpr]:
     return [e]
 
 
+def _condition_set(e: isl.AstExpr, env: _Env) -> tuple[IntegerSet, list[Value]]:
+    into = _Affine(env)
+    exprs, eqs = _conditions(e, into)
+    return IntegerSet.get(len(into.dims), len(into.symbols), exprs, eqs), [
+        *into.dims,
+        *into.symbols,
+    ]
+
+
 def _if(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
     """``if (a || b) T else E`` becomes ``if a {T} else {if b {T} else {E}}``."""
     else_node = node.if_get_else_node() if node.if_has_else_node() else None
-    disjuncts = _disjuncts(node.if_get_cond())
-    for k, condition_expr in enumerate(disjuncts):
-        into = _Affine(env)
-        exprs, eqs = _conditions(condition_expr, into)
-        condition = IntegerSet.get(len(into.dims), len(into.symbols), exprs, eqs)
-        has_else = k < len(disjuncts) - 1 or else_node is not None
-        op = affine_if(condition, [*into.dims, *into.symbols], with_else=has_else)
+    conditions = [_condition_set(d, env) for d in _disjuncts(node.if_get_cond())]
+    for k, (condition, operands) in enumerate(conditions):
+        has_else = k < len(conditions) - 1 or else_node is not None
+        op = affine_if(condition, operands, with_else=has_else)
         _insert(block, before, op)
         then_block = op.regions[0].blocks[0]
         _node(node.if_get_then_node(), env, then_block, then_block.operations[-1], emit)
@@ -242,21 +263,51 @@ def _user(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, 
     if call.get_type() != isl.ast_expr_type.op or call.get_op_type() != _op.call:
         raise CodegenError(f"statement '{call.to_C_str()}' is not a call")
     name = call.get_op_arg(0).get_id().get_name()
-    values = []
+    args: list[Value | tuple[AffineMap, list[Value]]] = []
     for k in range(1, call.get_op_n_arg()):
         arg = call.get_op_arg(k)
         if arg.get_type() == isl.ast_expr_type.id and arg.get_id().get_name() in env.ivs:
-            values.append(env.ivs[arg.get_id().get_name()])
+            args.append(env.ivs[arg.get_id().get_name()])
             continue
         into = _Affine(env)
-        m, operands = into.map([into.expr(arg)])
-        apply = affine_apply(m, operands)
-        _insert(block, before, apply)
-        values.append(apply.results[0])
+        args.append(into.map([into.expr(arg)]))
+    values = []
+    for a in args:
+        if isinstance(a, Value):
+            values.append(a)
+            continue
+        m, operands = a
+        result = m.results[0]
+        op = constant_index(result.value) if result.is_constant else affine_apply(m, operands)
+        _insert(block, before, op)
+        values.append(op.results[0])
     emit(name, values, block, before)
 
 
 def _node(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
+    """Emit ``node``. Its own expressions are computed before anything is inserted, so a
+    ``select`` among them (``c ? a : b``) becomes ``affine.if c`` around a copy of the node
+    taking ``a`` and an ``else`` around one taking ``b``."""
+    try:
+        _dispatch(node, env, block, before, emit)
+    except _Choice as choice:
+        select = choice.select
+        try:
+            condition, operands = _condition_set(select.get_op_arg(0), env)
+        except _Choice as nested:
+            raise CodegenError(f"nested selects in '{nested}'") from None
+        op = affine_if(condition, operands, with_else=True)
+        _insert(block, before, op)
+        key = select.to_C_str()
+        for region, chosen in zip(op.regions, (True, False)):
+            inner = region.blocks[0]
+            choices = {**env.choices, key: chosen}
+            _node(node, replace(env, choices=choices), inner, inner.operations[-1], emit)
+
+
+def _dispatch(
+    node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit
+) -> None:
     kind = node.get_type()
     if kind == isl.ast_node_type.for_:
         _for(node, env, block, before, emit)
@@ -323,11 +374,15 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
     """Replace a perfect band by loops that run its iterations in ``new_order``.
 
     ``new_order`` maps the band's instances ``{ S[ivs] -> [t0, ...] }`` (dims in band order,
-    any tuple name) to their new position; it must be injective on the band. The body of
-    the innermost loop is cloned at each generated statement with the old IVs computed from
-    the new ones. Returns the new top-level ops (in the band's block); the band is erased.
-    Raises :class:`CodegenError` (nothing changed) when the iteration space is not exact
-    or the loops cannot be expressed.
+    any tuple name, from any islpy context) to their new position; it must be injective on
+    the band. The body of the innermost loop is cloned at each generated statement with the
+    old IVs computed from the new ones. Returns the new top-level ops (in the band's block);
+    the band is erased. Raises :class:`CodegenError` (nothing changed) when the iteration
+    space is not exact or the loops cannot be expressed.
+
+    This is a rewrite: it works in place and assumes the new order is legal (the
+    permutation pass checks first, on a clone). :class:`poly.schedule.Schedule` is the
+    checked path for whole functions: it refuses an illegal order and returns a new module.
     """
     from poly.model import ModelError, band_instances
 
@@ -337,6 +392,7 @@ def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Opera
         raise CodegenError(str(e)) from e
     if not instances.exact:
         raise CodegenError("the iteration space is not affine: " + "; ".join(instances.reasons))
+    new_order = isl.Map.read_from_str(isl_context(), str(new_order))  # maybe another context
     schedule = new_order.set_tuple_name(isl.dim_type.in_, instances.name)
     schedule = schedule.intersect_domain(instances.domain)
     if not schedule.is_injective():

@@ -79,7 +79,12 @@ def apply(
                 function.loc,
             )
         loops = _perfect_band(emitted, len(sizes), function)
-        tile_parametric(loops, [values[program.symbol_names[n]] for n in sizes])
+        try:
+            tile_parametric(loops, [values[program.symbol_names[n]] for n in sizes])
+        except ScheduleError as e:
+            if e.location is not None:
+                raise
+            raise ScheduleError(e.message, function.loc) from e
 
     def band_hook(band: Band, node: isl.ScheduleNode) -> isl.ScheduleNode:
         return _ast_options(band, node, separate)
