@@ -1,4 +1,9 @@
-"""The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy)."""
+"""The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy).
+
+``poly.Schedule`` (:mod:`poly.schedule`: a function's schedule as a value) loads on use.
+"""
+
+from typing import Any
 
 from poly.context import DEFAULT_MAX_OPERATIONS as DEFAULT_MAX_OPERATIONS
 from poly.context import IslBudgetExceeded as IslBudgetExceeded
@@ -35,3 +40,17 @@ from poly.sets import is_subset as is_subset
 from poly.sets import points as points
 from poly.sets import sets_equal as sets_equal
 from poly.sets import union as union
+
+_LAZY = {
+    "Schedule": "poly.schedule",
+    "ScheduleVerdict": "poly.schedule_check",
+    "ScheduleError": "poly.schedule_program",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'poly' has no attribute {name!r}")
