@@ -235,6 +235,20 @@ class Schedule:
         root = edits.replace_band(self.root, self.program, loop, obj)
         return self._edited(root, "replace_band", loop, schedule)
 
+    def neighbours(
+        self,
+        sizes: Sequence[int] = (32,),
+        factors: Sequence[int] = (1, -1),
+        shifts: Sequence[int] = (),
+    ) -> list[Edit]:
+        """The single edits that fit this schedule's shape (not all legal: :meth:`check`
+        them), for searches and tuners; :meth:`replay` applies one
+        (:func:`poly.schedule_edits.neighbours` lists which)."""
+        return [
+            Edit(name, tuple(_literal(a) for a in args))
+            for name, args in edits.neighbours(self.root, sizes, factors, shifts)
+        ]
+
     def replay(self, history: str | Sequence[Edit]) -> Schedule:
         """This schedule with the edits of ``history`` (:meth:`history_text` or edits)."""
         result = self

@@ -16,6 +16,7 @@ group and suffixes ``.2``, ``.3``, ... in the others; fusion keeps the first loo
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -438,3 +439,96 @@ def distribute(
 
 def _val(value: int) -> isl.Val:
     return isl.Val.int_from_si(isl_context(), value)
+
+
+# -- what can be tried --------------------------------------------------------------------------
+
+
+def perfect_pairs(root: Node) -> list[tuple[str, str]]:
+    """Consecutive perfectly nested loops ``(outer, inner)``."""
+    pairs = []
+    for _, band in bands(root):
+        names = [m.name for m in band.members]
+        pairs += list(itertools.pairwise(names))
+        if isinstance(band.child, Band):
+            pairs.append((names[-1], band.child.members[0].name))
+    return pairs
+
+
+def enclosing(root: Node) -> list[tuple[str, str]]:
+    """``(loop, a loop around it)`` pairs (earlier members of its band included)."""
+    located = list(bands(root))
+    found = []
+    for path, band in located:
+        for k, m in enumerate(band.members):
+            found += [(m.name, x.name) for x in band.members[:k]]
+            for other_path, other in located:
+                if len(other_path) < len(path) and path[: len(other_path)] == other_path:
+                    found += [(m.name, x.name) for x in other.members]
+    return found
+
+
+def sibling_nests(root: Node) -> list[tuple[str, str]]:
+    """``(a, b)``: outermost loops of two nests under one sequence, ``a``'s first."""
+    pairs = []
+    for node in _nodes(root):
+        if isinstance(node, SequenceNode):
+            heads = [c.members[0].name for _, c in node.children if isinstance(c, Band)]
+            pairs += [(a, b) for k, a in enumerate(heads) for b in heads[k + 1 :]]
+    return pairs
+
+
+def _nodes(node: Node) -> list[Node]:
+    if isinstance(node, Band):
+        return [node, *_nodes(node.child)]
+    if isinstance(node, SequenceNode):
+        return [node, *(n for _, child in node.children for n in _nodes(child))]
+    return [node]
+
+
+def neighbours(
+    root: Node,
+    sizes: Sequence[int] = (32,),
+    factors: Sequence[int] = (1, -1),
+    shifts: Sequence[int] = (),
+) -> list[tuple[str, tuple[object, ...]]]:
+    """The single edits whose shape fits the tree (``(method, arguments)``; legality is
+    :func:`poly.schedule_check.check`'s business): interchange, wavefront and tiles (by each
+    of ``sizes``) of consecutive perfectly nested loops, skews of a loop by a loop around it
+    (each of ``factors``), reversal, strip-mining, shifts (each of ``shifts``), scaling by 2,
+    fusion of sibling nests, distribution and parallel marks. The loops of bands tiled
+    parametrically are left out."""
+    fixed = {m.name for _, band in bands(root) if band.parametric for m in band.members}
+    loops = [name for name in member_names(root) if name not in fixed]
+    pairs = [(a, b) for a, b in perfect_pairs(root) if a not in fixed and b not in fixed]
+    found: list[tuple[str, tuple[object, ...]]] = []
+    for a, b in pairs:
+        found += [("interchange", (a, b)), ("wavefront", ([a, b],))]
+        found += [("tile", ([a, b], [size, size])) for size in sizes]
+    for loop, outer in enclosing(root):
+        if loop not in fixed and outer not in fixed:
+            found += [("skew", (loop, {outer: f})) for f in factors]
+    marked = {m.name for _, band in bands(root) for m in band.members if m.parallel}
+    spread = set(distributable(root))
+    for loop in loops:
+        found += [("reverse", (loop,)), ("scale", (loop, 2))]
+        found += [("strip_mine", (loop, size)) for size in sizes]
+        found += [("shift", (loop, amount)) for amount in shifts]
+        if loop in spread:
+            found.append(("distribute", (loop,)))
+        if loop not in marked:
+            found.append(("parallel", (loop,)))
+    found += [("fuse", pair) for pair in sibling_nests(root)]
+    return found
+
+
+def distributable(root: Node) -> list[str]:
+    """The loops with a sequence below them through bands only (:func:`distribute`)."""
+    found = []
+    for _, band in bands(root):
+        node = band.child
+        while isinstance(node, Band):
+            node = node.child
+        if isinstance(node, SequenceNode):
+            found += [m.name for m in band.members]
+    return found
