@@ -17,7 +17,7 @@ group and suffixes ``.2``, ``.3``, ... in the others; fusion keeps the first loo
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import islpy as isl
@@ -101,22 +101,26 @@ def skew(root: Node, program: Program, loop: str, by: Mapping[str, int]) -> Node
     return _with_member(root, path, band, k, replace(band.members[k], expr=expr.coalesce()))
 
 
-def reverse(root: Node, program: Program, loop: str) -> Node:
-    """``loop`` runs its iterations in the opposite order."""
+def _edit_member(
+    root: Node, program: Program, loop: str, change: Callable[[Member], Member]
+) -> Node:
     path, band, k = find(root, program, loop)
     _editable(program, band, loop)
-    m = band.members[k]
-    return _with_member(root, path, band, k, replace(m, expr=m.expr.neg()))
+    return _with_member(root, path, band, k, change(band.members[k]))
+
+
+def reverse(root: Node, program: Program, loop: str) -> Node:
+    """``loop`` runs its iterations in the opposite order."""
+    return _edit_member(root, program, loop, lambda m: replace(m, expr=m.expr.neg()))
 
 
 def scale(root: Node, program: Program, loop: str, factor: int) -> Node:
     """``loop`` takes ``factor`` times its values (a strided loop; same order)."""
     if factor < 1:
         raise _error(program, f"a scale factor must be positive, got {factor}")
-    path, band, k = find(root, program, loop)
-    _editable(program, band, loop)
-    m = band.members[k]
-    return _with_member(root, path, band, k, replace(m, expr=m.expr.scale_val(_val(factor))))
+    return _edit_member(
+        root, program, loop, lambda m: replace(m, expr=m.expr.scale_val(_val(factor)))
+    )
 
 
 def shift(
@@ -145,9 +149,7 @@ def shift(
 
 def parallel(root: Node, program: Program, loop: str, on: bool = True) -> Node:
     """Mark (or unmark) ``loop`` parallel."""
-    path, band, k = find(root, program, loop)
-    _editable(program, band, loop)
-    return _with_member(root, path, band, k, replace(band.members[k], parallel=on))
+    return _edit_member(root, program, loop, lambda m: replace(m, parallel=on))
 
 
 def _tile_expr(expr: isl.UnionPwAff, size: int) -> isl.UnionPwAff:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from schedule_programs import CALL, STENCIL
 
 import affine
 from poly.schedule import Schedule
@@ -98,23 +99,6 @@ def test_instances_at_the_same_time_are_a_violation(seidel: Schedule) -> None:
     )
 
 
-STENCIL = """\
-func.func @s(%A: memref<?x?xf32>, %N: index, %T: index, %S: index) {
-  affine.for %t = 0 to %T {
-    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
-      affine.for %j = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
-        %a = affine.load %A[%i - 1, %j + 1] : memref<?x?xf32>
-        %b = affine.load %A[%i, %j] : memref<?x?xf32>
-        %c = arith.addf %a, %b : f32
-        affine.store %c, %A[%i, %j] : memref<?x?xf32>
-      }
-    }
-  }
-  return
-}
-"""
-
-
 def test_parametric_tiles_need_a_permutable_band() -> None:
     s = Schedule.of(affine.parse(STENCIL, "s.mlir").functions()[0])
     assert str(s) == "[T, N] -> { S0[t, i, j] -> [0, t, 0, i, 0, j, 0] }"
@@ -125,19 +109,6 @@ def test_parametric_tiles_need_a_permutable_band() -> None:
         "distance (0, 1, -1) on %t, %i, %j)"
     )
     assert verdict(s.skew("%j", {"%i": 1}).tile(["%i", "%j"], ["%S", "%S"])) == "legal"
-
-
-CALL = """\
-func.func private @g()
-func.func @f(%A: memref<8xf32>) {
-  %z = arith.constant 0.0 : f32
-  affine.for %i = 0 to 8 {
-    affine.store %z, %A[%i] : memref<8xf32>
-    func.call @g() : () -> ()
-  }
-  return
-}
-"""
 
 
 def test_unseen_effects_make_any_reordering_unknown() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from schedule_programs import CALL, IMPERFECT
 
 import affine
 from poly.schedule import Schedule
@@ -21,42 +22,21 @@ def refusal(text: str) -> str:
     return caught.value.render()
 
 
-IMPERFECT = """\
-func.func @f(%A: memref<16x16xf32>, %x: memref<16xf32>, %y: memref<16xf32>, %N: index) {
-  %zero = arith.constant 0.0 : f32
-  affine.for %i = 0 to %N {
-    affine.store %zero, %y[%i] : memref<16xf32>
-    %sum = affine.for %j = 0 to 16 iter_args(%acc = %zero) -> (f32) {
-      %a = affine.load %A[%i, %j] : memref<16x16xf32>
-      %b = affine.load %x[%j] : memref<16xf32>
-      %p = arith.mulf %a, %b : f32
-      %s = arith.addf %acc, %p : f32
-      affine.yield %s : f32
-    }
-    affine.store %sum, %y[%i] : memref<16xf32>
-    affine.if affine_set<(d0) : (d0 - 8 >= 0)>(%i) {
-      %c2 = arith.constant 2.0 : f32
-      %v = affine.load %y[%i] : memref<16xf32>
-      %w = arith.mulf %v, %c2 : f32
-      affine.store %w, %y[%i - 8] : memref<16xf32>
-    }
-  }
-  return
-}
-"""
-
-
 def test_runs_between_loops_are_cut_where_no_value_crosses() -> None:
     s = schedule_of(IMPERFECT)
     assert s.describe() == (
         "S0[i] at f.mlir:4 in %i: affine.store; writes %y\n"
         "S1[i] at f.mlir:5-12 in %i: affine.for, affine.store; reads %A, %x; writes %y\n"
         "S2[i] at f.mlir:15-17 in %i: affine.load, arith.mulf, affine.store; reads %y; "
-        "writes %y\n"
-        "schedule: [N] -> { S0[i] -> [0, i, 0]; S1[i] -> [0, i, 1]; S2[i] -> [0, i, 2] }"
+        "writes %z\n"
+        "S3[i] at f.mlir:19 in %i: affine.store; writes %A\n"
+        "schedule: { S0[i] -> [0, i, 0]; S1[i] -> [0, i, 1]; S2[i] -> [0, i, 2]; "
+        "S3[i] -> [0, i, 3] }"
     )
-    # the affine.if is a constraint on S2's instances; the constant is recomputed in S2
-    assert str(s.statements[2].domain) == "[N] -> { S2[i] : 8 <= i < N }"
+    # the affine.if is a constraint on the instances (its else block the negation); the
+    # constant is recomputed in S2
+    assert str(s.statements[2].domain) == "{ S2[i] : 8 <= i <= 15 }"
+    assert str(s.statements[3].domain) == "{ S3[i] : 0 <= i <= 7 }"
     assert [op.name for op in s.statements[2].recompute] == ["arith.constant"]
     assert [op.name for op in s.program.prologue] == ["arith.constant"]
 
@@ -117,19 +97,7 @@ func.func @f(%max: memref<8xf32>, %0: index) {
 
 
 def test_an_op_with_unseen_effects_is_a_statement_of_its_own() -> None:
-    s = schedule_of(
-        """\
-func.func private @g()
-func.func @f(%A: memref<8xf32>) {
-  %z = arith.constant 0.0 : f32
-  affine.for %i = 0 to 8 {
-    affine.store %z, %A[%i] : memref<8xf32>
-    func.call @g() : () -> ()
-  }
-  return
-}
-"""
-    )
+    s = schedule_of(CALL)
     assert [st.describe() for st in s.statements] == [
         "S0[i] at f.mlir:5 in %i: affine.store; writes %A",
         "S1[i] at f.mlir:6 in %i: func.call",

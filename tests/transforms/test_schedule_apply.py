@@ -12,6 +12,7 @@ import islpy as isl
 import numpy as np
 import pytest
 from conftest import CORPUS, run_mlir_opt
+from schedule_programs import IMPERFECT, STENCIL
 
 import affine
 from affine.diagnostics import PolyError
@@ -183,23 +184,6 @@ def test_parametric_tiles() -> None:
     )
 
 
-STENCIL = """\
-func.func @s(%A: memref<?x?xf32>, %N: index, %T: index, %S: index) {
-  affine.for %t = 0 to %T {
-    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
-      affine.for %j = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
-        %a = affine.load %A[%i - 1, %j + 1] : memref<?x?xf32>
-        %b = affine.load %A[%i, %j] : memref<?x?xf32>
-        %c = arith.addf %a, %b : f32
-        affine.store %c, %A[%i, %j] : memref<?x?xf32>
-      }
-    }
-  }
-  return
-}
-"""
-
-
 def test_parametric_tiles_of_a_skewed_band_are_refused() -> None:
     module = affine.parse(STENCIL, "s.mlir")
     tiled = schedule_of(module).skew("%j", {"%i": 1}).tile(["%i", "%j"], ["%S", "%S"])
@@ -253,33 +237,6 @@ def test_maps_from_another_islpy_context() -> None:
     band = [op for op in copy.walk() if op.name == "affine.for"]
     regenerate_band(band, isl.Map.read_from_str(isl.Context(), "{ [t, i] -> [t, i] }"))
     assert affine.print_module(copy) == affine.print_module(module)
-
-
-IMPERFECT = """\
-func.func @f(%A: memref<16x16xf32>, %x: memref<16xf32>, %y: memref<16xf32>, %z: memref<16xf32>) {
-  %zero = arith.constant 0.0 : f32
-  affine.for %i = 0 to 16 {
-    affine.store %zero, %y[%i] : memref<16xf32>
-    %sum = affine.for %j = 0 to 16 iter_args(%acc = %zero) -> (f32) {
-      %a = affine.load %A[%i, %j] : memref<16x16xf32>
-      %b = affine.load %x[%j] : memref<16xf32>
-      %p = arith.mulf %a, %b : f32
-      %s = arith.addf %acc, %p : f32
-      affine.yield %s : f32
-    }
-    affine.store %sum, %y[%i] : memref<16xf32>
-    affine.if affine_set<(d0) : (d0 - 8 >= 0)>(%i) {
-      %c2 = arith.constant 2.0 : f32
-      %v = affine.load %y[%i - 8] : memref<16xf32>
-      %w = arith.mulf %v, %c2 : f32
-      affine.store %w, %z[%i] : memref<16xf32>
-    } else {
-      affine.store %zero, %A[%i, %i] : memref<16x16xf32>
-    }
-  }
-  return
-}
-"""
 
 
 def test_reductions_guards_and_recomputed_values_move_with_their_statements() -> None:
