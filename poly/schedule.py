@@ -34,7 +34,7 @@ from poly import schedule_edits as edits
 from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS
 from poly.schedule_apply import TileHook, apply
-from poly.schedule_check import ScheduleVerdict, check
+from poly.schedule_check import ILLEGAL, ScheduleVerdict, check
 from poly.schedule_program import Program, ScheduleError, Statement
 from poly.schedule_tree import (
     Node,
@@ -269,10 +269,31 @@ class Schedule:
             self._cache[key] = check(self.root, self.program, value_based, max_operations)
         return self._cache[key]  # type: ignore[return-value]
 
-    def apply(self, separate: bool = False, tile_parametric: TileHook | None = None) -> Module:
-        """A new module running this schedule (legality is :meth:`check`'s business: apply
-        only a legal schedule). ``separate`` runs full tiles apart; bands tiled with SSA
-        sizes need ``tile_parametric`` (``transforms.apply_schedule`` passes it)."""
+    def apply(
+        self,
+        separate: bool = False,
+        tile_parametric: TileHook | None = None,
+        value_based: bool = False,
+        checked: bool = True,
+    ) -> Module:
+        """A new module running this schedule; the function's module is untouched.
+
+        A schedule that :meth:`check` (memory-based dependences, or ``value_based``) does
+        not find legal raises :class:`ScheduleError` naming the dependence, at the access
+        it would read or write too early; ``checked=False`` skips the check (for a caller
+        that wants the code of an illegal schedule). ``separate`` runs full tiles apart;
+        bands tiled with SSA sizes need ``tile_parametric`` (``transforms.apply_schedule``
+        passes the parametric tiling rewrite)."""
+        if checked:
+            verdict = self.check(value_based=value_based)
+            if not verdict:
+                where = self.function.loc
+                if verdict.status == ILLEGAL and verdict.violation is not None:
+                    where = verdict.violation.dependence.target_op.loc
+                name = getattr(self.function.properties.get("sym_name"), "value", "?")
+                raise ScheduleError(
+                    f"{verdict.status} schedule for @{name}: {verdict.reason}", where
+                )
         return apply(self.root, self.program, separate, tile_parametric)
 
 

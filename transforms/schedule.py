@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from affine.diagnostics import Diagnostic, Location, PolyError
 from affine.ir import Module, Operation, Value
 from poly.schedule import Schedule
-from poly.schedule_check import ILLEGAL
 from poly.schedule_program import ScheduleError
 from transforms.errors import TransformError
 from transforms.registry import PassContext
@@ -93,19 +92,11 @@ def apply_schedule(
     text or islpy object) for ``func``."""
     if isinstance(new, Schedule):
         if not any(f is new.function for f in module.functions()):
-            raise ScheduleError("the schedule is of a function of another module")
+            raise ScheduleError("the schedule is of a function of another module", _top(module))
         chosen = new
     else:
         chosen = schedule_of(module, func).replace(new)  # type: ignore[arg-type]
-    verdict = chosen.check(value_based=value_based)
-    if not verdict:
-        where = chosen.function.loc
-        if verdict.status == ILLEGAL and verdict.violation is not None:
-            where = verdict.violation.dependence.target_op.loc
-        raise ScheduleError(
-            f"{verdict.status} schedule for {_name(chosen.function)}: {verdict.reason}", where
-        )
-    return chosen.apply(separate=separate, tile_parametric=tile_parametric)
+    return chosen.apply(separate=separate, tile_parametric=tile_parametric, value_based=value_based)
 
 
 # -- command line -------------------------------------------------------------------------------

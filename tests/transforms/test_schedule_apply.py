@@ -226,6 +226,12 @@ def test_an_illegal_schedule_is_refused_and_nothing_changes() -> None:
         "           ^"
     )
     assert affine.print_module(module) == before
+    reversed_order = schedule_of(module).reverse("%i")
+    with pytest.raises(ScheduleError):
+        reversed_order.apply()  # the value checks before it applies, too
+    unchecked = reversed_order.apply(checked=False)  # the code of an illegal order, asked for
+    assert not check_equivalent(module.functions()[0], unchecked.functions()[0])
+    assert affine.print_module(module) == before
 
 
 def test_maps_from_another_islpy_context() -> None:

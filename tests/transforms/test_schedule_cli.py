@@ -71,14 +71,14 @@ def test_print_schedule_tree(copy: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("form", ["", "=tree"])
-def test_printed_schedules_applied_give_the_source(tmp_path: Path, form: str) -> None:
+@pytest.mark.parametrize(("form", "options"), [("", ""), ("=tree", " value-based separate")])
+def test_printed_schedules_applied_give_the_source(tmp_path: Path, form: str, options: str) -> None:
     source = CORPUS / "kernels" / "jacobi_2d.mlir"
     schedules = tmp_path / "jacobi.schedule"
     printed = poly_opt(str(source), f"--print-schedule{form}")
     assert printed.returncode == 0, printed.stderr
     schedules.write_text(printed.stdout)
-    applied = poly_opt(str(source), f"--affine-schedule=file={schedules}")
+    applied = poly_opt(str(source), f"--affine-schedule=file={schedules}{options}")
     assert applied.returncode == 0, applied.stderr
     assert applied.stdout == poly_opt(str(source)).stdout
 
