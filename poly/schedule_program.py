@@ -50,15 +50,9 @@ from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS, AnalysisWarning
 from poly.flow import Edge, FlowAnalysis
 from poly.legality import has_unseen_effects
-from poly.model import (
-    VIEW_OPS,
-    Access,
-    Model,
-    ModelError,
-    build_model,
-    instances_of,
-)
-from poly.space import model_tuple_name, rename_params, source_identifiers
+from poly.model import VIEW_OPS, Access, Model, ModelError, build_model, instances_of
+from poly.model import Statement as ModelStatement
+from poly.space import IslObject, model_tuple_name, rename_params, source_identifiers
 
 _RECOMPUTABLE = ("memref.dim", "memref.extract_strided_metadata", *VIEW_OPS)
 _TOP_LEVEL_SETUP = ("memref.alloc", "memref.alloca")
@@ -255,11 +249,11 @@ class Program:
                         definer.loc if definer is not None else self.function.loc,
                     )
 
-    def rename(self, obj):
+    def rename(self, obj: IslObject) -> IslObject:
         """An ISL object of the model with its parameters named as the program names them."""
         return rename_params(obj, self._param_renaming)
 
-    def _statement(self, number: int, piece: _Piece, model_statement) -> Statement:
+    def _statement(self, number: int, piece: _Piece, model_statement: ModelStatement) -> Statement:
         if not model_statement.exact:
             raise ScheduleError(
                 "the instances of this op are not an affine set ("
@@ -416,12 +410,14 @@ class Program:
             result = result.union(isl.UnionMap.from_map(m.intersect_domain(s.domain)))
         return result
 
+    @cached_property
+    def _earlier(self) -> isl.UnionMap:
+        order = self.original_order
+        return order.lex_lt_union_map(order)
+
     def _before(self, a: Statement, b: Statement) -> isl.Map:
         """Pairs of instances of ``a`` and ``b``, ``a``'s first in the source."""
-        order = self.original_order
-        pairs = order.lex_lt_union_map(order)
-        space = a.space.map_from_domain_and_range(b.space)
-        return pairs.extract_map(space)
+        return self._earlier.extract_map(a.space.map_from_domain_and_range(b.space))
 
 
 def _without_identity(relation: isl.Map, same: bool) -> isl.Map:
