@@ -136,9 +136,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
 
-    from affine.parser import parse_module
-    from affine.printer import print_module
-    from affine.verifier import verify
+    from affine.dialects.verifier import verify
+    from affine.syntax.parser import parse_module
+    from affine.syntax.printer import print_module
 
     text = make_input(args.lines)
     n_lines = text.count("\n")

@@ -62,7 +62,8 @@ def main() -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
 
     import affine
-    from affine.execute import deterministic_inputs, resolve_function, run, time_kernel
+    from affine.exec.inputs import deterministic_inputs, resolve_function
+    from affine.exec.running import run, time_kernel
     from transforms import registry
     from transforms.registry import PassContext
 

@@ -1,10 +1,20 @@
 """The polyhedral layer: ISL sets and relations for affine IR (the only user of islpy).
 
-``poly.Schedule`` (:mod:`poly.schedule`: a function's schedule as a value) loads on use.
+The facade: the model of IR (``build_model``), the dependence analyses
+(``DependenceAnalysis``: mlir-opt's question answered exactly; ``FlowAnalysis``: the
+dependences of a whole function, carried loops and parallel loops), the dependence graph
+(``dependence_graph``, ``to_dot``, ``report_json``), legality verdicts, the tile-size model,
+code generation from a schedule, a function's schedule as a value (``Schedule``: print,
+edit, check and apply it), and set and layout helpers. ``poly.viz`` (pictures,
+matplotlib) is imported on first use, so ``import poly`` stays cheap.
 """
 
-from typing import Any
+import importlib
+from types import ModuleType
 
+from affine.errors import PolyError as PolyError
+from poly.codegen import CodegenError as CodegenError
+from poly.codegen import generate as generate
 from poly.context import DEFAULT_MAX_OPERATIONS as DEFAULT_MAX_OPERATIONS
 from poly.context import IslBudgetExceeded as IslBudgetExceeded
 from poly.context import budget as budget
@@ -21,6 +31,15 @@ from poly.convert import pw_aff_to_expr as pw_aff_to_expr
 from poly.convert import set_from_isl as set_from_isl
 from poly.convert import set_to_isl as set_to_isl
 from poly.convert import sets_from_isl as sets_from_isl
+from poly.deps import AnalysisWarning as AnalysisWarning
+from poly.deps import Dependence as Dependence
+from poly.deps import DependenceAnalysis as DependenceAnalysis
+from poly.flow import Edge as Edge
+from poly.flow import FlowAnalysis as FlowAnalysis
+from poly.graph import LEVELS as LEVELS
+from poly.graph import dependence_graph as dependence_graph
+from poly.graph import report_json as report_json
+from poly.graph import to_dot as to_dot
 from poly.layout import ISL_ORACLE as ISL_ORACLE
 from poly.layout import OneToOne as OneToOne
 from poly.layout import bounding_box as bounding_box
@@ -29,6 +48,15 @@ from poly.layout import normalize_memref_type as normalize_memref_type
 from poly.layout import normalize_memrefs as normalize_memrefs
 from poly.layout import one_to_one_on as one_to_one_on
 from poly.layout import parametric_bounding_box as parametric_bounding_box
+from poly.legality import Verdict as Verdict
+from poly.legality import describe as describe
+from poly.model import Model as Model
+from poly.model import ModelError as ModelError
+from poly.model import build_model as build_model
+from poly.schedule import Schedule as Schedule
+from poly.schedule_check import ScheduleVerdict as ScheduleVerdict
+from poly.schedule_program import ScheduleError as ScheduleError
+from poly.sets import bind_params as bind_params
 from poly.sets import canonical_set as canonical_set
 from poly.sets import count_points as count_points
 from poly.sets import difference as difference
@@ -40,17 +68,12 @@ from poly.sets import is_subset as is_subset
 from poly.sets import points as points
 from poly.sets import sets_equal as sets_equal
 from poly.sets import union as union
-
-_LAZY = {
-    "Schedule": "poly.schedule",
-    "ScheduleVerdict": "poly.schedule_check",
-    "ScheduleError": "poly.schedule_program",
-}
+from poly.tile_model import TileChoice as TileChoice
+from poly.tile_model import choose_tile_sizes as choose_tile_sizes
+from poly.tile_model import contiguity_order as contiguity_order
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
+def __getattr__(name: str) -> ModuleType:
+    if name == "viz":
+        return importlib.import_module("poly.viz")
     raise AttributeError(f"module 'poly' has no attribute {name!r}")

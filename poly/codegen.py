@@ -19,16 +19,24 @@ from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
-from affine.builders import affine_apply, affine_for, affine_if, affine_parallel, constant_index
-from affine.expr import AffineExpr, constant, dim, symbol
-from affine.integer_set import IntegerSet
-from affine.ir import Block, BlockArgument, Operation, Value
+from affine.dialects.builders import (
+    affine_apply,
+    affine_for,
+    affine_if,
+    affine_parallel,
+    constant_index,
+)
+from affine.errors import PolyError
+from affine.ir.core import Block, BlockArgument, Operation, Value
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, dim, symbol
+from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
-from poly.space import parallel_mark
+from poly.model import BandInstances, ModelError, band_instances
+from poly.space import in_toolkit_context, parallel_mark
 
 
-class CodegenError(Exception):
+class CodegenError(PolyError):
     """An AST the affine dialect cannot express."""
 
 
@@ -370,60 +378,26 @@ def generate(
     _node(ast, _Env({}, params, on_mark=on_mark), block, before, emit)
 
 
-def regenerate_band(band: Sequence[Operation], new_order: isl.Map) -> list[Operation]:
-    """Replace a perfect band by loops that run its iterations in ``new_order``.
+# A new order of a band's instances, named for transforms/ (which does not import islpy).
+Order = isl.Map
+
+
+def band_schedule(band: Sequence[Operation], new_order: Order) -> tuple[isl.Map, BandInstances]:
+    """The schedule that runs the instances of a perfect band in ``new_order``, with the
+    band's instances (IVs, parameters and what is known about them, for :func:`generate`).
 
     ``new_order`` maps the band's instances ``{ S[ivs] -> [t0, ...] }`` (dims in band order,
     any tuple name, from any islpy context) to their new position; it must be injective on
-    the band. The body of the innermost loop is cloned at each generated statement with the
-    old IVs computed from the new ones. Returns the new top-level ops (in the band's block);
-    the band is erased. Raises :class:`CodegenError` (nothing changed) when the iteration
-    space is not exact or the loops cannot be expressed.
-
-    This is a rewrite: it works in place and assumes the new order is legal (the
-    permutation pass checks first, on a clone). :class:`poly.schedule.Schedule` is the
-    checked path for whole functions: it refuses an illegal order and returns a new module.
-    """
-    from poly.model import ModelError, band_instances
-
+    the band. Raises :class:`CodegenError` when the iteration space is not exact or the order
+    runs two iterations at the same time."""
     try:
         instances = band_instances(band)
     except ModelError as e:
         raise CodegenError(str(e)) from e
     if not instances.exact:
         raise CodegenError("the iteration space is not affine: " + "; ".join(instances.reasons))
-    new_order = isl.Map.read_from_str(isl_context(), str(new_order))  # maybe another context
-    schedule = new_order.set_tuple_name(isl.dim_type.in_, instances.name)
+    schedule = in_toolkit_context(new_order).set_tuple_name(isl.dim_type.in_, instances.name)
     schedule = schedule.intersect_domain(instances.domain)
     if not schedule.is_injective():
         raise CodegenError("the new order runs two iterations at the same time")
-    body = band[-1].regions[0].blocks[0]
-    body_ops = [op for op in body.operations if op.name != "affine.yield"]
-    outer = band[0]
-    block = outer.parent
-    assert block is not None
-    marker_index = block.index_of(outer)
-    scratch = Block()
-
-    def emit(name: str, values: list[Value], where: Block, before: Operation | None) -> None:
-        mapping: dict[Value, Value] = dict(zip(instances.ivs, values))
-        for op in body_ops:
-            clone = op.clone(mapping)
-            _insert(where, before, clone)
-
-    generate(schedule, instances.params, scratch, None, emit, instances.context)
-    created = list(scratch.operations)
-    for offset, op in enumerate(created):
-        scratch.operations.remove(op)
-        op.parent = None
-        block.insert(marker_index + offset, op)
-    outer.erase()
-    return created
-
-
-def order_map(n: int, order: Sequence[int]) -> isl.Map:
-    """``{ [x0..] -> [x_order[0], x_order[1], ..] }``: loop ``order[k]`` goes to position
-    ``k`` (a permutation of ``n`` loops as a new order for :func:`regenerate_band`)."""
-    xs = [f"x{k}" for k in range(n)]
-    text = f"{{ [{', '.join(xs)}] -> [{', '.join(xs[k] for k in order)}] }}"
-    return isl.Map.read_from_str(isl_context(), text)
+    return schedule, instances

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 
 import islpy as isl
 
+from affine.errors import PolyError
+
 DEFAULT_MAX_OPERATIONS = 10_000_000  # isl's operation counter; a 16-statement stencil chain
 # schedules within 10**7 (research/peers.md §5)
 
@@ -20,7 +22,7 @@ _BUDGET_MESSAGE = "maximal number of operations exceeded"
 _CONTEXT = isl.Context()
 
 
-class IslBudgetExceeded(RuntimeError):
+class IslBudgetExceeded(PolyError, RuntimeError):
     """An ISL computation used more than its operation budget."""
 
     def __init__(self, what: str, max_operations: int) -> None:

@@ -17,9 +17,10 @@ from fractions import Fraction
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
-from affine.algebra import specialize_symbols
-from affine.expr import (
+from affine.errors import PolyError
+from affine.math.affine_map import AffineMap
+from affine.math.algebra import specialize_symbols
+from affine.math.expr import (
     CEILDIV,
     CONST,
     DIM,
@@ -32,17 +33,26 @@ from affine.expr import (
     dim,
     symbol,
 )
-from affine.integer_set import IntegerSet
-from affine.simplify import simplify_expr, simplify_map, simplify_set
+from affine.math.integer_set import IntegerSet
+from affine.math.simplify import simplify_expr, simplify_map, simplify_set
 from poly.context import isl_context
-from poly.space import dim_names, map_space, param_names, result_names, set_space, symbol_names
+from poly.space import (
+    dim_name,
+    dim_names,
+    map_space,
+    param_names,
+    result_names,
+    set_space,
+    symbol_name,
+    symbol_names,
+)
 
 
-class NotPresburgerError(ValueError):
+class NotPresburgerError(PolyError, ValueError):
     """A semi-affine expression with unbound symbols has no exact ISL form."""
 
 
-class NotExpressibleError(ValueError):
+class NotExpressibleError(PolyError, ValueError):
     """An ISL object that is not a single affine map or integer set."""
 
 
@@ -94,12 +104,12 @@ def expr_to_pw_aff(
             out = isl.PwAff.val_on_domain(universe, val(e.value))
         elif kind == DIM:
             if inputs is not None:
-                out = leaf(e.value, f"d{e.value}")
+                out = leaf(e.value, dim_name(e.value))
             else:
                 out = isl.PwAff.var_on_domain(ls, isl.dim_type.set, e.value)
         elif kind == SYMBOL:
             if inputs is not None:
-                out = leaf(num_dims + e.value, f"s{e.value}")
+                out = leaf(num_dims + e.value, symbol_name(e.value))
             else:
                 out = isl.PwAff.var_on_domain(ls, isl.dim_type.param, e.value)
         elif kind == "+":

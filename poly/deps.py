@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.ir import Module, Operation, Value
-from poly.context import IslBudgetExceeded, budget, isl_context
+from affine.ir.core import Module, Operation, Value
+from affine.ops import ForOp, ParallelOp
+from poly.context import IslBudgetExceeded, budget
 from poly.model import Access, Model, build_model
+from poly.space import ordering_distances, ordering_map
 
 NONE = "none"
 DEPENDENCE = "dependence"
@@ -133,7 +135,7 @@ class DependenceAnalysis:
         try:
             with budget(self.max_operations, "a dependence query"):
                 ordering = ordering_set(self.model, n, depth, zero)
-                distances = info.distances.intersect(ordering)  # type: ignore[union-attr]
+                distances = info.distances.intersect(ordering)  # type: ignore[union-attr]  # a pair with status DEPENDENCE (checked above) has its distances
                 if distances.is_empty():
                     return result
                 result.status = DEPENDENCE
@@ -150,8 +152,7 @@ class DependenceAnalysis:
             return None
         n = info.num_common
         zero = zero_step_levels(source, n)
-        text = _ordering_text(n, depth, info.source_dims, info.target_dims, zero)
-        ordering = isl.Map.read_from_str(isl_context(), text)
+        ordering = ordering_map(n, depth, info.source_dims, info.target_dims, zero)
         ordering = ordering.set_tuple_name(isl.dim_type.in_, source.statement.name)
         ordering = ordering.set_tuple_name(isl.dim_type.out, target.statement.name)
         return info.relation.intersect(ordering)
@@ -241,12 +242,8 @@ def zero_step_levels(access: Access, n: int) -> tuple[int, ...]:
         if level >= n:
             break
         if loop.name == "affine.parallel":
-            from affine.ops import ParallelOp
-
             steps = ParallelOp(loop).steps
         else:
-            from affine.ops import ForOp
-
             steps = [ForOp(loop).step]
         for step in steps:
             if level < n and step == 0:
@@ -282,30 +279,8 @@ def ordering_set(model: Model, n: int, depth: int, zero: tuple[int, ...] = ()) -
     cache = model.cache
     key = ("ordering", n, depth, zero)
     if key not in cache:
-        names = [f"d{k}" for k in range(n)]
-        constraints = [f"{names[k]} = 0" for k in range(min(depth - 1, n))]
-        if depth <= n:
-            op = "=" if depth - 1 in zero else ">="
-            constraints.append(f"{names[depth - 1]} {op} {0 if op == '=' else 1}")
-        body = " and ".join(constraints)
-        text = f"{{ [{', '.join(names)}]" + (f" : {body}" if body else "") + " }"
-        cache[key] = isl.Set.read_from_str(model.ctx, text)
+        cache[key] = ordering_distances(n, depth, zero)
     return cache[key]
-
-
-def _ordering_text(
-    n: int, depth: int, source_dims: int, target_dims: int, zero: tuple[int, ...] = ()
-) -> str:
-    src = [f"s{k}" for k in range(source_dims)]
-    dst = [f"t{k}" for k in range(target_dims)]
-    constraints = [f"{src[k]} = {dst[k]}" for k in range(min(depth - 1, n))]
-    if depth <= n:
-        if depth - 1 in zero:
-            constraints.append(f"{dst[depth - 1]} = {src[depth - 1]}")
-        else:
-            constraints.append(f"{dst[depth - 1]} >= {src[depth - 1]} + 1")
-    body = " and ".join(constraints)
-    return f"{{ [{', '.join(src)}] -> [{', '.join(dst)}]" + (f" : {body}" if body else "") + " }"
 
 
 def _appears_before(a: Operation, b: Operation) -> bool:
@@ -313,7 +288,7 @@ def _appears_before(a: Operation, b: Operation) -> bool:
     the ancestor of ``a`` comes strictly before the ancestor of ``b``."""
     a_chain: list[Operation] = [a]
     while a_chain[-1].parent_op is not None:
-        a_chain.append(a_chain[-1].parent_op)  # type: ignore[arg-type]
+        a_chain.append(a_chain[-1].parent_op)
     blocks = {id(op.parent): op for op in a_chain if op.parent is not None}
     current: Operation | None = b
     while current is not None:

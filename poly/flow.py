@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.ir import Module, Operation, OpResult, Value
-from affine.reductions import COMBINER_KINDS, depends_on, loop_reductions
+from affine.analysis.reductions import COMBINER_KINDS, depends_on, loop_reductions
+from affine.ir.core import Module, Operation, OpResult, Value
+from affine.ops import ForOp, ParallelOp
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.deps import (
     DEFAULT_MAX_OPERATIONS,
@@ -349,8 +350,6 @@ def _loop_refs(loops: list[Operation]) -> list[LoopRef]:
 
 
 def _has_zero_step(ref: LoopRef) -> bool:
-    from affine.ops import ForOp, ParallelOp
-
     if ref.op.name == "affine.parallel":
         return ParallelOp(ref.op).steps[ref.index] == 0
     return ForOp(ref.op).step == 0
@@ -363,7 +362,7 @@ def _common_loops(a: Access, b: Access) -> list[LoopRef]:
 
 def iter_args_reductions(loop: Operation) -> tuple[list[str], bool]:
     """Combiners of an ``affine.for``'s ``iter_args`` that are reductions
-    (:func:`affine.reductions.loop_reductions`), and whether any iter_arg is not one."""
+    (:func:`affine.analysis.reductions.loop_reductions`), and whether any iter_arg is not one."""
     if loop.name != "affine.for":
         return [], False
     iter_args = loop.regions[0].blocks[0].arguments[1:]

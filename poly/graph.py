@@ -16,7 +16,7 @@ from typing import Any
 
 import networkx as nx
 
-from affine.ir import Operation
+from affine.ir.core import Operation
 from poly.flow import Edge, FlowAnalysis, LoopInfo
 from poly.model import Access, Statement
 

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
-from affine.integer_set import IntegerSet
-from affine.ir import Module
-from affine.layout import LayoutOracle
-from affine.layout import normalize_memref_type as _normalize_type
-from affine.layout import normalize_memrefs as _normalize_module
-from affine.types import DYNAMIC, MemRefType
+from affine.analysis.layout import LayoutOracle
+from affine.analysis.layout import normalize_memref_type as _normalize_type
+from affine.analysis.layout import normalize_memrefs as _normalize_module
+from affine.ir.core import Module
+from affine.ir.types import DYNAMIC, MemRefType
+from affine.math.affine_map import AffineMap
+from affine.math.integer_set import IntegerSet
 from poly.context import budget
 from poly.convert import box_set, map_to_isl, set_to_isl
 from poly.sets import Piecewise, piecewise
@@ -156,7 +156,7 @@ def _finite(v: isl.Val) -> int | None:
 
 
 class IslOracle:
-    """Exact bounds and one-to-one answers for :mod:`affine.layout` from ISL."""
+    """Exact bounds and one-to-one answers for :mod:`affine.analysis.layout` from ISL."""
 
     def result_bounds(self, m: AffineMap, shape: Sequence[int]) -> list[tuple[int, int]]:
         with budget(what="layout bounds"):
@@ -177,10 +177,10 @@ ISL_ORACLE: LayoutOracle = IslOracle()
 def normalize_memref_type(
     t: MemRefType, symbol_values: Mapping[int, int] | None = None
 ) -> tuple[MemRefType, AffineMap]:
-    """:func:`affine.layout.normalize_memref_type` with exact ISL bounds (any size)."""
+    """:func:`affine.analysis.layout.normalize_memref_type` with exact ISL bounds (any size)."""
     return _normalize_type(t, symbol_values, ISL_ORACLE)
 
 
 def normalize_memrefs(module: Module, remarks: list[str] | None = None) -> Module:
-    """:func:`affine.layout.normalize_memrefs` with exact ISL bounds (any size)."""
+    """:func:`affine.analysis.layout.normalize_memrefs` with exact ISL bounds (any size)."""
     return _normalize_module(module, ISL_ORACLE, remarks)

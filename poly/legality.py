@@ -1,24 +1,18 @@
-"""Legality of loop transformations, decided from exact dependences.
+"""The generic predicates of legality, decided from exact dependences.
 
-Each check returns a :class:`Verdict`: legal, or not with the reason (the dependence the
+A check returns a :class:`Verdict`: legal, or not with the reason (the dependence the
 transformation would reverse, with a witness distance, or the shape it cannot handle).
 Dependences are memory-based (:class:`poly.flow.FlowAnalysis`): every pair of instances
 touching the same element, at least one writing. What the analysis could not decide, and
 ops whose effects it cannot see, make a transformation illegal.
 
-The tests on a band ``L1..Ln`` (loops of one perfect nest) look at the distance vectors of
-the dependences between instances inside the band that agree on every loop outside it,
-restricted to the band's IVs (deeper loops keep their order):
-
-* permutation: no permuted distance vector is lexicographically negative;
-* tiling (rectangular or not): every component is non-negative (the band is fully
-  permutable);
-* unroll-and-jam of ``L`` by ``F``: no dependence whose source and target lie less than
-  ``F`` iterations of ``L`` apart has a lexicographically negative distance on the loops
-  inside ``L`` (they would run in the opposite order once jammed);
-* parallelisation of ``L``: ``L`` carries no dependence, and its ``iter_args`` (if any)
-  are reductions;
-* skewing and unrolling keep the order of every pair of instances: always legal.
+The predicates here look at a band ``L1..Ln`` (loops of one perfect nest) through the
+distance vectors of the dependences between instances inside the band that agree on every
+loop outside it, restricted to the band's IVs (:func:`band_distances`, :func:`violations`),
+or at the order of instances below one loop (:func:`window_reversals`). Each
+transformation's own check is next to its rewrite in :mod:`transforms` (``check_tiling``,
+``check_permutation``, ``check_unroll_and_jam``, ``check_parallel``,
+``check_distribution``).
 """
 
 from __future__ import annotations
@@ -29,11 +23,13 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.dialects.registry import PURE, lookup
-from affine.ir import Operation
+from affine.errors import PolyError
+from affine.ir.core import Operation
+from affine.ir.registry import PURE, lookup
 from poly.deps import AnalysisWarning
-from poly.flow import Edge, FlowAnalysis, iter_args_reductions
+from poly.flow import Edge, FlowAnalysis
 from poly.model import NO_MEMORY_ACCESS
+from poly.space import window_reversal_map
 
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
@@ -65,7 +61,8 @@ class Verdict:
 LEGAL = Verdict(True)
 
 
-def _analysis(op: Operation, analysis: FlowAnalysis | None) -> FlowAnalysis:
+def analysis_for(op: Operation, analysis: FlowAnalysis | None) -> FlowAnalysis:
+    """``analysis``, or the memory-based dependences of the function around ``op``."""
     if analysis is not None:
         return analysis
     function = op
@@ -76,13 +73,14 @@ def _analysis(op: Operation, analysis: FlowAnalysis | None) -> FlowAnalysis:
         return FlowAnalysis(function, value_based=False)
 
 
-def _where(op: Operation) -> str:
+def where(op: Operation) -> str:
+    """``affine.for at f.mlir:3:5`` (the op's name alone where it has no location)."""
     return f"{op.name} at {op.loc}" if op.loc is not None else op.name
 
 
 def describe(edge: Edge, witness: Sequence[int] | None = None) -> str:
     """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12``."""
-    text = f"{edge.kind} dependence from {_where(edge.source.op)} to {_where(edge.target.op)}"
+    text = f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)}"
     if witness is not None:
         text += f" with distance ({', '.join(str(v) for v in witness)})"
     return text
@@ -104,7 +102,7 @@ def unsupported_ops(loops: Sequence[Operation]) -> Verdict:
     for op in loops[0].nested_ops():
         if has_unseen_effects(op):
             return Verdict(
-                False, f"{_where(op)} may have effects the dependence analysis cannot see"
+                False, f"{where(op)} may have effects the dependence analysis cannot see"
             )
     return LEGAL
 
@@ -137,16 +135,19 @@ def band_distances(edge: Edge, band: Sequence[Operation]) -> isl.Set | None:
     return distances.project_out(isl.dim_type.set, 0, start)
 
 
-class _Unknown(Exception):
+class _Unknown(PolyError):
     def __init__(self, edge: Edge) -> None:
         self.edge = edge
 
 
-def _violations(
-    analysis: FlowAnalysis, band: Sequence[Operation], bad: isl.Set, transform=None
+def violations(
+    analysis: FlowAnalysis,
+    band: Sequence[Operation],
+    bad: isl.Set,
+    reorder: isl.Map | None = None,
 ) -> Verdict:
     """Illegal if some dependence inside the band has band distances in ``bad`` (after
-    ``transform`` maps the distance set)."""
+    ``reorder`` maps the distance vectors to the new loop order)."""
     for edge in analysis.memory:
         try:
             distances = band_distances(edge, band)
@@ -154,8 +155,8 @@ def _violations(
             return Verdict(False, f"{describe(edge)} could not be analysed", edge)
         if distances is None:
             continue
-        if transform is not None:
-            distances = transform(distances)
+        if reorder is not None:
+            distances = distances.apply(reorder)
         hit = distances.intersect(bad.align_params(distances.get_space()))
         if not hit.is_empty():
             point = hit.sample_point()
@@ -167,84 +168,25 @@ def _violations(
     return LEGAL
 
 
-def _lex_negative(ctx: isl.Context, n: int) -> isl.Set:
-    names = [f"x{k}" for k in range(n)]
-    pieces = []
-    for k in range(n):
-        zeros = [f"{names[j]} = 0" for j in range(k)]
-        pieces.append("(" + " and ".join([*zeros, f"{names[k]} < 0"]) + ")")
-    body = " or ".join(pieces) if pieces else "false"
-    return isl.Set.read_from_str(ctx, f"{{ [{', '.join(names)}] : {body} }}")
-
-
-def _any_negative(ctx: isl.Context, n: int) -> isl.Set:
-    names = [f"x{k}" for k in range(n)]
-    body = " or ".join(f"{x} < 0" for x in names) if names else "false"
-    return isl.Set.read_from_str(ctx, f"{{ [{', '.join(names)}] : {body} }}")
-
-
-def _structure(band: Sequence[Operation]) -> Verdict:
+def band_structure(band: Sequence[Operation]) -> Verdict:
+    """Illegal unless the band is made of ``affine.for`` loops without iter_args around ops
+    the dependence model sees."""
     for loop in band:
         if loop.name != "affine.for":
-            return Verdict(False, f"{_where(loop)} is not an affine.for")
+            return Verdict(False, f"{where(loop)} is not an affine.for")
         if len(loop.regions[0].blocks[0].arguments) > 1:
-            return Verdict(False, f"{_where(loop)} carries values through iter_args")
+            return Verdict(False, f"{where(loop)} carries values through iter_args")
     return unsupported_ops(band)
 
 
-def check_permutation(
-    band: Sequence[Operation], permutation: Sequence[int], analysis: FlowAnalysis | None = None
+def window_reversals(
+    loop: Operation, span: int, action: str, analysis: FlowAnalysis | None = None
 ) -> Verdict:
-    """Can the perfect band be permuted (``permutation[i]`` = new position of loop i, as in
-    MLIR's ``permuteLoops``)?"""
-    if sorted(permutation) != list(range(len(band))):
-        return Verdict(False, f"{list(permutation)} is not a permutation of {len(band)} loops")
-    verdict = _structure(band)
-    if not verdict:
-        return verdict
-    analysis = _analysis(band[0], analysis)
-    n = len(band)
-    order = [0] * n
-    for old, new in enumerate(permutation):
-        order[new] = old
-
-    def permute(distances: isl.Set) -> isl.Set:
-        text = (
-            f"{{ [{', '.join(f'x{k}' for k in range(n))}] -> "
-            f"[{', '.join(f'x{order[k]}' for k in range(n))}] }}"
-        )
-        return distances.apply(isl.Map.read_from_str(distances.get_ctx(), text))
-
-    return _violations(analysis, band, _lex_negative(analysis.model.ctx, n), permute)
-
-
-def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None) -> Verdict:
-    """Can the band be tiled: is it fully permutable (every band distance non-negative)?"""
-    verdict = _structure(band)
-    if not verdict:
-        return verdict
-    analysis = _analysis(band[0], analysis)
-    return _violations(analysis, band, _any_negative(analysis.model.ctx, len(band)))
-
-
-def check_unroll_and_jam(
-    loop: Operation, factor: int, analysis: FlowAnalysis | None = None
-) -> Verdict:
-    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside?
-
-    Jamming runs the copies for ``iv, iv + step, ..`` side by side in every innermost run of
-    ops: two instances less than ``factor`` iterations of ``loop`` apart then run in the
-    order of their schedules *below* ``loop`` (position in the body, then the inner loops'
-    IVs), and only then of ``loop``'s IV. Illegal when a dependence between such instances
-    has its target earlier below ``loop`` than its source.
-    """
-    if factor < 1:
-        return Verdict(False, f"unroll-and-jam factor {factor} is not positive")
-    verdict = unsupported_ops([loop])
-    if not verdict:
-        return verdict
-    analysis = _analysis(loop, analysis)
-    step = loop.properties["step"].value  # type: ignore[attr-defined]
+    """Illegal when a dependence between two instances less than ``span`` apart on
+    ``loop``'s IV has its target earlier than its source in the order of their schedules
+    *below* ``loop`` (position in the body, then the inner loops' IVs): running such
+    instances in that order (``action``, e.g. jamming) would reverse it."""
+    analysis = analysis_for(loop, analysis)
     iv = loop.regions[0].blocks[0].arguments[0]
     for edge in analysis.memory:
         if not any(ref.op is loop for ref in edge.common):
@@ -259,7 +201,7 @@ def check_unroll_and_jam(
         times = edge.relation.apply_domain(
             source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
         ).apply_range(target.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.out)))
-        bad = isl.Map.read_from_str(times.get_ctx(), _jam_reversal(width, position, factor * step))
+        bad = window_reversal_map(width, position, span)
         hit = times.intersect(bad.align_params(times.get_space()))
         if not hit.is_empty():
             to_source = source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
@@ -268,23 +210,8 @@ def check_unroll_and_jam(
                 hit.apply_domain(to_source.reverse()).apply_range(to_target.reverse())
             )
             witness = _distance_witness(pairs, len(edge.common))
-            return Verdict(False, f"jamming would reverse the {describe(edge, witness)}", edge)
+            return Verdict(False, f"{action} would reverse the {describe(edge, witness)}", edge)
     return LEGAL
-
-
-def _jam_reversal(width: int, position: int, span: int) -> str:
-    """Time pairs ``s -> t`` equal before ``position``, ``0 < t - s < span`` there, and
-    ``t`` lexicographically before ``s`` after it."""
-    s = [f"s{k}" for k in range(width)]
-    t = [f"t{k}" for k in range(width)]
-    equal = [f"{s[k]} = {t[k]}" for k in range(position)]
-    apart = [f"0 < {t[position]} - {s[position]} < {span}"]
-    earlier = []
-    for k in range(position + 1, width):
-        prefix = [f"{s[j]} = {t[j]}" for j in range(position + 1, k)]
-        earlier.append("(" + " and ".join([*prefix, f"{t[k]} < {s[k]}"]) + ")")
-    body = " and ".join(equal + apart + ["(" + (" or ".join(earlier) or "false") + ")"])
-    return f"{{ [{', '.join(s)}] -> [{', '.join(t)}] : {body} }}"
 
 
 def _distance_witness(pairs: isl.Map, n: int) -> list[int] | None:
@@ -296,62 +223,3 @@ def _distance_witness(pairs: isl.Map, n: int) -> list[int] | None:
     common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
     point = common.deltas().sample_point()
     return [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
-
-
-def check_parallel(
-    loop: Operation, reductions: bool = False, analysis: FlowAnalysis | None = None
-) -> Verdict:
-    """Can ``loop`` run its iterations in parallel (as ``affine.parallel``)? With
-    ``reductions``, ``iter_args`` reductions are allowed (they become ``reduce`` kinds)."""
-    if loop.name != "affine.for":
-        return Verdict(False, f"{_where(loop)} is not an affine.for")
-    combiners, sequential = iter_args_reductions(loop)
-    if sequential:
-        return Verdict(
-            False, f"{_where(loop)} carries a value through iter_args that is not a reduction"
-        )
-    if combiners and not reductions:
-        return Verdict(
-            False,
-            f"{_where(loop)} carries reductions through iter_args (allow parallel-reductions)",
-        )
-    verdict = unsupported_ops([loop])
-    if not verdict:
-        return verdict
-    analysis = _analysis(loop, analysis)
-    for edge in analysis.memory:
-        carried = [ref for ref in edge.carried_by if ref.op is loop]
-        if not carried:
-            continue
-        if edge.distances is None:
-            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
-        return Verdict(False, f"it carries the {describe(edge)}", edge)
-    return LEGAL
-
-
-def check_distribution(
-    band: Sequence[Operation],
-    groups: Sequence[Sequence[Operation]],
-    analysis: FlowAnalysis | None = None,
-) -> Verdict:
-    """Can the band be distributed over ``groups`` of its innermost body (all of group 1's
-    iterations, then all of group 2's, ...)? Illegal when a dependence inside the band goes
-    from a later group to an earlier one: distribution would run its target first."""
-    verdict = unsupported_ops(band)
-    if not verdict:
-        return verdict
-    analysis = _analysis(band[0], analysis)
-    group_of = {id(op): k for k, group in enumerate(groups) for top in group for op in top.walk()}
-    for edge in analysis.memory:
-        if not any(ref.op is band[0] for ref in edge.common):
-            continue
-        source = group_of.get(id(edge.source.op))
-        target = group_of.get(id(edge.target.op))
-        if source is None or target is None or source <= target:
-            continue
-        return Verdict(
-            False,
-            f"the {describe(edge)} goes from a later part of the body to an earlier one",
-            edge,
-        )
-    return LEGAL

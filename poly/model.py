@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from affine.affine_map import AffineMap
 from affine.dialects.affine_dialect import (
     DmaStartOp,
     ForOp,
@@ -46,15 +45,30 @@ from affine.dialects.affine_dialect import (
     affine_scope,
     is_valid_symbol,
 )
-from affine.dialects.registry import AFFINE_SCOPE, lookup
-from affine.expr import AffineExpr, AffineExprError, dim, symbol
-from affine.expr import constant as const_expr
-from affine.integer_set import IntegerSet
-from affine.ir import BlockArgument, Module, Operation, OpResult, Region, Value
-from affine.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from affine.errors import PolyError
+from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
+from affine.ir.registry import AFFINE_SCOPE, lookup
+from affine.ir.strides import strides_and_offset
+from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
+from affine.math.expr import constant as const_expr
+from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
 from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
-from poly.space import iv_name, memref_space, model_tuple_name, statement_space, value_param_name
+from poly.space import (
+    half_line_map,
+    iv_name,
+    memref_space,
+    model_tuple_name,
+    param_id,
+    prefix_map,
+    row_major_linearization,
+    statement_space,
+    strided_position_map,
+    value_param_name,
+    window_map,
+)
 
 READ = "read"
 WRITE = "write"
@@ -88,7 +102,7 @@ NO_MEMORY_ACCESS = (
 )
 
 
-class ModelError(Exception):
+class ModelError(PolyError):
     """Something the model cannot represent at all (the analysis answers "unknown")."""
 
 
@@ -143,7 +157,7 @@ class Scope:
         if isinstance(value, OpResult):
             op = value.owner
             if op.name == "affine.apply":
-                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
+                m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
                 return self.map_result(m, m.results[0], op.operands, on, depth + 1)
             if op.name in ("arith.addi", "arith.subi", "arith.muli") and isinstance(
                 value.type, IndexType
@@ -208,9 +222,7 @@ class StatementSpace:
         return isl.PwAff.val_on_domain(self.universe, isl.Val.int_from_si(isl_context(), value))
 
     def param(self, name: str) -> isl.PwAff:
-        return isl.PwAff.param_on_domain_id(
-            self.universe, isl.Id.read_from_str(isl_context(), name)
-        )
+        return isl.PwAff.param_on_domain_id(self.universe, param_id(name))
 
 
 def _is_loop_iv(value: Value) -> bool:
@@ -551,7 +563,7 @@ class _Builder:
         if name in ("affine.load", "affine.vector_load", "affine.store", "affine.vector_store"):
             is_load = "load" in name
             memref = op.operands[0] if is_load else op.operands[1]
-            m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]
+            m: AffineMap = op.get_attr("map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
             operands = op.operands[1:] if is_load else op.operands[2:]
             subscripts = [scope.map_result(m, e, operands, on) for e in m.results]
             kind = READ if is_load else WRITE
@@ -575,7 +587,7 @@ class _Builder:
             tag = [scope.map_result(tag_m, e, dma.tag_indices, on) for e in tag_m.results]
             yield self.element_access(s, scope, WRITE, dma.tag, tag)
         elif name == "affine.dma_wait":
-            m = op.get_attr("tag_map").value  # type: ignore[union-attr]
+            m = op.get_attr("tag_map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
             indices = op.operands[1 : 1 + m.num_inputs]
             tag = [scope.map_result(m, e, indices, on) for e in m.results]
             yield self.element_access(s, scope, READ, op.operands[0], tag)
@@ -655,8 +667,6 @@ class _Builder:
         when the view's layout has static strides and offset (positions in the buffer's
         allocation, as for subview, reinterpret_cast, collapse/expand_shape, transpose) and
         the buffer's element is its row-major position or its one-result layout; else None."""
-        from affine.dialects.memref import strides_and_offset
-
         t, bt = memref.type, buffer.type
         if not isinstance(t, MemRefType) or not isinstance(bt, MemRefType):
             return None
@@ -677,17 +687,13 @@ class _Builder:
         )
         widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
         for k, (x, width) in enumerate(zip(subscripts, widths)):
-            relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))  # type: ignore[arg-type]
-        coords = [f"e{k}" for k in range(rank)]
-        position = " + ".join([str(view[1])] + [f"{s_k} * {c}" for s_k, c in zip(view[0], coords)])
-        to_position = isl.Map.read_from_str(
-            isl_context(), f"{{ {name}[{', '.join(coords)}] -> [{position}] }}"
-        )
+            relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
+        to_position = strided_position_map(name, view[0], view[1])
         relation = relation.apply_range(to_position)
         if not bt.layout:
             if not bt.has_static_shape:
                 return None
-            return relation.apply_range(_row_major_linearization(name, bt.shape).reverse())
+            return relation.apply_range(row_major_linearization(name, bt.shape).reverse())
         base = strides_and_offset(bt)
         m = _layout_map(bt)
         if m is None or m.num_results != 1 or base is None:
@@ -717,16 +723,12 @@ class _Builder:
         first = s.space.const(0)
         for x, size in zip(known, t.shape):
             first = first.scale_val(isl.Val.int_from_si(ctx, size)).add(x)
-        positions = isl.Map.from_pw_aff(first).apply_range(
-            isl.Map.read_from_str(ctx, "{ [x] -> [y] : y >= x }")
-        )
+        positions = isl.Map.from_pw_aff(first).apply_range(half_line_map(later=True))
         positions = positions.intersect(
-            isl.Map.from_pw_aff(first.add(count)).apply_range(
-                isl.Map.read_from_str(ctx, "{ [x] -> [y] : y < x }")
-            )
+            isl.Map.from_pw_aff(first.add(count)).apply_range(half_line_map(later=False))
         )
         name = self.memref_name(buffer)
-        linear = _row_major_linearization(name, t.shape)
+        linear = row_major_linearization(name, t.shape)
         relation = positions.apply_range(linear.reverse())
         reasons: list[str] = []
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
@@ -778,27 +780,10 @@ def _num_ivs(loop: Operation) -> int:
 
 
 def _coordinate_range(x: isl.PwAff, k: int, rank: int, width: int, like: isl.Map) -> isl.Map:
-    """``{ S[ivs] -> M[e] : x(ivs) <= e_k < x(ivs) + width }`` in the space of ``like``."""
-    ctx = isl_context()
-    names = ", ".join(f"e{j}" for j in range(rank))
-    window = isl.Map.read_from_str(ctx, f"{{ [x] -> [{names}] : x <= e{k} < x + {width} }}")
+    """``{ S[ivs] -> M[i] : x(ivs) <= i_k < x(ivs) + width }`` in the space of ``like``."""
+    window = window_map(rank, k, width)
     pointwise = isl.Map.from_pw_aff(x).apply_range(window)
     return pointwise.set_tuple_id(isl.dim_type.out, like.get_tuple_id(isl.dim_type.out))
-
-
-def _row_major_linearization(name: str, shape: Sequence[int]) -> isl.Map:
-    """``{ name[e] -> [row-major position of e] : 0 <= e < shape }``."""
-    coords = [f"e{k}" for k in range(len(shape))]
-    position = "0"
-    for c, size in zip(coords, shape):
-        position = f"({position}) * {size} + {c}"
-    bounds = " and ".join(f"0 <= {c} < {size}" for c, size in zip(coords, shape))
-    text = (
-        f"{{ {name}[{', '.join(coords)}] -> [{position}]"
-        + (f" : {bounds}" if bounds else "")
-        + " }"
-    )
-    return isl.Map.read_from_str(isl_context(), text)
 
 
 def _set_as_map(s: IntegerSet) -> AffineMap:
@@ -834,7 +819,7 @@ def _layout_symbol_values(buffer: Value, count: int) -> list[Value | None]:
     if count == 0:
         return []
     if isinstance(buffer, OpResult) and buffer.owner.name in ("memref.alloc", "memref.alloca"):
-        sizes = buffer.owner.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+        sizes = buffer.owner.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         symbols = buffer.owner.operands[sizes[0] : sizes[0] + sizes[1]]
         if len(symbols) == count:
             return list(symbols)
@@ -863,10 +848,7 @@ def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl
     if not count:
         return relation
     ivs = s.space.iv_names
-    prefix = isl.Map.read_from_str(
-        isl_context(),
-        f"{{ {s.space.name}[{', '.join(ivs)}] -> [{', '.join(ivs[:count])}] }}",
-    )
+    prefix = prefix_map(s.space.name, ivs, count)
     name = relation.get_tuple_name(isl.dim_type.out)
     return prefix.flat_range_product(relation).set_tuple_name(isl.dim_type.out, name)
 
@@ -874,9 +856,8 @@ def _per_iteration_buffer(s: Statement, buffer: Value, relation: isl.Map) -> isl
 def _view_strides(memref: Value) -> tuple[list[int], int] | None:
     """The strides and offset of ``memref`` (``DYNAMIC`` where unknown). A cast keeps its
     source's descriptor, so what its type leaves dynamic is taken from the source."""
-    from affine.dialects.memref import strides_and_offset
 
-    own = strides_and_offset(memref.type)  # type: ignore[arg-type]
+    own = strides_and_offset(memref.type)
     if own is None:
         return None
     strides, offset = list(own[0]), own[1]
@@ -968,9 +949,9 @@ def instances_of(model: Model, op: Operation) -> Statement:
         raise ModelError(f"{op.name} is not inside an affine scope (a function)")
     key = ("walk order", id(scope.region))
     order = model.cache.get(key)
-    if order is None:
+    if not isinstance(order, dict):
         order = model.cache[key] = {x: k for k, x in enumerate(scope.region.parent.walk())}
-    builder.order = order  # type: ignore[assignment]
+    builder.order = order
     return builder.statement(op, scope)
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.ir import Module, Operation, Value
+from affine.ir.core import Module, Operation, Value
 from poly import schedule_edits as edits
 from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS
@@ -45,9 +45,13 @@ from poly.schedule_tree import (
     member_names,
     to_isl,
 )
-from poly.space import param_names
+from poly.space import param_names, read_user_text
 
 Literal = str | int | bool | None | list | dict | tuple
+
+# A whole schedule as a user gives it: a union map (any form) or a schedule tree, as text or
+# as an islpy object of any context.
+ScheduleText = str | isl.UnionMap | isl.Map | isl.Schedule
 
 
 @dataclass(frozen=True)
@@ -63,32 +67,39 @@ class Edit:
         return f"{self.name}({', '.join(parts)})"
 
 
+def _value_name(value: Value) -> str:
+    if value.name is None:
+        raise ScheduleError("an SSA value without a name cannot be recorded")
+    return value.name
+
+
 def _literal(value: object) -> Literal:
     """A printable, replayable form of an edit argument (ISL objects by their text, SSA
     values by their name)."""
     if isinstance(value, Value):
-        if value.name is None:
-            raise ScheduleError("an SSA value without a name cannot be recorded")
-        return value.name
+        return _value_name(value)
     if isinstance(value, (isl.UnionMap, isl.Map, isl.Schedule, isl.BasicMap)):
         return str(value)
     if isinstance(value, Mapping):
         return {str(k): _literal(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_literal(v) for v in value]
-    return value  # type: ignore[return-value]
+    if value is None or isinstance(value, (str, int)):  # bool is an int
+        return value
+    raise ScheduleError(f"an edit argument of type {type(value).__name__} cannot be recorded")
 
 
 class Schedule:
     """The schedule of one function (see the module docstring)."""
 
-    __slots__ = ("_cache", "history", "program", "root")
+    __slots__ = ("_checks", "_maps", "history", "program", "root")
 
     def __init__(self, program: Program, root: Node, history: tuple[Edit, ...] = ()) -> None:
         self.program = program
         self.root = root
         self.history = history
-        self._cache: dict[object, object] = {}
+        self._maps: dict[str, isl.Map] | None = None
+        self._checks: dict[tuple[bool, int], ScheduleVerdict] = {}
 
     @classmethod
     def of(cls, function: Operation) -> Schedule:
@@ -122,9 +133,9 @@ class Schedule:
     def maps(self) -> dict[str, isl.Map]:
         """Each statement's 2d+1 map: a constant (the position in a sequence, else 0)
         before every loop dimension and at the end, padded with zeros to one width."""
-        if "maps" not in self._cache:
-            self._cache["maps"] = flat_maps(self.root, self.program)
-        return self._cache["maps"]  # type: ignore[return-value]
+        if self._maps is None:
+            self._maps = flat_maps(self.root, self.program)
+        return self._maps
 
     @property
     def map(self) -> isl.UnionMap:
@@ -194,8 +205,8 @@ class Schedule:
     def tile(self, loops: Sequence[str], sizes: Sequence[int | str | Value]) -> Schedule:
         """Rectangular tiles of perfectly nested ``loops``: integer sizes, or SSA values
         (or their names, ``"%T"``) for parametric tiles."""
-        names = [s.name if isinstance(s, Value) else s for s in sizes]
-        root = edits.tile(self.root, self.program, loops, names)  # type: ignore[arg-type]
+        names = [_value_name(s) if isinstance(s, Value) else s for s in sizes]
+        root = edits.tile(self.root, self.program, loops, names)
         return self._edited(root, "tile", loops, names)
 
     def wavefront(self, loops: Sequence[str]) -> Schedule:
@@ -216,7 +227,7 @@ class Schedule:
         root = edits.parallel(self.root, self.program, loop, on)
         return self._edited(root, "parallel", loop, on=None if on else on)
 
-    def replace(self, schedule: str | isl.UnionMap | isl.Map | isl.Schedule) -> Schedule:
+    def replace(self, schedule: ScheduleText) -> Schedule:
         """The whole schedule given as a map (any form) or a schedule tree, as text or as
         an islpy object from any context."""
         obj = read_schedule(schedule, self.program)
@@ -264,10 +275,10 @@ class Schedule:
     ) -> ScheduleVerdict:
         """Legal, illegal (the dependence, a witness pair) or unknown (why); see
         :mod:`poly.schedule_check`."""
-        key = ("check", value_based, max_operations)
-        if key not in self._cache:
-            self._cache[key] = check(self.root, self.program, value_based, max_operations)
-        return self._cache[key]  # type: ignore[return-value]
+        key = (value_based, max_operations)
+        if key not in self._checks:
+            self._checks[key] = check(self.root, self.program, value_based, max_operations)
+        return self._checks[key]
 
     def apply(
         self,
@@ -321,21 +332,15 @@ def _parse_history(text: str) -> list[Edit]:
     return result
 
 
-def read_schedule(
-    schedule: str | isl.UnionMap | isl.Map | isl.Schedule, program: Program
-) -> isl.UnionMap | isl.Schedule:
+def read_schedule(schedule: ScheduleText, program: Program) -> isl.UnionMap | isl.Schedule:
     """A schedule read (again) in the toolkit's context: a schedule tree when the text is
     one (``domain: ...`` or ``{ domain: ...``), a union map otherwise; its parameters must
     be the program's."""
     text = str(schedule).strip()
-    ctx = isl_context()
     is_tree = text.startswith("domain") or text.replace(" ", "").startswith("{domain")
+    obj: isl.UnionMap | isl.Schedule
     try:
-        obj = (
-            isl.Schedule.read_from_str(ctx, text)
-            if is_tree
-            else isl.UnionMap.read_from_str(ctx, text)
-        )
+        obj = read_user_text(isl.Schedule, text) if is_tree else read_user_text(isl.UnionMap, text)
     except isl.Error as e:
         what = "a schedule tree" if is_tree else "a union map such as { S0[i, j] -> [j, i] }"
         message = str(e).split(" in /")[0]  # without isl's source position

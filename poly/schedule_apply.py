@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import islpy as isl
 
-from affine.ir import Block, Module, Operation, Value
+from affine.ir.core import Block, Module, Operation, Value
 from poly.codegen import CodegenError, generate
 from poly.context import isl_context
 from poly.schedule_program import Program, ScheduleError
@@ -145,9 +145,9 @@ def _full_tiles(band: Band, node: isl.ScheduleNode) -> isl.Set | None:
     if not isinstance(child, Band):
         return None
     points = {m.name: m for m in child.members}
-    pairs = [(t, points.get(p), size) for t, p, size in band.tiles]
-    if any(p is None for _, p, _ in pairs) or len(pairs) != len(band.members):
+    if any(p not in points for _, p, _ in band.tiles) or len(band.tiles) != len(band.members):
         return None
+    pairs = [(t, points[p], size) for t, p, size in band.tiles]
     domain = node.get_domain()
     outer = node.get_prefix_schedule_union_map()
     tiles = {m.name: m for m in band.members}
@@ -155,7 +155,7 @@ def _full_tiles(band: Band, node: isl.ScheduleNode) -> isl.Set | None:
     for name, _, _ in pairs:
         image = image.flat_range_product(isl.UnionMap.from_union_pw_aff(tiles[name].expr))
     for _, point, _ in pairs:
-        image = image.flat_range_product(isl.UnionMap.from_union_pw_aff(point.expr))  # type: ignore[union-attr]
+        image = image.flat_range_product(isl.UnionMap.from_union_pw_aff(point.expr))
     points_set = image.intersect_domain(domain).range()
     if points_set.n_set() != 1:
         return None

@@ -269,21 +269,22 @@ def tile(root: Node, program: Program, loops: Sequence[str], sizes: Sequence[int
         size_of = dict(zip(loops, sizes))
         marked = replace(band, parametric=tuple(str(size_of[m.name]) for m in band.members))
         return replace_at(root, path, marked)
-    if not all(isinstance(s, int) for s in sizes):
+    integers = [s for s in sizes if isinstance(s, int)]
+    if len(integers) != len(sizes):
         raise _error(program, "tile sizes must be all integers or all SSA value names")
-    for s in sizes:
-        if s < 1:  # type: ignore[operator]
+    for s in integers:
+        if s < 1:
             raise _error(program, f"tile sizes must be positive, got {s}")
     root, path, band = merge_chain(root, program, loops)
-    size_of = dict(zip(loops, sizes))
+    size_by_loop = dict(zip(loops, integers))
     tiles, points = [], []
     used = set(member_names(root))
     for m in band.members:
-        size = int(size_of[m.name])
+        size = size_by_loop[m.name]
         tiles.append(Member(_fresh(used, f"{m.name}.tile"), _tile_expr(m.expr, size), m.parallel))
         points.append(Member(_fresh(used, f"{m.name}.point"), m.expr, m.parallel))
     pairs = tuple(
-        (t.name, p.name, int(size_of[m.name])) for t, p, m in zip(tiles, points, band.members)
+        (t.name, p.name, size_by_loop[m.name]) for t, p, m in zip(tiles, points, band.members)
     )
     new = Band(tuple(tiles), Band(tuple(points), band.child), tiles=pairs)
     return replace_at(root, path, new)

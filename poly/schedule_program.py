@@ -42,10 +42,11 @@ from functools import cached_property
 
 import islpy as isl
 
-from affine.diagnostics import DiagnosticError, Location
 from affine.dialects.affine_dialect import is_valid_symbol
-from affine.dialects.registry import PURE, TERMINATOR, lookup
-from affine.ir import Block, Operation, Value
+from affine.ir.core import Block, Operation, Value
+from affine.ir.diagnostics import DiagnosticError, Location
+from affine.ir.registry import PURE, TERMINATOR, lookup
+from affine.ops import ForOp, ParallelOp
 from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS, AnalysisWarning
 from poly.flow import Edge, FlowAnalysis
@@ -233,7 +234,7 @@ class Program:
     def _check_params(self) -> None:
         """Parameters of iteration domains must be values of the top level (the generated
         loops are built there)."""
-        available = set(self.function.regions[0].blocks[0].arguments)
+        available: set[Value] = set(self.function.regions[0].blocks[0].arguments)
         available.update(r for op in self.prologue for r in op.results)
         for name, value in self.params.items():
             if value in available:
@@ -536,8 +537,6 @@ class _Grouping:
                 self.terminator = terminator
 
     def structure(self, op: Operation) -> None:
-        from affine.ops import ForOp, ParallelOp
-
         if (op.name == "affine.for" and ForOp(op).step == 0) or (
             op.name == "affine.parallel" and 0 in ParallelOp(op).steps
         ):
@@ -557,9 +556,10 @@ class _Grouping:
             for nested in op.walk():
                 for result in nested.results:
                     for user in self.users[result]:
-                        at = index.get(_in_block(user, block))
-                        if at is None:
+                        holder = _in_block(user, block)
+                        if holder is None or holder not in index:
                             raise _crossing(result, user)
+                        at = index[holder]
                         last_use[k] = max(last_use[k], at)
         pieces: list[list[Operation]] = []
         start, end = 0, -1

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import islpy as isl
 
-from affine.ir import Operation
+from affine.ir.core import Operation
 from poly.context import isl_context
 from poly.schedule_program import Program, ScheduleError, Statement
 from poly.space import mark_id, tile_mark, tile_mark_sizes
@@ -282,7 +282,7 @@ def _from_isl_node(
     )
 
 
-def _kind_name(kind: isl.schedule_node_type) -> str:
+def _kind_name(kind: int) -> str:
     for name in ("context", "guard", "expansion", "extension"):
         if kind == getattr(isl.schedule_node_type, name):
             return name
@@ -440,8 +440,9 @@ def _map_tree(
         return LEAF
     statements = [program.statement(n) for n in group]
     constants = [_constant(rows[s.name][k], s) for s in statements]
-    if all(c is not None for c in constants):
-        values = sorted(set(constants))  # type: ignore[type-var]
+    known = [c for c in constants if c is not None]
+    if len(known) == len(constants):
+        values = sorted(set(known))
         if len(values) == 1:
             return _map_tree(group, rows, k + 1, width, program, names)
         children = []
@@ -545,7 +546,11 @@ def bands(node: Node, path: Path = ()) -> Iterator[tuple[Path, Band]]:
 
 def at(node: Node, path: Path) -> Node:
     for k in path:
-        node = node.child if isinstance(node, Band) else node.children[k][1]  # type: ignore[union-attr]
+        if isinstance(node, Band):
+            node = node.child
+        else:
+            assert isinstance(node, SequenceNode)
+            node = node.children[k][1]
     return node
 
 
@@ -570,7 +575,8 @@ def domain_at(node: Node, path: Path, domain: isl.UnionSet) -> isl.UnionSet:
             domain = domain.intersect(node.children[k][0])
             node = node.children[k][1]
         else:
-            node = node.child  # type: ignore[union-attr]
+            assert isinstance(node, Band)
+            node = node.child
     return domain
 
 

@@ -4,26 +4,55 @@ canonical constraints, union, intersection, difference, counting.
 Invariant: answers are exact over the integers (not over the rationals, unlike MLIR's
 Fourier-Motzkin based checks) and every ISL call runs under the default budget of
 :mod:`poly.context`.  Symbols are ISL parameters named by :mod:`poly.space`; a set with
-unbound symbols stands for the family of sets over all symbol values.
+unbound symbols stands for the family of sets over all symbol values.  The questions about
+one set (emptiness, range of a dimension, counting, points) also take ISL sets, whose
+parameters are bound by name or by position.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 import islpy as isl
 
-from affine.expr import AffineExpr
-from affine.integer_set import IntegerSet
-from poly.context import budget
+from affine.math.expr import AffineExpr
+from affine.math.integer_set import IntegerSet
+from poly.context import budget, isl_context
 from poly.convert import pw_aff_to_expr, set_from_isl, set_to_isl, sets_from_isl
-from poly.space import symbol_names
+from poly.space import param_names, symbol_names
 
 Piecewise = list[tuple[IntegerSet, AffineExpr]]  # (condition on the symbols, value)
 
 
-def _isl(s: IntegerSet, symbol_values: Mapping[int, int] | None = None) -> isl.Set:
-    return set_to_isl(s, symbol_values=symbol_values)
+AnySet = IntegerSet | isl.Set | isl.BasicSet
+SymbolValues = Mapping[int, int] | Mapping[str, int] | Mapping[int | str, int]
+Bindable = TypeVar("Bindable", isl.Set, isl.Map)
+
+
+def _isl(s: AnySet, symbol_values: SymbolValues | None = None) -> isl.Set:
+    if isinstance(s, IntegerSet):
+        return set_to_isl(s, symbol_values=symbol_values)  # type: ignore[arg-type]
+    whole = s if isinstance(s, isl.Set) else isl.Set.from_basic_set(s)
+    return bind_params(whole, symbol_values or {})
+
+
+def bind_params(obj: Bindable, values: SymbolValues) -> Bindable:
+    """``obj`` in the toolkit's ISL context with the parameters of ``values`` (keyed by
+    name or by position among ``obj``'s parameters) fixed to their values and removed."""
+    if not obj.get_ctx() == isl_context():  # made elsewhere, e.g. by isl.Set("...")
+        obj = type(obj).read_from_str(isl_context(), str(obj))
+    names = param_names(obj)
+    positions = []
+    for key, value in values.items():
+        position = names.index(key) if key in names else key
+        if not isinstance(position, int) or not 0 <= position < len(names):
+            raise ValueError(f"{obj} has no parameter {key!r} (its parameters: {names})")
+        obj = obj.fix_val(isl.dim_type.param, position, isl.Val.int_from_si(isl_context(), value))
+        positions.append(position)
+    for position in sorted(positions, reverse=True):
+        obj = obj.project_out(isl.dim_type.param, position, 1)
+    return obj
 
 
 def _same_shape(a: IntegerSet, b: IntegerSet) -> None:
@@ -31,7 +60,7 @@ def _same_shape(a: IntegerSet, b: IntegerSet) -> None:
         raise ValueError(f"{a} and {b} have different dims or symbols")
 
 
-def is_empty(s: IntegerSet, symbol_values: Mapping[int, int] | None = None) -> bool:
+def is_empty(s: AnySet, symbol_values: SymbolValues | None = None) -> bool:
     """True when ``s`` has no integer point for any value of its (unbound) symbols."""
     with budget(what="emptiness check"):
         return _isl(s, symbol_values).is_empty()
@@ -96,7 +125,7 @@ def difference(a: IntegerSet, b: IntegerSet) -> list[IntegerSet]:
 
 
 def dim_range(
-    s: IntegerSet, position: int, symbol_values: Mapping[int, int] | None = None
+    s: AnySet, position: int, symbol_values: SymbolValues | None = None
 ) -> tuple[int | None, int | None]:
     """The least and greatest value of ``d<position>`` over the integer points of ``s`` (and
     over all values of unbound symbols); None where unbounded.  Raises ValueError when
@@ -135,31 +164,33 @@ def piecewise(pa: isl.PwAff, num_symbols: int) -> Piecewise:
     return out
 
 
-def count_points(s: IntegerSet, symbol_values: Mapping[int, int] | None = None) -> int:
+def count_points(s: AnySet, symbol_values: SymbolValues | None = None) -> int:
     """The number of integer points of a bounded set whose symbols are all bound."""
     with budget(what="point count"):
         isl_set = _isl(s, symbol_values)
-        if isl_set.dim(isl.dim_type.param):
-            raise ValueError(f"bind the symbols of {s} to count its points")
-        if not isl_set.is_bounded():
-            raise ValueError(f"{s} has infinitely many points")
+        _check_enumerable(s, isl_set)
         return int(isl_set.count_val().to_python())
 
 
-def points(
-    s: IntegerSet, symbol_values: Mapping[int, int] | None = None
-) -> Iterator[tuple[int, ...]]:
-    """The integer points of a bounded set whose symbols are all bound, in ISL's order."""
+def _check_enumerable(s: AnySet, isl_set: isl.Set) -> None:
+    if isl_set.dim(isl.dim_type.param):
+        raise ValueError(f"bind the symbols {param_names(isl_set)} of {s} to count its points")
+    if not isl_set.is_bounded():
+        raise ValueError(f"{s} has infinitely many points")
+
+
+def points(s: AnySet, symbol_values: SymbolValues | None = None) -> Iterator[tuple[int, ...]]:
+    """The integer points of a bounded set whose symbols are all bound, in ISL's order (a
+    wrapped relation's points list the input coordinates, then the output ones)."""
     found: list[tuple[int, ...]] = []
     with budget(what="point enumeration"):
         isl_set = _isl(s, symbol_values)
-        if isl_set.dim(isl.dim_type.param) or not isl_set.is_bounded():
-            raise ValueError(f"{s} is not a bounded set with bound symbols")
+        _check_enumerable(s, isl_set)
+        rank = isl_set.dim(isl.dim_type.set)
         isl_set.foreach_point(
             lambda p: found.append(
                 tuple(
-                    int(p.get_coordinate_val(isl.dim_type.set, i).to_python())
-                    for i in range(s.num_dims)
+                    int(p.get_coordinate_val(isl.dim_type.set, i).to_python()) for i in range(rank)
                 )
             )
         )

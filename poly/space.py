@@ -20,6 +20,10 @@ Conventions (each has one function here; nothing else spells these names):
   instance spaces ``A<n>``, memrefs ``M<n>`` (:func:`model_tuple_name`), IV ``k`` of the
   ``n``-th loop of a scope ``i<n>_<k>`` (:func:`iv_name`) and IR values used as symbols
   ``p<n>`` (:func:`value_param_name`), numbered in the order the model meets them;
+* anonymous vectors (distance vectors, schedule times): ``x0, x1, ...`` and, for the
+  second vector of a relation, ``y0, y1, ...`` (:func:`vector_names`); the helper sets and
+  maps built on them (:func:`lex_negative_set`, :func:`any_negative_set`,
+  :func:`permutation_map`, :func:`window_reversal_map`) are made here too;
 * in schedules (:mod:`poly.schedule`): statements ``S<n>`` as above, their dimensions and the
   parameters named after the source's SSA values (``%i`` is ``i``, :func:`source_identifiers`
   makes them identifiers ISL reads back and unique where they must be), the mark of a band
@@ -37,6 +41,7 @@ import islpy as isl
 
 from poly.context import isl_context
 
+IslText = TypeVar("IslText", isl.Set, isl.Map, isl.UnionSet, isl.UnionMap, isl.Schedule)
 IslObject = TypeVar("IslObject", isl.Set, isl.Map, isl.BasicSet, isl.BasicMap, isl.PwAff, isl.Aff)
 
 
@@ -145,7 +150,7 @@ def model_tuple_name(kind: str, number: int) -> str:
     return f"{kind}{number}"
 
 
-def _check_names(names: Sequence[str], what: str) -> None:
+def _require_distinct(names: Sequence[str], what: str) -> None:
     if len(set(names)) != len(names):
         raise ValueError(f"{what} names must be distinct, got {list(names)}")
 
@@ -154,8 +159,8 @@ def set_space(
     dims: Sequence[str], symbols: Sequence[str] = (), tuple_name: str | None = None
 ) -> isl.Space:
     """``[symbols] -> { tuple_name[dims] }``."""
-    _check_names(list(dims), "dimension")
-    _check_names(list(symbols), "parameter")
+    _require_distinct(list(dims), "dimension")
+    _require_distinct(list(symbols), "parameter")
     space = isl.Space.create_from_names(isl_context(), set=list(dims), params=list(symbols))
     return space.set_tuple_name(isl.dim_type.set, tuple_name) if tuple_name else space
 
@@ -168,8 +173,8 @@ def map_space(
     out_tuple: str | None = None,
 ) -> isl.Space:
     """``[symbols] -> { in_tuple[inputs] -> out_tuple[outputs] }``."""
-    _check_names(list(inputs), "input")
-    _check_names(list(symbols), "parameter")
+    _require_distinct(list(inputs), "input")
+    _require_distinct(list(symbols), "parameter")
     space = isl.Space.create_from_names(
         isl_context(), in_=list(inputs), out=list(outputs), params=list(symbols)
     )
@@ -214,3 +219,155 @@ def rename_params(obj: IslObject, renaming: dict[str, str]) -> IslObject:
         if name in renaming:
             obj = obj.set_dim_name(isl.dim_type.param, k, renaming[name])
     return obj
+
+
+def dim_name(index: int) -> str:
+    return dim_names(index + 1)[index]
+
+
+def symbol_name(index: int) -> str:
+    return symbol_names(index + 1)[index]
+
+
+def read_user_text(kind: type[IslText], text: str) -> IslText:
+    """An ISL object of class ``kind`` read, in the toolkit's context, from text a user wrote:
+    its names are the user's, and clients align it with the toolkit's objects by name."""
+    return kind.read_from_str(isl_context(), text)
+
+
+def in_toolkit_context(obj: IslText) -> IslText:
+    """``obj`` in the toolkit's context: itself when it lives there, else read from its text
+    (made elsewhere, e.g. by ``isl.Set("...")`` in islpy's default context), names kept."""
+    if obj.get_ctx() == isl_context():
+        return obj
+    return read_user_text(type(obj), str(obj))
+
+
+def param_id(name: str) -> isl.Id:
+    """The ISL identifier of parameter ``name``."""
+    return isl.Id.read_from_str(isl_context(), name)
+
+
+def vector_names(count: int, prefix: str = "x") -> list[str]:
+    """The dimensions of an anonymous vector: ``x0, x1, ...`` (``y0, ...`` for a second)."""
+    if prefix not in ("x", "y"):
+        raise ValueError(f"unknown vector prefix {prefix!r}")
+    return [f"{prefix}{k}" for k in range(count)]
+
+
+def _vector_set(count: int, disjuncts: Sequence[Sequence[str]]) -> isl.Set:
+    """``{ [x0, ..] : (c and c ..) or (..) }`` (no disjunct: the empty set)."""
+    body = " or ".join("(" + " and ".join(terms) + ")" for terms in disjuncts) or "false"
+    return isl.Set.read_from_str(
+        isl_context(), f"{{ [{', '.join(vector_names(count))}] : {body} }}"
+    )
+
+
+def lex_negative_set(count: int) -> isl.Set:
+    """The vectors of ``count`` integers that are lexicographically negative."""
+    x = vector_names(count)
+    return _vector_set(
+        count, [[*(f"{x[j]} = 0" for j in range(k)), f"{x[k]} < 0"] for k in range(count)]
+    )
+
+
+def any_negative_set(count: int) -> isl.Set:
+    """The vectors of ``count`` integers with at least one negative component."""
+    return _vector_set(count, [[f"{x} < 0"] for x in vector_names(count)])
+
+
+def permutation_map(order: Sequence[int]) -> isl.Map:
+    """``{ [x0, ..] -> [x_order[0], x_order[1], ..] }``: component ``order[k]`` goes to
+    position ``k``."""
+    x = vector_names(len(order))
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(x[k] for k in order)}] }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def window_reversal_map(width: int, position: int, span: int) -> isl.Map:
+    """Time pairs ``x -> y`` (vectors of ``width``) equal before ``position``, with
+    ``0 < y - x < span`` there, and ``y`` lexicographically before ``x`` after it."""
+    x, y = vector_names(width), vector_names(width, "y")
+    equal = [f"{x[k]} = {y[k]}" for k in range(position)]
+    apart = [f"0 < {y[position]} - {x[position]} < {span}"]
+    earlier = []
+    for k in range(position + 1, width):
+        prefix = [f"{x[j]} = {y[j]}" for j in range(position + 1, k)]
+        earlier.append("(" + " and ".join([*prefix, f"{y[k]} < {x[k]}"]) + ")")
+    body = " and ".join(equal + apart + ["(" + (" or ".join(earlier) or "false") + ")"])
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(y)}] : {body} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def _constraints(terms: Sequence[str]) -> str:
+    return f" : {' and '.join(terms)}" if terms else ""
+
+
+def ordering_distances(count: int, depth: int, repeated: Sequence[int] = ()) -> isl.Set:
+    """Distance vectors (``count`` common IVs) of pairs ordered at ``depth``: zero on the
+    first ``depth - 1`` components and positive on component ``depth`` (zero there when
+    ``depth - 1`` is in ``repeated``, a loop of step 0); all zero for ``depth = count + 1``."""
+    x = vector_names(count)
+    terms = [f"{x[k]} = 0" for k in range(min(depth - 1, count))]
+    if depth <= count:
+        terms.append(f"{x[depth - 1]} = 0" if depth - 1 in repeated else f"{x[depth - 1]} >= 1")
+    return isl.Set.read_from_str(isl_context(), f"{{ [{', '.join(x)}]{_constraints(terms)} }}")
+
+
+def ordering_map(
+    count: int, depth: int, source_dims: int, target_dims: int, repeated: Sequence[int] = ()
+) -> isl.Map:
+    """Instance pairs ``x -> y`` (``source_dims`` and ``target_dims`` IVs, the first
+    ``count`` common) ordered at ``depth``: equal on the first ``depth - 1`` common IVs and
+    ``y`` later on IV ``depth`` (equal there when ``depth - 1`` is in ``repeated``)."""
+    x, y = vector_names(source_dims), vector_names(target_dims, "y")
+    terms = [f"{x[k]} = {y[k]}" for k in range(min(depth - 1, count))]
+    if depth <= count:
+        k = depth - 1
+        terms.append(f"{y[k]} = {x[k]}" if k in repeated else f"{y[k]} >= {x[k]} + 1")
+    text = f"{{ [{', '.join(x)}] -> [{', '.join(y)}]{_constraints(terms)} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def half_line_map(later: bool) -> isl.Map:
+    """``{ [x] -> [y] : y >= x }`` (``later``) or ``{ [x] -> [y] : y < x }``."""
+    text = "{ [x0] -> [y0] : y0 >= x0 }" if later else "{ [x0] -> [y0] : y0 < x0 }"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def window_map(rank: int, index: int, width: int) -> isl.Map:
+    """``{ [x] -> [i0, ..] : x <= i_index < x + width }`` into a memref's index space."""
+    i = memref_index_names(rank)
+    text = f"{{ [x0] -> [{', '.join(i)}] : x0 <= {i[index]} < x0 + {width} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def strided_position_map(name: str, strides: Sequence[int], offset: int) -> isl.Map:
+    """``{ name[i0, ..] -> [offset + sum_k strides[k] * i_k] }``."""
+    i = memref_index_names(len(strides))
+    position = " + ".join([str(offset)] + [f"{s_k} * {i_k}" for s_k, i_k in zip(strides, i)])
+    return isl.Map.read_from_str(isl_context(), f"{{ {name}[{', '.join(i)}] -> [{position}] }}")
+
+
+def row_major_linearization(name: str, shape: Sequence[int]) -> isl.Map:
+    """``{ name[i] -> [row-major position of i] : 0 <= i < shape }``."""
+    i = memref_index_names(len(shape))
+    position = "0"
+    for i_k, size in zip(i, shape):
+        position = f"({position}) * {size} + {i_k}"
+    bounds = [f"0 <= {i_k} < {size}" for i_k, size in zip(i, shape)]
+    text = f"{{ {name}[{', '.join(i)}] -> [{position}]{_constraints(bounds)} }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def prefix_map(name: str, dims: Sequence[str], count: int) -> isl.Map:
+    """``{ name[dims] -> [dims[:count]] }``: the first ``count`` dimensions of a tuple."""
+    text = f"{{ {name}[{', '.join(dims)}] -> [{', '.join(dims[:count])}] }}"
+    return isl.Map.read_from_str(isl_context(), text)
+
+
+def unit_step_map(count: int, position: int) -> isl.Map:
+    """``{ [x0, ..] -> [x0, .., x_position + 1, ..] }``."""
+    x = vector_names(count)
+    moved = [f"{v} + 1" if k == position else v for k, v in enumerate(x)]
+    return isl.Map.read_from_str(isl_context(), f"{{ [{', '.join(x)}] -> [{', '.join(moved)}] }}")

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.ir import Operation
-from affine.types import FloatType, IndexType, IntegerType, MemRefType
+from affine.ir.core import Operation
+from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import AnalysisWarning
 from poly.model import Access, Model, build_model
+from poly.space import unit_step_map
 
 TYPICAL_PARAMETER = 1024  # the value a symbolic size is assumed to have when sizing tiles
 CACHE_OCCUPANCY = 0.5  # the share of the cache a tile's data may fill (room for conflicts)
@@ -138,7 +139,7 @@ class _BandData:
                     )
             image = a.relation.intersect_domain(domain.align_params(a.relation.get_space())).range()
             image = self._fixed_params(image)
-            bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]
+            bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]  # accesses of the model are to memrefs
             if a.memref_name in images:
                 previous, _ = images[a.memref_name]
                 image = previous.union(image)
@@ -223,12 +224,7 @@ def _last_dim_stride(a: Access, position: int) -> int | None:
     if n_out == 0:
         return 0
     n_in = relation.dim(isl.dim_type.in_)
-    names = [f"x{k}" for k in range(n_in)]
-    moved = list(names)
-    moved[position] = f"x{position} + 1"
-    step = isl.Map.read_from_str(
-        isl_context(), f"{{ [{', '.join(names)}] -> [{', '.join(moved)}] }}"
-    )
+    step = unit_step_map(n_in, position)
     step = step.set_tuple_id(isl.dim_type.in_, relation.get_tuple_id(isl.dim_type.in_))
     step = step.set_tuple_id(isl.dim_type.out, relation.get_tuple_id(isl.dim_type.in_))
     pairs = relation.reverse().apply_range(step).apply_range(relation)  # e -> e' one step on

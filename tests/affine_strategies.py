@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 from hypothesis import strategies as st
 
-from affine.affine_map import AffineMap
-from affine.expr import AffineExpr, constant, dim, symbol
-from affine.integer_set import IntegerSet
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, constant, dim, symbol
+from affine.math.integer_set import IntegerSet
 
 DIVISION_OPS = ("floordiv", "ceildiv", "mod")
 

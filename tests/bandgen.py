@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from affine import Module, Operation
+
 SIZE = 7  # trip count bound of every loop
 PAD = 4  # subscripts are shifted by PAD; arrays hold SIZE + 2 * PAD elements per dimension
 
@@ -89,3 +91,21 @@ def bands(draw: st.DrawFn) -> str:
         lines.append(f"{indent}}}")
     body = "\n".join(lines)
     return f"func.func @band(%A: {memref_a}, %B: {memref_b}) {{\n{body}\n  return\n}}\n"
+
+
+def perfect_bands(module: Module) -> list[list[Operation]]:
+    """Every chain of affine.for loops where each one's body is the next loop only."""
+    bands = []
+    for op in module.operation.walk():
+        if op.name != "affine.for" or len(op.regions[0].blocks[0].arguments) != 1:
+            continue
+        band = [op]
+        while True:
+            body = [x for x in band[-1].regions[0].blocks[0].operations if x.name != "affine.yield"]
+            if len(body) == 1 and body[0].name == "affine.for":
+                band.append(body[0])
+            else:
+                break
+        if len(band) >= 2:
+            bands.append(band)
+    return bands

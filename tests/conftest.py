@@ -1,13 +1,25 @@
-"""Shared fixtures: the real mlir-opt / mlir-runner (skipped with a reason when missing)."""
+"""Shared fixtures: the real mlir-opt / mlir-runner (skipped with a reason when missing), and
+the collector of golden ``.mlir`` tests (MLIR's lit convention: ``// RUN:`` lines,
+``// CHECK`` patterns next to the input, ``expected-*`` comments with
+``--verify-diagnostics``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
+import shlex
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filecheck import filecheck
+
+from transforms.cli import main
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -52,3 +64,69 @@ def run_mlir_opt(tool: str, text: str, *args: str) -> subprocess.CompletedProces
         text=True,
         timeout=120,
     )
+
+
+# -- golden .mlir files: `// RUN:` lines, FileCheck patterns and expected-* diagnostics -------------
+
+_RUN = re.compile(r"^//\s*RUN:\s*(?P<command>.*)$", re.M)
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    """A ``.mlir`` file outside the corpus whose first line is ``// RUN: ...`` is a test."""
+    if file_path.suffix != ".mlir" or CORPUS in file_path.parents:
+        return None
+    with file_path.open(encoding="utf-8") as f:
+        if not _RUN.match(f.readline()):
+            return None
+    return MlirFile.from_parent(parent, path=file_path)
+
+
+def run_golden(path: Path, command: str) -> None:
+    """Run one RUN line of the golden file ``path``; fail with poly-opt's or FileCheck's
+    message."""
+    tool, _, check = (part.strip() for part in command.partition("|"))
+    words = shlex.split(tool)
+    if words[0] != "poly-opt":
+        raise ValueError(f"RUN line must start with poly-opt: {command}")
+    relative = str(path.relative_to(ROOT)) if ROOT in path.parents else str(path)
+    args = [relative if w == "%s" else w for w in words[1:]]
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(ROOT)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main([*args, "--mlir-print-op-on-diagnostic=false"])
+    finally:
+        os.chdir(cwd)
+    assert status == 0, f"poly-opt exited with {status}:\n{err.getvalue()}"
+    if check:
+        check_words = shlex.split(check)
+        if check_words[:2] != ["FileCheck", "%s"]:
+            raise ValueError(f"only '| FileCheck %s' is understood: {command}")
+        prefix = "CHECK"
+        for word in check_words[2:]:
+            prefix = word.removeprefix("--check-prefix=")
+        filecheck(out.getvalue(), path.read_text(encoding="utf-8"), prefix)
+
+
+class MlirFile(pytest.File):
+    """One test per RUN line: ``poly-opt %s ARGS`` (exit status 0 expected, as with
+    ``--verify-diagnostics``), optionally ``| FileCheck %s [--check-prefix=P]`` on its
+    standard output. ``%s`` is the file, relative to the repository root."""
+
+    def collect(self) -> Iterator[MlirRun]:
+        text = self.path.read_text(encoding="utf-8")
+        for k, m in enumerate(_RUN.finditer(text)):
+            yield MlirRun.from_parent(self, name=f"RUN{k + 1}", command=m.group("command"))
+
+
+class MlirRun(pytest.Item):
+    def __init__(self, *, command: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.command = command
+
+    def runtest(self) -> None:
+        run_golden(self.path, self.command)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.path.name}::{self.name}: {self.command}"

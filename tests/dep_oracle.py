@@ -31,10 +31,10 @@ from pathlib import Path
 
 import numpy as np
 
-from affine.affine_map import AffineMap
-from affine.integer_set import IntegerSet
-from affine.ir import Block, Module, Operation, OpResult, Value
-from affine.types import DYNAMIC, IndexType, MemRefType
+from affine.ir.core import Block, Module, Operation, OpResult, Value
+from affine.ir.types import DYNAMIC, IndexType, MemRefType
+from affine.math.affine_map import AffineMap
+from affine.math.integer_set import IntegerSet
 
 LOOPS = ("affine.for", "affine.parallel")
 NUMBERED = ("affine.load", "affine.store")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import islpy as isl
 from dep_oracle import Instance, dependent_pairs, trace
 
-from affine.ir import Module
+from affine.ir.core import Module
 from poly.schedule import Schedule
 from poly.schedule_program import Statement
 from poly.schedule_tree import Band, Member, SequenceNode

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+from conftest import run_golden
 from filecheck import CheckFailure, filecheck
 
 OUTPUT = """\
@@ -56,3 +60,41 @@ def test_filecheck(checks: str, passes: bool) -> None:
 
 def test_custom_prefix() -> None:
     filecheck(OUTPUT, "// GEN: affine.load\n// CHECK: nothing like this", prefix="GEN")
+
+
+GOLDEN = """// RUN: poly-opt %s --affine-loop-unroll=unroll-factor=2 --verify-diagnostics | FileCheck %s
+// CHECK: affine.for %arg1 = 0 to 8 step 2 {
+func.func @f(%A: memref<8xf32>) {
+  affine.for %i = 0 to 8 {
+    %v = affine.load %A[%i] : memref<8xf32>
+    affine.store %v, %A[%i] : memref<8xf32>
+  }
+  return
+}
+"""
+
+
+def test_golden_file_passes(tmp_path: Path) -> None:
+    path = tmp_path / "ok.mlir"
+    path.write_text(GOLDEN)
+    run_golden(path, GOLDEN.splitlines()[0].removeprefix("// RUN: "))
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("step 2", "step 4"), "CHECK: affine.for %arg1 = 0 to 8 step 4"),
+        (
+            ("  affine.for %i", "  // expected-remark@below {{never said}}\n  affine.for %i"),
+            "never",
+        ),
+    ],
+)
+def test_golden_file_fails_on_a_wrong_expectation(
+    tmp_path: Path, edit: tuple[str, str], message: str
+) -> None:
+    path = tmp_path / "wrong.mlir"
+    text = GOLDEN.replace(*edit)
+    path.write_text(text)
+    with pytest.raises(AssertionError, match=re.escape(message)):
+        run_golden(path, text.splitlines()[0].removeprefix("// RUN: "))

@@ -48,3 +48,16 @@ def test_python_snippet_runs() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "[14, 7]" in result.stdout
+
+
+def test_architecture_walkthrough_runs() -> None:
+    """The kernel followed through the layers in docs/architecture.md."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    snippet = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    result = subprocess.run(
+        [sys.executable, "-c", snippet], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    assert "['RAW', 'WAR', 'WAW']" in result.stdout
+    assert "affine.for %arg3 = 0 to %dim step 32" in result.stdout
+    assert result.stdout.rstrip().splitlines()[-1] == "equivalent"

@@ -18,11 +18,11 @@ schedule (:class:`poly.schedule.Schedule`: print, edit, check it), and
     print(s, s.check())
     result = transforms.apply_schedule(module, s)
 
-The checks (``check_tiling``, ``check_permutation``, ...; :mod:`poly.legality`) and the
+The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
-``distribute_band``) are public too. Importing this package is cheap; passes and their
-dependencies (islpy) load on use.
+``distribute_band``) are public too. Importing this package loads no
+pass: passes and their dependencies (islpy) load on use.
 """
 
 from __future__ import annotations
@@ -32,45 +32,43 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from affine.ir import Module
+from affine.ir.core import Module
+from transforms import registry
 
 _LAZY = {
-    "check_tiling": "poly.legality",
-    "check_permutation": "poly.legality",
-    "check_unroll_and_jam": "poly.legality",
-    "check_parallel": "poly.legality",
-    "check_distribution": "poly.legality",
+    "check_tiling": "transforms.tiling",
+    "check_permutation": "transforms.permutation",
+    "check_unroll_and_jam": "transforms.unroll_jam",
+    "check_parallel": "transforms.parallelization",
+    "check_distribution": "transforms.distribute",
     "Verdict": "poly.legality",
     "tile_perfect_band": "transforms.tiling",
     "separate_full_tiles": "transforms.tiling",
     "permute_loops": "transforms.loop_utils",
+    "permute_band": "transforms.loop_utils",
     "interchange_loops": "transforms.loop_utils",
     "get_perfect_band": "transforms.loop_utils",
     "get_tileable_bands": "transforms.loop_utils",
     "apply_to_clone": "transforms.loop_utils",
-    "skew_band": "transforms.loop_utils",
+    "skew_band": "transforms.skewing",
     "unroll_loop": "transforms.unrolling",
     "unroll_full": "transforms.unrolling",
-    "unroll_and_jam_loop": "transforms.unrolling",
+    "unroll_up_to": "transforms.unrolling",
+    "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",
+    "PolyError": "affine.errors",
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
     "ScheduleError": "poly.schedule_program",
 }
-_RENAMED = {
-    "interchange_loops": "interchange",
-    "skew_band": "skew",
-    "unroll_loop": "unroll",
-    "unroll_and_jam_loop": "unroll_and_jam",
-}
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), _RENAMED.get(name, name))
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'transforms' has no attribute {name!r}")
 
 
@@ -85,7 +83,6 @@ class PassResult:
 def run_pass(module: Module, name: str, **options: Any) -> PassResult:
     """Run the pass ``name`` (its poly-opt flag without dashes) with Python options
     (``tile_sizes=(32, 32)``); the input module is not modified."""
-    from transforms import registry
 
     entry = registry.lookup(name)
     if entry is None:
@@ -134,6 +131,11 @@ def unroll(module: Module, factor: int = 4, **options: Any) -> PassResult:
 def unroll_and_jam(module: Module, factor: int = 4) -> PassResult:
     """``--affine-loop-unroll-jam`` where the dependences allow it."""
     return run_pass(module, "affine-loop-unroll-jam", unroll_jam_factor=factor)
+
+
+def normalize_memrefs(module: Module) -> PassResult:
+    """``--normalize-memrefs``: memrefs get the identity layout where that is sound."""
+    return run_pass(module, "normalize-memrefs")
 
 
 def parallelize(

@@ -5,9 +5,11 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from affine.diagnostics import PolyError
-from affine.ir import Module
-from poly.deps import DEFAULT_MAX_OPERATIONS
+from affine.errors import PolyError
+from affine.ir.core import Module
+from poly.deps import DEFAULT_MAX_OPERATIONS, UNKNOWN, AnalysisWarning, DependenceAnalysis
+from poly.flow import FlowAnalysis
+from poly.graph import LEVELS, dependence_graph, report_json, to_dot
 from transforms.registry import PassContext
 
 
@@ -21,8 +23,6 @@ class MemRefDependenceCheck:
     max_operations: int = DEFAULT_MAX_OPERATIONS  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
-        from poly.deps import UNKNOWN, AnalysisWarning, DependenceAnalysis
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", AnalysisWarning)
             analysis = DependenceAnalysis(module, max_operations=self.max_operations)
@@ -57,9 +57,6 @@ REPORT_FORMATS = ("json", "dot", "text")
 def dependence_report(module: Module, value: str, context: PassContext) -> str:
     """``--dependence-report=FORMAT[,LEVEL]``: the dependence graph and loop verdicts as JSON
     (default), Graphviz DOT or text; LEVEL is ``access`` (default), ``statement`` or ``nest``."""
-    from poly.deps import AnalysisWarning
-    from poly.flow import FlowAnalysis
-    from poly.graph import LEVELS, dependence_graph, report_json, to_dot
 
     fmt, _, level = (value or "json").partition(",")
     level = level or "access"

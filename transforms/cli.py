@@ -11,10 +11,15 @@ import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from affine.diagnostics import Diagnostic
+from affine import __version__
+from affine.dialects.verifier import verify
+from affine.errors import PolyError
+from affine.ir.diagnostics import Diagnostic, DiagnosticError, SourceFile
+from affine.syntax.parser import parse_module
+from affine.syntax.printer import print_module
+from transforms import registry
+from transforms.expected_diagnostics import verify as verify_expected
 
 USAGE = """\
 usage: poly-opt [options] [FILE|-]
@@ -53,8 +58,8 @@ class Options:
     actions: list[tuple[str, str]] = field(default_factory=list)  # (name, value)
 
 
-class UsageError(Exception):
-    pass
+class UsageError(PolyError):
+    """A malformed command line (exit status 2)."""
 
 
 _FLAGS = {
@@ -67,8 +72,6 @@ _IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit
 
 
 def parse_args(argv: list[str]) -> Options:
-    from transforms import registry
-
     opts = Options()
     positional: list[str] = []
     i = 0
@@ -83,8 +86,6 @@ def parse_args(argv: list[str]) -> Options:
         body = arg.lstrip("-")
         name, has_value, value = body.partition("=")
         if name == "version":
-            from affine import __version__
-
             print(f"poly-opt (polyaffine) {__version__}")
             raise SystemExit(0)
         if name == "o":
@@ -129,7 +130,6 @@ def parse_pipeline(text: str) -> list[tuple[str, str]]:
     Anchors (``builtin.module``, ``func.func``, ...) are accepted and ignored: every pass
     here runs on every function-like op it can handle.
     """
-    from transforms import registry
 
     passes: list[tuple[str, str]] = []
     i = 0
@@ -180,8 +180,6 @@ def _closing_brace(text: str, start: int) -> int:
 
 
 def _print_help() -> int:
-    from transforms import registry
-
     print(USAGE)
     for title, entries in (
         ("Passes", registry.all_passes()),
@@ -216,10 +214,6 @@ def process(
     text: str, filename: str, opts: Options, line_offset: int = 0
 ) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify, run passes and print one buffer; returns (output, diagnostics)."""
-    from affine.parser import parse_module
-    from affine.printer import print_module
-    from affine.verifier import verify
-    from transforms import registry
 
     module = parse_module(text, filename, line_offset)
     gc.freeze()  # the module lives until exit: later collections need not scan it
@@ -253,7 +247,6 @@ def _process_reporting(
     chunk: str, filename: str, opts: Options, line_offset: int
 ) -> tuple[str | None, list[Diagnostic]]:
     """:func:`process`, with every error turned into a diagnostic (no output then)."""
-    from affine.diagnostics import Diagnostic, DiagnosticError, PolyError
 
     try:
         return process(chunk, filename, opts, line_offset)
@@ -266,8 +259,6 @@ def _process_reporting(
 
 
 def run(argv: list[str]) -> int:
-    from affine.diagnostics import PolyError
-
     try:
         opts = parse_args(argv)
     except UsageError as e:
@@ -297,10 +288,7 @@ def run(argv: list[str]) -> int:
     for chunk, line_offset in chunks:
         output, diagnostics = _process_reporting(chunk, filename, opts, line_offset)
         if opts.verify_diagnostics:
-            from affine.diagnostics import SourceFile
-            from transforms.expected_diagnostics import verify
-
-            diagnostics = verify(SourceFile(filename, chunk, line_offset), diagnostics)
+            diagnostics = verify_expected(SourceFile(filename, chunk, line_offset), diagnostics)
         for d in diagnostics:
             print(d.render(), file=sys.stderr)
         if any(d.severity == "error" for d in diagnostics):

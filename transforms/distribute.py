@@ -5,7 +5,7 @@ live in separate loops: ops connected by SSA values stay together (a value compu
 group is not visible in another loop). ``distribute_band(band, groups)`` replaces the band
 by ``len(groups)`` copies of it, in order, the innermost body of copy ``k`` holding the ops
 of group ``k``: every iteration of group 1, then every iteration of group 2, and so on. It
-does not check legality (see :func:`poly.legality.check_distribution`).
+does not check legality: :func:`check_distribution` does.
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from affine.dialects.affine_dialect import ForOp
-from affine.ir import Operation, Value
+from affine.ir.core import Operation, Value
+from poly.flow import FlowAnalysis
+from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_ops
 from transforms.errors import TransformError
-from transforms.loop_utils import body_ops, check_perfect_band
+from transforms.loop_pass import analysis_of
+from transforms.loop_utils import body_ops, get_perfect_band, require_perfect_band
 
 
 def _values_defined(ops: Sequence[Operation]) -> set[Value]:
@@ -61,7 +64,7 @@ def distribute_band(
     """Replace the perfect ``band`` by one copy per group (see the module docstring); returns
     the new outermost loops. The groups must partition the innermost body, in order."""
     band = list(band)
-    check_perfect_band(band)
+    require_perfect_band(band)
     innermost = band[-1]
     if [op for group in groups for op in group] != body_ops(innermost):
         raise TransformError("the groups must list the loop body's ops in order", innermost.loc)
@@ -90,3 +93,59 @@ def distribute_band(
         block.insert(position + offset, copy)
     outer.erase()
     return copies
+
+
+def check_distribution(
+    band: Sequence[Operation],
+    groups: Sequence[Sequence[Operation]],
+    analysis: FlowAnalysis | None = None,
+) -> Verdict:
+    """Can the band be distributed over ``groups`` of its innermost body (all of group 1's
+    iterations, then all of group 2's, ...)? Illegal when a dependence inside the band goes
+    from a later group to an earlier one: distribution would run its target first."""
+    verdict = unsupported_ops(band)
+    if not verdict:
+        return verdict
+    analysis = analysis_for(band[0], analysis)
+    group_of = {id(op): k for k, group in enumerate(groups) for top in group for op in top.walk()}
+    for edge in analysis.memory:
+        if not any(ref.op is band[0] for ref in edge.common):
+            continue
+        source = group_of.get(id(edge.source.op))
+        target = group_of.get(id(edge.target.op))
+        if source is None or target is None or source <= target:
+            continue
+        return Verdict(
+            False,
+            f"the {describe(edge)} goes from a later part of the body to an earlier one",
+            edge,
+        )
+    return LEGAL
+
+
+def distribute_for_tiling(function: Operation) -> None:
+    """Distribute every outermost band whose innermost body holds loops among other parts,
+    where legal, until each band is perfect or cannot be split further."""
+    changed = True
+    while changed:
+        changed = False
+        analysis = analysis_of(function)
+        for loop in [
+            op for op in function.regions[0].blocks[0].operations if op.name == "affine.for"
+        ]:
+            band = get_perfect_band(loop)
+            groups = groups_of(band[-1])
+            if len(groups) < 2 or not any(
+                inner.name == "affine.for"
+                for group in groups
+                for op in group
+                for inner in op.walk()
+            ):
+                continue
+            if check_distribution(band, groups, analysis):
+                try:
+                    distribute_band(band, groups)
+                except TransformError:
+                    continue
+                changed = True
+                break

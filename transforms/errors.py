@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from affine.diagnostics import DiagnosticError
+from affine.ir.diagnostics import DiagnosticError
 
 
 class TransformError(DiagnosticError):

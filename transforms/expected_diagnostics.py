@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from affine.diagnostics import Diagnostic, Location, SourceFile
+from affine.ir.diagnostics import Diagnostic, Location, SourceFile
 
 _EXPECTED = re.compile(
     r"expected-(?P<severity>error|warning|remark|note)"

@@ -1,5 +1,5 @@
 """Loop utilities shared by the rewrites: bands, bounds, induction-variable substitution,
-single-iteration promotion, normalization, permutation and skewing.
+single-iteration promotion, normalization and permutation.
 
 Convention (every rewrite in :mod:`transforms` follows it): a rewrite takes ``affine.for``
 ops inside IR the caller owns and changes that IR in place.  It first checks everything it
@@ -19,31 +19,28 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from affine.affine_map import AffineMap
-from affine.attributes import IntegerAttr
-from affine.builders import affine_apply, affine_for, constant_index
-from affine.dialects.registry import FUNCTION
-from affine.expr import AffineExprError, constant, dim
-from affine.ir import Block, Module, Operation, Region, Value, replace_uses, uses_of
-from affine.ops import ForOp
-from affine.types import INDEX
-from transforms.errors import TransformError
-from transforms.value_map import (
+from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
+from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
-    as_read_back,
     canonicalize,
-    constant_trip_count,
     difference,
-    lower_bound,
     map_operand_positions,
     map_slots,
     set_map_slots,
-    simplify_expr,
-    simplify_map,
     substitute,
-    upper_bound,
 )
+from affine.dialects.builders import affine_apply, affine_for, constant_index
+from affine.ir.attributes import IntegerAttr
+from affine.ir.core import Block, Module, Operation, Region, Value, replace_uses, uses_of
+from affine.ir.registry import FUNCTION
+from affine.ir.types import INDEX
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExprError, dim
+from affine.ops import ForOp
+from poly.codegen import Order, band_schedule, generate
+from poly.space import permutation_map
+from transforms.errors import TransformError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -119,7 +116,7 @@ def get_tileable_bands(function: Operation) -> list[list[Operation]]:
     ]
 
 
-def check_perfect_band(band: Sequence[Operation]) -> None:
+def require_perfect_band(band: Sequence[Operation]) -> None:
     """Raise unless ``band`` is a non-empty list of perfectly nested ``affine.for`` ops,
     outermost first."""
     if not band:
@@ -186,7 +183,7 @@ def identity_value_map(value: Value) -> ValueMap:
     return ValueMap(AffineMap.identity(1), (value,))
 
 
-def _located(op: Operation, message: str) -> TransformError:
+def located(op: Operation, message: str) -> TransformError:
     return TransformError(message, op.loc)
 
 
@@ -200,7 +197,7 @@ def _substituted_slot(op: Operation, slot: MapSlot, value: Value, replacement: V
     try:
         new, operands = substitute(slot.map, slot.operands, value, replacement)
     except AffineExprError as e:
-        raise _located(op, f"cannot substitute the induction variable: {e}") from e
+        raise located(op, f"cannot substitute the induction variable: {e}") from e
     return MapSlot(slot.name, new, tuple(operands))
 
 
@@ -309,7 +306,7 @@ def normalize_loop(
         return loop
     lb_map = f.lower_bound_map
     if lb_map.num_results != 1:
-        raise _located(loop, "cannot normalize a loop with a max lower bound")
+        raise located(loop, "cannot normalize a loop with a max lower bound")
     lb = lower_bound(loop)
     ub = upper_bound(loop)
     padded = ValueMap(
@@ -342,7 +339,7 @@ def normalize_loop(
     return loop
 
 
-# -- permutation and skewing ---------------------------------------------------------------------
+# -- permutation ---------------------------------------------------------------------------------
 
 
 def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Operation:
@@ -356,15 +353,15 @@ def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Oper
     n = len(band)
     if sorted(permutation) != list(range(n)):
         raise TransformError(f"{list(permutation)} is not a permutation of 0..{n - 1}")
-    check_perfect_band(band)
+    require_perfect_band(band)
     for loop in band:
         if loop.results:
-            raise _located(loop, "cannot permute loops with iter_args")
+            raise located(loop, "cannot permute loops with iter_args")
     ivs = [ForOp(loop).induction_var for loop in band]
     for i, loop in enumerate(band):
         for j in range(i):
             if permutation[j] > permutation[i] and bounds_use(loop, ivs[j]):
-                raise _located(
+                raise located(
                     loop,
                     f"the bounds of loop {i} of the band use the induction variable of loop {j}, "
                     "which the permutation moves inside it",
@@ -390,52 +387,65 @@ def permute_loops(band: Sequence[Operation], permutation: Sequence[int]) -> Oper
     return band[order[0]]
 
 
-def interchange(outer: Operation, inner: Operation) -> Operation:
+def interchange_loops(outer: Operation, inner: Operation) -> Operation:
     """Swap two loops of one perfect band (``inner`` nested in ``outer``); returns the new
     outermost loop of the part of the band between them."""
     band = get_perfect_band(outer)
     if inner not in band:
-        raise _located(inner, "the loops to interchange are not in one perfect band")
+        raise located(inner, "the loops to interchange are not in one perfect band")
     band = band[: band.index(inner) + 1]
     permutation = list(range(len(band)))
     permutation[0], permutation[-1] = permutation[-1], permutation[0]
     return permute_loops(band, permutation)
 
 
-def skew(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
-    """Skew the last loop of ``band`` by the induction variables of the others: its new
-    induction variable is ``j' = j + sum_k factors[k] * i_k``.  Its bounds get
-    ``+ sum_k factors[k] * i_k`` and every use of ``j`` becomes ``j' - sum_k ...``, composed
-    into the maps of affine ops (other uses read an ``affine.apply``).  ``band[:-1]`` must
-    enclose the last loop (not necessarily perfectly).  Returns the skewed loop."""
-    band = list(band)
-    if len(factors) != len(band) - 1:
-        raise TransformError(f"skewing needs {len(band) - 1} factors, got {len(factors)}")
-    target = band[-1]
-    ancestors = list(target.ancestors())
-    for loop in band[:-1]:
-        if not is_loop(loop) or loop not in ancestors:
-            raise _located(loop, "the skewing loops must enclose the skewed loop")
-    if not is_loop(target):
-        raise _located(target, f"expected an affine.for, got '{target.name}'")
-    pairs = [(ForOp(loop).induction_var, f) for loop, f in zip(band, factors) if f]
-    if not pairs:
-        return target
-    outer_ivs = tuple(iv for iv, _ in pairs)
-    k = len(pairs)
-    bounds = []
-    for vm in (lower_bound(target), upper_bound(target)):
-        m = vm.map
-        offset = sum((dim(m.num_dims + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
-        shifted = AffineMap.get(m.num_dims + k, m.num_symbols, [r + offset for r in m.results])
-        shifted, operands = canonicalize(
-            shifted, [*vm.dim_operands, *outer_ivs, *vm.symbol_operands], promote_symbols=False
-        )
-        bounds.append(ValueMap(as_read_back(simplify_map(shifted)), tuple(operands)))
-    iv = ForOp(target).induction_var
-    shift = sum((dim(1 + i) * fac for i, (_, fac) in enumerate(pairs)), constant(0))
-    inverse = AffineMap.get(1 + k, 0, [simplify_expr(dim(0) - shift, 1 + k, 0)])
-    replace_iv(ForOp(target).body, iv, ValueMap(inverse, (iv, *outer_ivs)))  # may refuse
-    set_bound(target, "lower", bounds[0])
-    set_bound(target, "upper", bounds[1])
-    return target
+def permute_band(band: Sequence[Operation], permutation: Sequence[int]) -> None:
+    """``permute_loops`` where the band's bounds allow it, else loops regenerated from the
+    permuted order (bounds that depend on a moved loop: triangular nests)."""
+    try:
+        permute_loops(band, permutation)
+    except TransformError:
+        order = [0] * len(band)
+        for old, new in enumerate(permutation):
+            order[new] = old
+        regenerate_band(band, permutation_map(order))
+
+
+def regenerate_band(band: Sequence[Operation], new_order: Order) -> list[Operation]:
+    """Replace a perfect band by loops that run its iterations in ``new_order`` (see
+    :func:`poly.codegen.band_schedule`).
+
+    The body of the innermost loop is cloned at each generated statement with the old IVs
+    computed from the new ones. Returns the new top-level ops (in the band's block); the band
+    is erased. Raises :class:`~poly.codegen.CodegenError` (nothing changed) when the
+    iteration space is not exact or the loops cannot be expressed.
+
+    This is a rewrite: it works in place and assumes the new order is legal (the
+    permutation pass checks first, on a clone). :class:`poly.schedule.Schedule` is the
+    checked path for whole functions: it refuses an illegal order and returns a new module."""
+    schedule, instances = band_schedule(band, new_order)
+    body = band[-1].regions[0].blocks[0]
+    statements = [op for op in body.operations if op.name != "affine.yield"]
+    outer = band[0]
+    block = outer.parent
+    assert block is not None
+    marker_index = block.index_of(outer)
+    scratch = Block()
+
+    def emit(name: str, values: list[Value], where: Block, before: Operation | None) -> None:
+        mapping: dict[Value, Value] = dict(zip(instances.ivs, values))
+        for op in statements:
+            clone = op.clone(mapping)
+            if before is None:
+                where.append(clone)
+            else:
+                where.insert_before(before, clone)
+
+    generate(schedule, instances.params, scratch, None, emit, instances.context)
+    created = list(scratch.operations)
+    for offset, op in enumerate(created):
+        scratch.operations.remove(op)
+        op.parent = None
+        block.insert(marker_index + offset, op)
+    outer.erase()
+    return created

@@ -9,13 +9,19 @@ loop-carried memory dependence) is not checked here.
 
 from __future__ import annotations
 
-from affine.builders import affine_parallel
-from affine.ir import Operation
+from dataclasses import dataclass
+
+from affine.analysis.reductions import loop_reductions
+from affine.dialects.builders import affine_parallel
+from affine.ir.core import Module, Operation
+from affine.ir.types import FloatType, IntegerType, Type
 from affine.ops import REDUCTION_KINDS, ForOp
-from affine.reductions import loop_reductions
-from affine.types import FloatType, IntegerType, Type
+from poly.flow import FlowAnalysis, iter_args_reductions
+from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_ops, where
 from transforms.errors import TransformError
-from transforms.loop_utils import is_loop, replace_results
+from transforms.loop_pass import analysis_of, attempt, functions, refuse
+from transforms.loop_utils import is_loop, loops, replace_results
+from transforms.registry import PassContext
 
 
 def reduction_fits(kind: str, t: Type) -> bool:
@@ -36,7 +42,7 @@ def reduction_fits(kind: str, t: Type) -> bool:
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
     """Replace ``loop`` by an ``affine.parallel`` over the same range (MLIR's
     ``affineParallelize``) and return it.  With ``reductions``, iter_args that are
-    single-combiner reductions (:func:`affine.reductions.match_reduction`) become
+    single-combiner reductions (:func:`affine.analysis.reductions.match_reduction`) become
     ``reduce`` results; any other iter_arg, or any iter_arg at all without ``reductions``,
     is refused, as is a reduction kind ``affine.parallel`` does not accept for its type."""
     if not is_loop(loop):
@@ -85,3 +91,68 @@ def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
     replace_results(loop, combined)
     loop.erase()
     return parallel
+
+
+def check_parallel(
+    loop: Operation, reductions: bool = False, analysis: FlowAnalysis | None = None
+) -> Verdict:
+    """Can ``loop`` run its iterations in parallel (as ``affine.parallel``)? With
+    ``reductions``, ``iter_args`` reductions are allowed (they become ``reduce`` kinds)."""
+    if loop.name != "affine.for":
+        return Verdict(False, f"{where(loop)} is not an affine.for")
+    combiners, sequential = iter_args_reductions(loop)
+    if sequential:
+        return Verdict(
+            False, f"{where(loop)} carries a value through iter_args that is not a reduction"
+        )
+    if combiners and not reductions:
+        return Verdict(
+            False,
+            f"{where(loop)} carries reductions through iter_args (allow parallel-reductions)",
+        )
+    verdict = unsupported_ops([loop])
+    if not verdict:
+        return verdict
+    analysis = analysis_for(loop, analysis)
+    for edge in analysis.memory:
+        carried = [ref for ref in edge.carried_by if ref.op is loop]
+        if not carried:
+            continue
+        if edge.distances is None:
+            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
+        return Verdict(False, f"it carries the {describe(edge)}", edge)
+    return LEGAL
+
+
+@dataclass
+class Parallelize:
+    """``-affine-parallelize``: every ``affine.for`` that carries no dependence becomes an
+    ``affine.parallel`` (with ``parallel-reductions``, also loops whose iter_args are
+    reductions), at most ``max-nested`` deep."""
+
+    name = "affine-parallelize"
+    max_nested: int = 2**32 - 1
+    parallel_reductions: bool = False
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        module = module.clone()
+        for function in functions(module, context):
+            analysis = analysis_of(function)
+            chosen: list[Operation] = []
+            for loop in loops(function):  # outer before inner
+                depth = sum(1 for outer in chosen if outer.is_ancestor_of(loop))
+                if depth >= self.max_nested:
+                    continue
+                verdict = check_parallel(loop, self.parallel_reductions, analysis)
+                if verdict:
+                    chosen.append(loop)
+                else:
+                    refuse(context, loop, "loop not parallelized", verdict.reason)
+            for loop in chosen:
+                attempt(
+                    context,
+                    loop,
+                    "loop not parallelized",
+                    lambda x=loop: to_parallel(x, self.parallel_reductions),
+                )
+        return module

@@ -41,41 +41,54 @@ register_action(
     "dependence_report",
 )
 
-for _name, _cls, _summary in (
+for _name, _module, _cls, _summary in (
     (
         "affine-loop-tile",
+        "tiling",
         "LoopTile",
         "Tile loop bands where legal (tile-sizes, tile-size, cache-size KiB, separate)",
     ),
     (
         "test-loop-permutation",
+        "permutation",
         "LoopPermutation",
         "Permute perfect loop nests where legal (permutation-map=...)",
     ),
     (
         "affine-loop-interchange",
+        "permutation",
         "LoopInterchange",
         "Reorder loop bands for contiguous innermost accesses, or by permutation-map, where legal",
     ),
     (
         "affine-loop-skew",
+        "skewing",
         "LoopSkew",
         "Skew the innermost loop of bands by the outer IVs (skew-factors=...)",
     ),
     (
         "affine-loop-unroll",
+        "unrolling",
         "LoopUnroll",
         "Unroll innermost loops (unroll-factor, -1 for full, unroll-up-to-factor, unroll-full-threshold, unroll-num-reps, cleanup-unroll)",
     ),
     (
         "affine-loop-unroll-jam",
+        "unroll_jam",
         "LoopUnrollAndJam",
         "Unroll and jam outermost loops where legal (unroll-jam-factor)",
     ),
     (
+        "normalize-memrefs",
+        "memref_normalization",
+        "NormalizeMemRefs",
+        "Give memrefs the identity layout, rewriting their uses through the layout map",
+    ),
+    (
         "affine-parallelize",
+        "parallelization",
         "Parallelize",
         "Turn loops that carry no dependence into affine.parallel (max-nested, parallel-reductions)",
     ),
 ):
-    register(_name, _summary, "transforms.loop_passes", _cls)
+    register(_name, _summary, f"transforms.{_module}", _cls)

@@ -13,8 +13,10 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from affine.diagnostics import Diagnostic, PolyError
-from affine.ir import Operation
+from affine.errors import PolyError
+from affine.ir.core import Operation
+from affine.ir.diagnostics import Diagnostic
+from affine.syntax.printer import print_operation_in_context
 
 
 class PassOptionError(PolyError):
@@ -90,8 +92,6 @@ class PassContext:
         """Report ``message`` at ``op`` (mlir-opt then shows the op in a note)."""
         op_text = None
         if op is not None and self.print_op_on_diagnostic:
-            from affine.printer import print_operation_in_context
-
             op_text = print_operation_in_context(op)
         location = op.loc if op is not None else None
         self.diagnostics.append(Diagnostic(severity, message, location, op_text))

@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from affine.diagnostics import PolyError
-from affine.ir import Module
+from affine.errors import PolyError
+from affine.ir.core import Module
 from transforms.registry import PassContext, PassOptionError, parse_options
 
 
@@ -46,7 +46,7 @@ def emit(module: Module, value: str, context: PassContext) -> str:
     """``--emit=c``: the C source of the module's public functions."""
     if value != "c":
         raise PassOptionError(f"unknown output format '--emit={value}' (known: c)")
-    from affine.c_backend import emit_c
+    from affine.exec.c_backend import emit_c  # lazy: start-up cost (numpy)
 
     return emit_c(module)
 
@@ -68,7 +68,7 @@ def parse_run_options(value: str) -> RunOptions:
 
 def run(module: Module, value: str, context: PassContext) -> str:
     """``--run``: checksums of the written memref arguments and the kernel time."""
-    from affine.execute import ExecutionError
+    from affine.exec.elements import ExecutionError  # lazy: start-up cost (numpy)
 
     try:
         return _run(module, parse_run_options(value))
@@ -79,15 +79,16 @@ def run(module: Module, value: str, context: PassContext) -> str:
 
 
 def _run(module: Module, options: RunOptions) -> str:
-    from affine.execute import (
+    # lazy: start-up cost (numpy)
+    from affine.exec.inputs import (
         checksums,
         deterministic_inputs,
         function_name,
         resolve_function,
         signature,
-        time_kernel,
         written_arguments,
     )
+    from affine.exec.running import time_kernel  # lazy: start-up cost (numpy)
 
     func = resolve_function(module, options.entry or None)
     name = function_name(func)

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from affine.diagnostics import Diagnostic, Location, PolyError
-from affine.ir import Module, Operation, Value
-from poly.schedule import Schedule
+from affine.errors import PolyError
+from affine.ir.core import Module, Operation, Value
+from affine.ir.diagnostics import Diagnostic, Location
+from poly.schedule import Schedule, ScheduleText
 from poly.schedule_program import ScheduleError
 from transforms.errors import TransformError
 from transforms.registry import PassContext
+from transforms.tiling import tile_perfect_band
 
 
 def function_of(module: Module, func: str | None = None) -> Operation:
@@ -71,8 +73,6 @@ def schedule_of(module: Module, func: str | None = None) -> Schedule:
 
 def tile_parametric(loops: list[Operation], sizes: list[Value]) -> None:
     """Tile a generated perfect band by SSA-value sizes (:func:`tile_perfect_band`)."""
-    from transforms.tiling import tile_perfect_band
-
     try:
         tile_perfect_band(loops, sizes)
     except TransformError as e:
@@ -81,7 +81,7 @@ def tile_parametric(loops: list[Operation], sizes: list[Value]) -> None:
 
 def apply_schedule(
     module: Module,
-    new: Schedule | str | object,
+    new: Schedule | ScheduleText,
     func: str | None = None,
     separate: bool = False,
     value_based: bool = False,
@@ -95,7 +95,7 @@ def apply_schedule(
             raise ScheduleError("the schedule is of a function of another module", _top(module))
         chosen = new
     else:
-        chosen = schedule_of(module, func).replace(new)  # type: ignore[arg-type]
+        chosen = schedule_of(module, func).replace(new)
     return chosen.apply(separate=separate, tile_parametric=tile_parametric, value_based=value_based)
 
 
@@ -170,13 +170,13 @@ class AffineSchedule:
                 raise ScheduleError(f"the schedule file has no section for {key}", where)
             targets = {key: sections[key]}
         else:
-            targets = sections  # type: ignore[assignment]
+            targets = {k: v for k, v in sections.items() if k is not None}
         result = module
         for name, schedule_text in targets.items():
             result = apply_schedule(
                 result,
                 schedule_text,
-                name.lstrip("@"),  # type: ignore[union-attr]
+                name.lstrip("@"),
                 separate=self.separate,
                 value_based=self.value_based,
             )

@@ -20,38 +20,52 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from affine.affine_map import AffineMap
-from affine.builders import affine_if
-from affine.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
-from affine.integer_set import IntegerSet
-from affine.ir import Operation, Value
-from affine.ops import ForOp, is_valid_symbol
-from transforms.errors import TransformError
-from transforms.loop_utils import (
-    body_ops,
-    check_perfect_band,
-    identity_value_map,
-    new_loop,
-    replace_iv,
-    set_bound,
-    set_step,
+from affine.analysis.loops import (
+    constant_trip_count,
+    largest_divisor_of_trip_count,
+    lower_bound,
+    upper_bound,
 )
-from transforms.value_map import (
+from affine.analysis.value_map import (
     ValueMap,
     as_read_back,
     canonicalize,
+    canonicalize_affine_ops,
     canonicalize_value_map,
     concat,
-    constant_trip_count,
     difference,
     fully_compose,
-    largest_divisor_of_trip_count,
-    lower_bound,
     remove_duplicate_results,
-    simplify_expr,
+    simplify_affine_expr,
     substitute_value,
-    upper_bound,
 )
+from affine.dialects.builders import affine_if
+from affine.ir.core import Module, Operation, Value, uses_of
+from affine.math.affine_map import AffineMap
+from affine.math.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
+from affine.math.integer_set import IntegerSet
+from affine.ops import ForOp, is_valid_symbol
+from poly.codegen import CodegenError
+from poly.flow import FlowAnalysis
+from poly.legality import Verdict, analysis_for, band_structure, violations
+from poly.space import any_negative_set
+from poly.tile_model import choose_tile_sizes
+from transforms.distribute import distribute_for_tiling
+from transforms.errors import TransformError
+from transforms.loop_pass import analysis_of, attempt, functions, refuse
+from transforms.loop_utils import (
+    body_ops,
+    get_tileable_bands,
+    identity_value_map,
+    new_loop,
+    permute_band,
+    promote_if_single_iteration,
+    replace_iv,
+    require_perfect_band,
+    set_bound,
+    set_step,
+)
+from transforms.registry import PassContext
 
 Range = tuple[ValueMap, ValueMap]  # lowest and highest value of a variable
 
@@ -185,7 +199,9 @@ def _aligned_lower(vm: ValueMap, tile_iv: Value, step: int, loop: Operation) -> 
             loop.loc,
         )
     lb = m.results[0]
-    aligned = simplify_expr(lb + (t - lb).ceildiv(step) * step, m.num_dims + 1, m.num_symbols)
+    aligned = simplify_affine_expr(
+        lb + (t - lb).ceildiv(step) * step, m.num_dims + 1, m.num_symbols
+    )
     lower = _with_tile_dim(vm, tile_iv, aligned)
     return ValueMap(as_read_back(lower.map), lower.operands)
 
@@ -272,8 +288,9 @@ def _tile_bounds(
     return tile_lower, tile_upper, point_lower, point_upper
 
 
-def _check_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> bool:
-    """Validate the tile sizes; True when they are SSA values (parametric tiling)."""
+def _require_tile_sizes(band: Sequence[Operation], sizes: Sequence[int | Value]) -> bool:
+    """Raise TransformError for sizes the rewrite cannot use; True when they are SSA values
+    (parametric tiling)."""
     if len(sizes) != len(band):
         raise TransformError(f"{len(band)} loops but {len(sizes)} tile sizes", band[0].loc)
     values = [isinstance(s, Value) for s in sizes]
@@ -300,8 +317,8 @@ def tile_perfect_band(
     a copy of the intra-tile nest with constant trip counts under an ``affine.if`` (see
     :func:`separate_full_tiles`).  Loops with iter_args are refused."""
     band = list(band)
-    check_perfect_band(band)
-    parametric = _check_sizes(band, sizes)
+    require_perfect_band(band)
+    parametric = _require_tile_sizes(band, sizes)
     for loop in band:
         if loop.results:
             raise TransformError("cannot tile loops with iter_args", loop.loc)
@@ -329,7 +346,7 @@ def tile_perfect_band(
                     "cannot tile parametrically a band whose bounds depend on its own loops",
                     loop.loc,
                 )
-            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])  # type: ignore[arg-type]
+            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])
             tile_step = step
         else:
             size = sizes[k]
@@ -442,7 +459,7 @@ def _condition_set(conditions: Sequence[ValueMap]) -> tuple[IntegerSet | None, l
     m = merged.map
     tightest: dict[AffineExpr, int] = {}
     for e in m.results:
-        e = simplify_expr(e, m.num_dims, m.num_symbols)
+        e = simplify_affine_expr(e, m.num_dims, m.num_symbols)
         if e.kind == CONST:
             if e.value >= 0:
                 continue
@@ -501,5 +518,108 @@ def separate_full_tiles(loops: Sequence[Operation]) -> list[Operation]:
     ``separateFullTiles``).  Returns the full-tile loops ([] when every tile is full and
     nothing changes).  Refused when some loop has no such pair of bounds."""
     loops = list(loops)
-    check_perfect_band(loops)
+    require_perfect_band(loops)
     return _apply_separation(loops, _plan_separation(loops))
+
+
+# -- the check and the pass ------------------------------------------------------------------
+
+
+def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None) -> Verdict:
+    """Can the band be tiled: is it fully permutable (every band distance non-negative)?"""
+    verdict = band_structure(band)
+    if not verdict:
+        return verdict
+    analysis = analysis_for(band[0], analysis)
+    return violations(analysis, band, any_negative_set(len(band)))
+
+
+def tile_with_model_order(
+    band: Sequence[Operation], sizes: Sequence[int], order: Sequence[int], separate: bool
+) -> list[Operation]:
+    """Tile ``band`` by the cache model's ``sizes``, then clean up and order the points.
+
+    The tile loops that run once are promoted and what they leave folded (constants no
+    longer used are erased); the point loops are permuted to ``order`` (``order[k]`` is the
+    band loop at position ``k`` inside a tile) where that is possible, and left in band order
+    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made."""
+    block = band[0].parent
+    existing = {id(op) for op in block.operations} if block is not None else set()
+    loops_after = tile_perfect_band(band, sizes, separate)
+    if block is not None:
+        for tile_loop in loops_after[: len(band)]:
+            promote_if_single_iteration(tile_loop)
+        for op in list(block.operations):
+            canonicalize_affine_ops(op)
+        for op in list(block.operations):
+            if id(op) not in existing and op.name == "arith.constant":
+                if not uses_of(block.parent, op.results[0]):
+                    op.erase()
+    if list(order) != sorted(order) and not separate:
+        permutation = [order.index(k) for k in range(len(band))]
+        try:
+            permute_band(loops_after[len(band) :], permutation)
+        except (TransformError, CodegenError):
+            pass  # keep the original order inside tiles
+    return loops_after
+
+
+@dataclass
+class LoopTile:
+    """``-affine-loop-tile``: tile every outermost perfect band where that is legal.
+
+    Sizes: ``tile-sizes`` (missing ones are 4, as mlir-opt does), else ``tile-size`` for
+    every loop, else the cache model of :mod:`poly.tile_model` for a cache of
+    ``cache-size`` KiB, which also orders the loops inside a tile for contiguous innermost
+    accesses; in that mode imperfect nests are first distributed into perfect ones where
+    that is legal (gemm's ``C *= beta`` apart from its product). A band whose data fits in
+    the cache is left alone. ``separate`` runs full tiles without bound checks."""
+
+    name = "affine-loop-tile"
+    tile_sizes: tuple[int, ...] = ()
+    tile_size: int = 0
+    cache_size: int = 512
+    separate: bool = False
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        module = module.clone()
+        for function in functions(module, context):
+            if not (self.tile_sizes or self.tile_size):
+                distribute_for_tiling(function)
+            analysis = analysis_of(function)
+            for band in get_tileable_bands(function):
+                self.tile(band, analysis, context)
+        return module
+
+    def tile(self, band: list[Operation], analysis: FlowAnalysis, context: PassContext) -> None:
+        what = "loop band not tiled"
+        verdict = check_tiling(band, analysis)
+        if not verdict:
+            refuse(context, band[0], what, verdict.reason)
+            return
+        order = None
+        if self.tile_sizes:
+            sizes = list(self.tile_sizes[: len(band)]) + [4] * (len(band) - len(self.tile_sizes))
+        elif self.tile_size:
+            sizes = [self.tile_size] * len(band)
+        else:
+            if not any(band[0] in a.statement.loops for a in analysis.model.accesses):
+                refuse(context, band[0], what, "it touches no memory")
+                return
+            choice = choose_tile_sizes(band, self.cache_size * 1024, analysis.model)
+            trips = [constant_trip_count(loop) for loop in band]
+            if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):
+                refuse(context, band[0], what, f"its data fits in the cache ({choice.reason})")
+                return
+            if all(s == 1 for s in choice.sizes):
+                refuse(context, band[0], what, f"not even one iteration fits ({choice.reason})")
+                return
+            sizes, order = list(choice.sizes), choice.order
+
+        def rewrite() -> None:
+            if order is None:
+                tile_perfect_band(band, sizes, self.separate)
+            else:
+                tile_with_model_order(band, sizes, order, self.separate)
+
+        attempt(context, band[0], what, rewrite)

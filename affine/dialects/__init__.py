@@ -1,6 +1,9 @@
-"""Operation definitions, registered by name in :mod:`affine.dialects.registry`."""
+"""Layer 4: operation definitions, registered by name in :mod:`affine.ir.registry` when
+their module is imported (importing this package imports them all)."""
 
-
-def load_all() -> None:
-    """Import every dialect module (each registers its ops on import)."""
-    from affine.dialects import affine_dialect, arith, func, memref, scf  # noqa: F401
+from affine.dialects import affine_dialect as affine_dialect
+from affine.dialects import arith as arith
+from affine.dialects import func as func
+from affine.dialects import memref as memref
+from affine.dialects import scf as scf
+from affine.dialects import seed as seed

@@ -10,8 +10,23 @@ suitable memrefs; dimensions may also be induction variables of ``affine.for`` /
 
 from __future__ import annotations
 
-from affine.affine_map import AffineMap
-from affine.attributes import (
+from affine.dialects.common import (
+    DmaStartView,
+    OpView,
+    attr_value,
+    create,
+    op_error,
+    parse_dma_start,
+    parse_dynamic_index_list,
+    parse_prefetch_tail,
+    prefetch_flags,
+    print_dynamic_index_list,
+    print_prefetch,
+    segment_sizes,
+    segments,
+)
+from affine.dialects.func import parse_return_like
+from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
     ArrayAttr,
@@ -22,16 +37,9 @@ from affine.attributes import (
     IntegerSetAttr,
     UnitAttr,
 )
-from affine.dialects.common import (
-    OpView,
-    attr_value,
-    create,
-    op_error,
-    parse_dma_start,
-    segment_sizes,
-    segments,
-)
-from affine.dialects.registry import (
+from affine.ir.core import Block, BlockArgument, Operation, Region, Value
+from affine.ir.diagnostics import VerifyError
+from affine.ir.registry import (
     AFFINE_SCOPE,
     AUTOMATIC_ALLOCATION_SCOPE,
     CONSTANT,
@@ -41,11 +49,7 @@ from affine.dialects.registry import (
     define,
     lookup,
 )
-from affine.integer_set import IntegerSet
-from affine.ir import Block, BlockArgument, Operation, Region, Value
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import (
+from affine.ir.types import (
     DYNAMIC,
     I1,
     I32,
@@ -59,6 +63,12 @@ from affine.types import (
     Type,
     VectorType,
 )
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, dim, symbol
+from affine.math.integer_set import IntegerSet
+from affine.syntax.lexer import unescape_string
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- dimension and symbol validity ---------------------------------------------------------------
 
@@ -80,7 +90,7 @@ def affine_scope(op: Operation) -> Region | None:
 
 
 def _parent_region(value: Value) -> Region | None:
-    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent  # type: ignore[attr-defined]
+    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
     return block.parent if block is not None else None
 
 
@@ -214,7 +224,7 @@ def is_valid_dim(value: Value, region: Region | None = None) -> bool:
             return is_valid_dim(value, affine_scope(definer))
         if is_affine_induction_var(value):
             return True
-        parent = value.owner.parent_op  # type: ignore[attr-defined]
+        parent = value.owner.parent_op
         return parent is not None and _has_trait(parent, AFFINE_SCOPE)
     if is_valid_symbol(value, region):
         return True
@@ -316,8 +326,6 @@ def _verify_apply(op: Operation) -> None:
 
 
 def _located(op: Operation, message: str):
-    from affine.diagnostics import VerifyError
-
     return VerifyError(message, op.loc)
 
 
@@ -508,7 +516,7 @@ def _verify_for(op: Operation) -> None:
     if not block.arguments or not isinstance(block.arguments[0].type, IndexType):
         op_error(op, "expected body to have a single index argument for the induction variable")
     lb, ub = f.lower_bound_map, f.upper_bound_map
-    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["operandSegmentSizes"].values
     if sizes[0] != lb.num_inputs:
         op_error(op, "lower bound operand count does not equal lower bound map input count")
     if sizes[1] != ub.num_inputs:
@@ -637,7 +645,7 @@ def _parse_if(p: Parser, offset: int) -> Operation:
 
 
 def _print_if(pr: Printer, op: Operation) -> None:
-    s: IntegerSet = op.properties["condition"].value  # type: ignore[attr-defined]
+    s: IntegerSet = op.properties["condition"].value
     pr.write(
         " " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims)
     )
@@ -699,8 +707,6 @@ class IfOp(OpView):
 
 
 def _parse_yield(p: Parser, offset: int) -> Operation:
-    from affine.dialects.func import parse_return_like
-
     return parse_return_like(p, offset, "affine.yield")
 
 
@@ -797,20 +803,20 @@ def _verify_load(op: Operation) -> None:
     _verify_indexing(op, 0)
     memref_type = op.operands[0].type
     if op.name == "affine.load":
-        if op.results[0].type != memref_type.element_type:  # type: ignore[attr-defined]
+        if op.results[0].type != memref_type.element_type:
             op_error(op, "result type must match element type of memref")
     else:
-        _verify_vector(op, memref_type, op.results[0].type)  # type: ignore[arg-type]
+        _verify_vector(op, memref_type, op.results[0].type)
 
 
 def _verify_store(op: Operation) -> None:
     _verify_indexing(op, 1)
     memref_type = op.operands[1].type
     if op.name == "affine.store":
-        if op.operands[0].type != memref_type.element_type:  # type: ignore[attr-defined]
+        if op.operands[0].type != memref_type.element_type:
             op_error(op, "value to store must have the same type as memref element type")
     else:
-        _verify_vector(op, memref_type, op.operands[0].type)  # type: ignore[arg-type]
+        _verify_vector(op, memref_type, op.operands[0].type)
 
 
 def _verify_vector(op: Operation, memref_type: MemRefType, vector_type: Type) -> None:
@@ -895,7 +901,6 @@ REDUCTION_KINDS = [
 def _parse_parallel_bound(p: Parser, kind: str):
     """``(expr, max(e1, e2), ...)``: a flat map, group sizes and (deduplicated) operands."""
     p.expect("(")
-    from affine.expr import AffineExpr, dim, symbol
 
     flat: list[AffineExpr] = []
     dim_lists: list[list] = []
@@ -975,7 +980,6 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
             loc = p.start
             if not p.at("str"):
                 p.op_error("expected string reduction kind")
-            from affine.lexer import unescape_string
 
             kind = unescape_string(p.tok)
             p.advance()
@@ -1142,11 +1146,11 @@ class ParallelOp(OpView):
 
     @property
     def steps(self) -> list[int]:
-        return [a.value for a in self.op.properties["steps"].elements]  # type: ignore[attr-defined]
+        return [a.value for a in self.op.properties["steps"].elements]
 
     @property
     def reductions(self) -> list[str]:
-        return [REDUCTION_KINDS[a.value] for a in self.op.properties["reductions"].elements]  # type: ignore[attr-defined]
+        return [REDUCTION_KINDS[a.value] for a in self.op.properties["reductions"].elements]
 
     @property
     def body(self) -> Block:
@@ -1199,14 +1203,14 @@ def _verify_dma_start(op: Operation) -> None:
             if not (is_valid_dim(v, scope) or is_valid_symbol(v, scope)):
                 op_error(op, f"{what} index must be a valid dimension or symbol identifier")
     for m, t in ((d.src_map, d.src.type), (d.dst_map, d.dst.type), (d.tag_map, d.tag.type)):
-        if m.num_results != len(t.shape):  # type: ignore[attr-defined]
+        if m.num_results != len(t.shape):
             op_error(op, "affine map num results must equal memref rank")
 
 
 define("affine.dma_start", parse=_parse_dma_start, print=_print_dma_start, verify=_verify_dma_start)
 
 
-class DmaStartOp(OpView):
+class DmaStartOp(DmaStartView):
     """Typed view of ``affine.dma_start``: src[...] -> dst[...], tag[...], count (, stride, per)."""
 
     __slots__ = ()
@@ -1214,10 +1218,6 @@ class DmaStartOp(OpView):
     src_map: AffineMap = attr_value("src_map")
     dst_map: AffineMap = attr_value("dst_map")
     tag_map: AffineMap = attr_value("tag_map")
-
-    @property
-    def src(self) -> Value:
-        return self.op.operands[0]
 
     @property
     def src_indices(self) -> list[Value]:
@@ -1257,14 +1257,6 @@ class DmaStartOp(OpView):
     def is_strided(self) -> bool:
         return len(self.op.operands) > self._tag_pos + 2 + self.tag_map.num_inputs
 
-    @property
-    def stride(self) -> Value | None:
-        return self.op.operands[-2] if self.is_strided else None
-
-    @property
-    def elements_per_stride(self) -> Value | None:
-        return self.op.operands[-1] if self.is_strided else None
-
 
 def _parse_dma_wait(p: Parser, offset: int) -> Operation:
     tag = p.parse_operand()
@@ -1281,7 +1273,7 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
 
 
 def _print_dma_wait(pr: Printer, op: Operation) -> None:
-    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]
+    m = op.attributes["tag_map"].value
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:-1])}], "
         f"{pr.operand(op.operands[-1])} : {pr.type(op.operands[0].type)}"
@@ -1310,42 +1302,21 @@ define("affine.dma_wait", parse=_parse_dma_wait, print=_print_dma_wait, verify=_
 def _parse_prefetch(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
-    p.expect(",")
-    rw = p.parse_keyword()
-    p.expect(",")
-    p.expect_op_keyword("locality")
-    p.expect("<")
-    hint = p.parse_integer()
-    p.expect(">")
-    p.expect(",")
-    cache = p.parse_keyword()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
     values = [p.resolve(memref, t)] + _resolve_index(p, indices)
-    if rw not in ("read", "write"):
-        p.op_error("rw specifier has to be 'read' or 'write'", offset)
-    if cache not in ("data", "instr"):
-        p.op_error("cache type has to be 'data' or 'instr'", offset)
-    props = {
+    is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
+    props: dict[str, Attribute] = {
         "map": AffineMapAttr(m),
-        "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
-        "localityHint": IntegerAttr(hint, I32),
-        "isDataCache": IntegerAttr(1 if cache == "data" else 0, I1),
+        "isWrite": is_write,
+        "localityHint": locality,
+        "isDataCache": is_data,
     }
     return create(p, "affine.prefetch", offset, values, [], props, attrs)
 
 
 def _print_prefetch(pr: Printer, op: Operation) -> None:
-    m = _map(op)
-    rw = "write" if op.properties["isWrite"].value else "read"  # type: ignore[attr-defined]
-    cache = "data" if op.properties["isDataCache"].value else "instr"  # type: ignore[attr-defined]
-    hint = op.properties["localityHint"].value  # type: ignore[attr-defined]
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:])}], {rw}, "
-        f"locality<{hint}>, {cache}"
-    )
-    pr.write(pr.attr_dict(op.attributes, ("map", "isWrite", "localityHint", "isDataCache")))
-    pr.write(" : " + pr.type(op.operands[0].type))
+    indices = pr.affine_map_of_ssa_ids(_map(op), op.operands[1:])
+    print_prefetch(pr, op, indices, ("map", "isWrite", "localityHint", "isDataCache"))
 
 
 def _verify_prefetch(op: Operation) -> None:
@@ -1371,29 +1342,6 @@ define(
 # -- affine.delinearize_index / affine.linearize_index ---------------------------------------------
 
 
-def _parse_basis(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
-    """``(%b, 10)``: static sizes with DYNAMIC where an SSA value is given."""
-    p.expect("(")
-    static: list[int] = []
-    dynamic: list[tuple[Value, int]] = []
-    if not p.accept(")"):
-        while True:
-            if p.at("%"):
-                dynamic.append(p.parse_operand())
-                static.append(DYNAMIC)
-            else:
-                static.append(p.parse_integer())
-            if not p.accept(","):
-                break
-        p.expect(")")
-    return static, dynamic
-
-
-def _print_basis(pr: Printer, static: tuple[int, ...], dynamic: list[Value]) -> str:
-    it = iter(dynamic)
-    return "(" + ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static) + ")"
-
-
 def _static_basis(op: Operation) -> tuple[int, ...]:
     attr = op.properties.get("static_basis")
     if not isinstance(attr, DenseArrayAttr):
@@ -1413,7 +1361,7 @@ def _verify_basis(op: Operation, basis: tuple[int, ...], dynamic: list[Value]) -
 def _parse_delinearize(p: Parser, offset: int) -> Operation:
     index = p.parse_operand()
     p.expect_op_keyword("into")
-    static, dynamic = _parse_basis(p)
+    static, dynamic = parse_dynamic_index_list(p, "(")
     attrs = p.parse_optional_attr_dict()
     result_types = p.parse_colon_type_list()
     values = [p.resolve(index, INDEX)] + _resolve_index(p, dynamic)
@@ -1422,7 +1370,7 @@ def _parse_delinearize(p: Parser, offset: int) -> Operation:
 
 
 def _print_delinearize(pr: Printer, op: Operation) -> None:
-    basis = _print_basis(pr, _static_basis(op), op.operands[1:])
+    basis = print_dynamic_index_list(pr, _static_basis(op), op.operands[1:], "(")
     pr.write(f" {pr.operand(op.operands[0])} into {basis}")
     pr.write(pr.attr_dict(op.attributes, ("static_basis",)))
     pr.write(" : " + pr.type_list(r.type for r in op.results))
@@ -1442,7 +1390,7 @@ def _parse_linearize(p: Parser, offset: int) -> Operation:
     disjoint = p.accept_keyword("disjoint")
     indices = p.parse_operand_list("[")
     p.expect_op_keyword("by")
-    static, dynamic = _parse_basis(p)
+    static, dynamic = parse_dynamic_index_list(p, "(")
     attrs = p.parse_optional_attr_dict()
     p.expect(":")
     result_type = p.parse_type()
@@ -1463,7 +1411,7 @@ def _is_disjoint(op: Operation) -> bool:
 def _print_linearize(pr: Printer, op: Operation) -> None:
     if _is_disjoint(op):
         pr.write(" disjoint")
-    basis = _print_basis(pr, _static_basis(op), segments(op, 1))
+    basis = print_dynamic_index_list(pr, _static_basis(op), segments(op, 1), "(")
     pr.write(f" [{pr.operands(segments(op, 0))}] by {basis}")
     pr.write(pr.attr_dict(op.attributes, ("disjoint", "operandSegmentSizes", "static_basis")))
     pr.write(" : " + pr.type(op.results[0].type))

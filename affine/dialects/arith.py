@@ -2,13 +2,6 @@
 
 from __future__ import annotations
 
-from affine.attributes import (
-    Attribute,
-    DenseElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    OpaqueAttr,
-)
 from affine.dialects.common import (
     FASTMATH_NONE,
     OVERFLOW_NONE,
@@ -17,11 +10,16 @@ from affine.dialects.common import (
     parse_optional_flags,
     print_flags,
 )
-from affine.dialects.registry import CONSTANT, PURE, define
-from affine.ir import Operation
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import (
+from affine.ir.attributes import (
+    Attribute,
+    DenseElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+)
+from affine.ir.core import Operation
+from affine.ir.registry import CONSTANT, PURE, define
+from affine.ir.types import (
     I1,
     I64,
     FloatType,
@@ -32,6 +30,10 @@ from affine.types import (
     Type,
     VectorType,
 )
+from affine.math.float_formats import semantics
+from affine.syntax.lexer import unescape_string
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- ODS type constraints, with the words mlir-opt uses for them -----------------------------------
 
@@ -297,8 +299,6 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         pred_offset = p.start
         word = p.parse_keyword() if p.at("id") else None
         if word is None and p.at("str"):  # seed syntax: cmpi "slt", ...
-            from affine.lexer import unescape_string
-
             word = unescape_string(p.tok)
             p.advance()
         if word not in predicates:
@@ -322,7 +322,7 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
         return create(p, name, offset, p.resolve_all([a, b], t), [_i1_like(t)], props, attrs)
 
     def print_(pr: Printer, op: Operation) -> None:
-        pred = predicates[op.properties["predicate"].value]  # type: ignore[attr-defined]
+        pred = predicates[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         pr.write(f" {pred}, {pr.operands(op.operands)}")
         if fastmath:
             pr.write(print_flags(op, "fastmath", "fastmath"))
@@ -468,8 +468,6 @@ def _width(t: Type) -> int:
     if isinstance(t, IntegerType):
         return t.width
     if isinstance(t, FloatType):
-        from affine.float_formats import semantics
-
         return semantics(t.name).width
     return 0
 

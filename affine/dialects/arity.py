@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from affine.attributes import DenseArrayAttr
-from affine.dialects.registry import lookup
-from affine.ir import Operation
+from affine.ir.attributes import DenseArrayAttr
+from affine.ir.core import Operation
+from affine.ir.registry import lookup
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
-from affine.attributes import Attribute, DenseArrayAttr, OpaqueAttr, StringAttr
-from affine.diagnostics import VerifyError
-from affine.ir import Operation, Region, Value
-from affine.types import I32, Type
+from affine.ir.attributes import (
+    AffineMapAttr,
+    Attribute,
+    DenseArrayAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+)
+from affine.ir.core import Operation, Region, Value
+from affine.ir.diagnostics import VerifyError
+from affine.ir.symbols import lookup_nearest_symbol_from
+from affine.ir.types import DYNAMIC, I1, I32, INDEX, MemRefType, Type
 
 if TYPE_CHECKING:
-    from affine.parser import Parser
-    from affine.printer import Printer
+    from affine.syntax.parser import Parser
+    from affine.syntax.printer import Printer
 
 
 class OpView:
@@ -33,11 +42,35 @@ class OpView:
         return f"{type(self).__name__}({self.op.name})"
 
 
+class DmaStartView(OpView):
+    """What the views of ``affine.dma_start`` and ``memref.dma_start`` share: the source
+    memref first and, for a strided transfer, the stride and the elements per stride last."""
+
+    __slots__ = ()
+
+    @property
+    def src(self) -> Value:
+        return self.op.operands[0]
+
+    @property
+    def is_strided(self) -> bool:
+        """Whether the operands end with a stride and a count of elements per stride."""
+        raise NotImplementedError
+
+    @property
+    def stride(self) -> Value | None:
+        return self.op.operands[-2] if self.is_strided else None
+
+    @property
+    def elements_per_stride(self) -> Value | None:
+        return self.op.operands[-1] if self.is_strided else None
+
+
 def attr_value(name: str, doc: str = "") -> property:
     """A view property returning the ``.value`` of the op's (inherent or discardable) attribute."""
 
     def get(view: OpView) -> Any:
-        return view.op.get_attr(name).value  # type: ignore[union-attr]
+        return view.op.get_attr(name).value  # type: ignore[union-attr]  # views are made for ops whose definition requires the attribute
 
     return property(get, doc=doc or f"The ``{name}`` attribute's value.")
 
@@ -76,7 +109,7 @@ def segment_sizes(*sizes: int) -> DenseArrayAttr:
 
 def segments(op: Operation, index: int) -> list[Value]:
     """Operands of segment ``index`` according to ``operandSegmentSizes``."""
-    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     start = sum(sizes[:index])
     return op.operands[start : start + sizes[index]]
 
@@ -157,8 +190,6 @@ def parse_dma_start(
     the created op is MLIR's: ``memref.dma_start`` has the count before the tag,
     ``affine.dma_start`` after it.
     """
-    from affine.attributes import AffineMapAttr
-    from affine.types import INDEX
 
     def subscripts() -> tuple[Any, list]:
         if affine_subscripts:
@@ -205,3 +236,107 @@ def parse_dma_start(
             "tag_map": AffineMapAttr(tag_map),
         }
     return create(p, name, offset, values, [], None, attrs)
+
+
+# -- static/dynamic index lists (MLIR's parseDynamicIndexList / printDynamicIndexList) -----------
+
+_DELIMITERS = {"[": "]", "(": ")"}
+
+
+def parse_dynamic_index_list(
+    p: Parser, open_: str = "["
+) -> tuple[list[int], list[tuple[Value, int]]]:
+    """``[0, %i, 4]`` (or ``(...)``): the static values, ``DYNAMIC`` where an SSA operand is
+    given, and those operands (with their offsets) in order."""
+    p.expect(open_)
+    static: list[int] = []
+    dynamic: list[tuple[Value, int]] = []
+    if not p.accept(_DELIMITERS[open_]):
+        while True:
+            if p.at("%"):
+                dynamic.append(p.parse_operand())
+                static.append(DYNAMIC)
+            else:
+                static.append(p.parse_integer())
+            if not p.accept(","):
+                break
+        p.expect(_DELIMITERS[open_])
+    return static, dynamic
+
+
+def print_dynamic_index_list(
+    pr: Printer, static: Sequence[int], dynamic: Sequence[Value], open_: str = "["
+) -> str:
+    """The text :func:`parse_dynamic_index_list` reads back."""
+    it = iter(dynamic)
+    items = ", ".join(pr.operand(next(it)) if v == DYNAMIC else str(v) for v in static)
+    return open_ + items + _DELIMITERS[open_]
+
+
+def referenced_symbol(
+    op: Operation, attribute: str, kind: str, missing: str, not_found: str
+) -> Operation:
+    """The ``kind`` op that ``op``'s symbol reference ``attribute`` names, looked up from
+    ``op`` (MLIR's verifySymbolUses); a VerifyError at ``op`` saying ``missing`` when the
+    reference is absent and ``not_found`` (``{name}`` is the symbol) when it names no such
+    op."""
+    ref = op.properties.get(attribute)
+    if not isinstance(ref, SymbolRefAttr):
+        op_error(op, missing)
+    target = lookup_nearest_symbol_from(op, ref.leaf)
+    if target is None or target.name != kind:
+        op_error(op, not_found.format(name=ref.leaf))
+    return target
+
+
+# -- the prefetch syntax shared by affine.prefetch and memref.prefetch ---------------------------
+
+
+def parse_prefetch_tail(p: Parser) -> tuple[str, int, str, dict[str, Attribute], Type]:
+    """``, read|write, locality<N>, data|instr {attrs} : memref<...>`` after the indices:
+    the words as written (checked by :func:`prefetch_flags`), the attributes and the type."""
+    p.expect(",")
+    rw = p.parse_keyword()
+    p.expect(",")
+    p.expect_op_keyword("locality")
+    p.expect("<")
+    hint = p.parse_integer()
+    p.expect(">")
+    p.expect(",")
+    cache = p.parse_keyword()
+    attrs = p.parse_optional_attr_dict()
+    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    return rw, hint, cache, attrs, t
+
+
+def prefetch_flags(
+    p: Parser, offset: int, rw: str, hint: int, cache: str
+) -> tuple[IntegerAttr, IntegerAttr, IntegerAttr]:
+    """``isWrite``, ``localityHint`` and ``isDataCache``; an error at the op for words that
+    are not ``read``/``write`` and ``data``/``instr``."""
+    if rw not in ("read", "write"):
+        p.op_error("rw specifier has to be 'read' or 'write'", offset)
+    if cache not in ("data", "instr"):
+        p.op_error("cache type has to be 'data' or 'instr'", offset)
+    return (
+        IntegerAttr(1 if rw == "write" else 0, I1),
+        IntegerAttr(hint, I32),
+        IntegerAttr(1 if cache == "data" else 0, I1),
+    )
+
+
+def print_prefetch(pr: Printer, op: Operation, indices: str, elided: tuple[str, ...]) -> None:
+    """`` %m[indices], read|write, locality<N>, data|instr {attrs} : type``."""
+    props = op.properties
+    rw = "write" if attr_value_of(props["isWrite"]) else "read"
+    cache = "data" if attr_value_of(props["isDataCache"]) else "instr"
+    hint = attr_value_of(props["localityHint"])
+    pr.write(f" {pr.operand(op.operands[0])}[{indices}], {rw}, locality<{hint}>, {cache}")
+    pr.write(pr.attr_dict(op.attributes, elided))
+    pr.write(" : " + pr.type(op.operands[0].type))
+
+
+def attr_value_of(attr: Attribute) -> int:
+    """The value of an integer attribute the op's definition requires."""
+    assert isinstance(attr, IntegerAttr)
+    return attr.value

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from affine.attributes import (
+from affine.dialects.common import (
+    create,
+    op_error,
+    referenced_symbol,
+    segment_sizes,
+    segments,
+    string_value,
+)
+from affine.ir.attributes import (
     ArrayAttr,
     Attribute,
     DictionaryAttr,
@@ -10,9 +18,9 @@ from affine.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.diagnostics import VerifyError
-from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
-from affine.dialects.registry import (
+from affine.ir.core import Operation, Region
+from affine.ir.diagnostics import VerifyError
+from affine.ir.registry import (
     AFFINE_SCOPE,
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
@@ -26,10 +34,9 @@ from affine.dialects.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir import Operation
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import I1, FunctionType, Type
+from affine.ir.types import I1, FunctionType, Type
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- builtin.module ------------------------------------------------------------------------------
 
@@ -102,12 +109,12 @@ def parse_function_like(
                 if not p.at("%"):
                     p.op_error("expected SSA identifier")
                 arg_name, arg_offset, arg_type, _ = p.parse_argument(with_type=True)
-                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]
+                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
             else:
                 if p.at("%"):
                     p.op_error("expected type instead of SSA identifier")
                 arg_type = p.parse_type()
-            arg_types.append(arg_type)  # type: ignore[arg-type]
+            arg_types.append(arg_type)  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
             arg_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
             if named:
                 p.parse_optional_location()
@@ -159,8 +166,6 @@ def parse_function_like(
                 p.op_error("entry block arguments must match the function signature", body_offset)
         regions.append(body)
     else:
-        from affine.ir import Region
-
         regions.append(Region())
     return create(p, name, offset, properties=props, attributes=attrs, regions=regions)
 
@@ -171,13 +176,13 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
     if visibility:
         pr.write(visibility + " ")
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    ftype: FunctionType = op.properties["function_type"].value  # type: ignore[attr-defined]
+    ftype: FunctionType = op.properties["function_type"].value
     body = op.regions[0]
     arg_attrs = op.properties.get("arg_attrs")
     res_attrs = op.properties.get("res_attrs")
     parts = []
     for i, t in enumerate(ftype.inputs):
-        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}  # type: ignore[attr-defined]
+        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}
         if body.blocks:
             parts.append(
                 f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}"
@@ -190,7 +195,7 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
         res_dicts = (
             [dict(d.entries) for d in res_attrs.elements]
             if isinstance(res_attrs, ArrayAttr)
-            else [{}] * len(results)  # type: ignore[attr-defined]
+            else [{}] * len(results)
         )
         parens = len(results) > 1 or isinstance(results[0], FunctionType) or bool(res_dicts[0])
         text = ", ".join(pr.type(t) + pr.attr_dict(a) for t, a in zip(results, res_dicts))
@@ -237,7 +242,7 @@ def verify_function_like(op: Operation) -> None:
 
 
 def function_type_of(op: Operation) -> FunctionType:
-    return op.properties["function_type"].value  # type: ignore[attr-defined,return-value]
+    return op.properties["function_type"].value
 
 
 def _parse_func(p: Parser, offset: int) -> Operation:
@@ -331,19 +336,13 @@ def _print_call(pr: Printer, op: Operation) -> None:
 
 
 def _verify_call(op: Operation) -> None:
-    callee = op.properties.get("callee")
-    if not isinstance(callee, SymbolRefAttr):
-        op_error(op, "requires a 'callee' symbol reference attribute")
-    module = op
-    while module.parent_op is not None:
-        module = module.parent_op
-    target = None
-    for candidate in module.walk():
-        if candidate.name == "func.func" and string_value(candidate, "sym_name") == callee.leaf:
-            target = candidate
-            break
-    if target is None:
-        op_error(op, f"'{callee.leaf}' does not reference a valid function")
+    target = referenced_symbol(
+        op,
+        "callee",
+        "func.func",
+        "requires a 'callee' symbol reference attribute",
+        "'{name}' does not reference a valid function",
+    )
     ftype = function_type_of(target)
     if len(ftype.inputs) != len(op.operands):
         op_error(op, "incorrect number of operands for callee")
@@ -412,19 +411,13 @@ def _print_func_constant(pr: Printer, op: Operation) -> None:
 
 
 def _verify_func_constant(op: Operation) -> None:
-    value = op.properties.get("value")
-    if not isinstance(value, SymbolRefAttr):
-        op_error(op, "requires attribute 'value'")
-    module = op
-    while module.parent_op is not None:
-        module = module.parent_op
-    target = None
-    for candidate in module.walk():
-        if candidate.name == "func.func" and string_value(candidate, "sym_name") == value.leaf:
-            target = candidate
-            break
-    if target is None:
-        op_error(op, f"reference to undefined function '{value.leaf}'")
+    target = referenced_symbol(
+        op,
+        "value",
+        "func.func",
+        "requires attribute 'value'",
+        "reference to undefined function '{name}'",
+    )
     if function_type_of(target) != op.results[0].type:
         op_error(op, "reference to function with mismatched type")
 

@@ -2,21 +2,58 @@
 
 from __future__ import annotations
 
-from affine.attributes import Attribute, DenseArrayAttr
+from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
-    OpView,
+    DmaStartView,
     create,
     op_error,
     parse_dma_start,
+    parse_dynamic_index_list,
+    parse_prefetch_tail,
+    prefetch_flags,
+    print_dynamic_index_list,
+    print_prefetch,
+    referenced_symbol,
     segment_sizes,
     segments,
     string_value,
 )
-from affine.dialects.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
-from affine.ir import Operation, Value
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import DYNAMIC, I64, INDEX, IndexType, MemRefType, ShapedType, UnrankedMemRefType
+from affine.dialects.func import parse_return_like, print_return_like
+from affine.ir.attributes import (
+    UNIT,
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    DenseArrayAttr,
+    DenseElementsAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    UnitAttr,
+)
+from affine.ir.core import Operation, Value
+from affine.ir.diagnostics import VerifyError
+from affine.ir.registry import AUTOMATIC_ALLOCATION_SCOPE, PURE, TERMINATOR, define, lookup
+from affine.ir.strides import saturated_add, saturated_mul, strides_and_offset
+from affine.ir.symbols import symbol_name
+from affine.ir.types import (
+    DYNAMIC,
+    I32,
+    I64,
+    INDEX,
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ShapedType,
+    StridedLayout,
+    TensorType,
+    UnrankedMemRefType,
+)
+from affine.syntax.lexer import unescape_string
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer, print_map
 
 # -- alloc / alloca ---------------------------------------------------------------------------------
 
@@ -77,8 +114,6 @@ def _verify_alloc(op: Operation) -> None:
 
 
 def _is_strided(t: MemRefType) -> bool:
-    from affine.types import StridedLayout
-
     return isinstance(t.layout, StridedLayout)
 
 
@@ -170,7 +205,7 @@ def _parse_memref_load(p: Parser, offset: int) -> Operation:
 
 def _print_memref_load(pr: Printer, op: Operation) -> None:
     attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})  # type: ignore[attr-defined]
+    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}]{pr.attr_dict(attrs)} : "
         f"{pr.type(op.operands[0].type)}"
@@ -209,7 +244,7 @@ def _parse_memref_store(p: Parser, offset: int) -> Operation:
 
 def _print_memref_store(pr: Printer, op: Operation) -> None:
     attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})  # type: ignore[attr-defined]
+    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
     pr.write(
         f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}[{pr.operands(op.operands[2:])}]"
         f"{pr.attr_dict(attrs)} : {pr.type(op.operands[1].type)}"
@@ -290,27 +325,9 @@ def _print_copy(pr: Printer, op: Operation) -> None:
 # -- subview ---------------------------------------------------------------------------------------
 
 
-def _parse_mixed_list(p: Parser) -> tuple[list[int], list[tuple[Value, int]]]:
-    """``[0, %i, 4]``: static values with ``?`` (DYNAMIC) where an SSA value is given."""
-    p.expect("[")
-    static: list[int] = []
-    dynamic: list[tuple[Value, int]] = []
-    if not p.accept("]"):
-        while True:
-            if p.at("%"):
-                dynamic.append(p.parse_operand())
-                static.append(DYNAMIC)
-            else:
-                static.append(p.parse_integer())
-            if not p.accept(","):
-                break
-        p.expect("]")
-    return static, dynamic
-
-
 def _parse_subview(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
-    lists = [_parse_mixed_list(p) for _ in range(3)]
+    lists = [parse_dynamic_index_list(p) for _ in range(3)]
     return _finish_view(p, "memref.subview", offset, source, lists)
 
 
@@ -343,17 +360,12 @@ def _finish_view(
     return create(p, name, offset, values, [t_out], props, attrs)
 
 
-def _print_mixed(pr: Printer, static: tuple, dynamic: list[Value]) -> str:
-    it = iter(dynamic)
-    return "[" + ", ".join(pr.operand(next(it)) if s == DYNAMIC else str(s) for s in static) + "]"
-
-
 def _print_subview(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])}")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
-    pr.write(" " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
-    pr.write(" " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
+    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(" " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2)))
+    pr.write(" " + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3)))
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -367,7 +379,7 @@ def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
     return parse_dma_start(p, offset, "memref.dma_start", False, True, "expected 3 types")
 
 
-class MemRefDmaStart(OpView):
+class MemRefDmaStart(DmaStartView):
     """Operand layout of ``memref.dma_start``: src, src idx, dst, dst idx, count, tag, tag idx
     (, stride, elements per stride)."""
 
@@ -375,12 +387,8 @@ class MemRefDmaStart(OpView):
     OP_NAMES = ("memref.dma_start",)
 
     @property
-    def src(self) -> Value:
-        return self.op.operands[0]
-
-    @property
     def src_rank(self) -> int:
-        return len(self.src.type.shape)  # type: ignore[attr-defined]
+        return len(self.src.type.shape)
 
     @property
     def src_indices(self) -> list[Value]:
@@ -393,11 +401,11 @@ class MemRefDmaStart(OpView):
     @property
     def dst_indices(self) -> list[Value]:
         start = 2 + self.src_rank
-        return self.op.operands[start : start + len(self.dst.type.shape)]  # type: ignore[attr-defined]
+        return self.op.operands[start : start + len(self.dst.type.shape)]
 
     @property
     def _count_pos(self) -> int:
-        return 2 + self.src_rank + len(self.dst.type.shape)  # type: ignore[attr-defined]
+        return 2 + self.src_rank + len(self.dst.type.shape)
 
     @property
     def num_elements(self) -> Value:
@@ -410,19 +418,11 @@ class MemRefDmaStart(OpView):
     @property
     def tag_indices(self) -> list[Value]:
         start = self._count_pos + 2
-        return self.op.operands[start : start + len(self.tag.type.shape)]  # type: ignore[attr-defined]
+        return self.op.operands[start : start + len(self.tag.type.shape)]
 
     @property
     def is_strided(self) -> bool:
-        return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)  # type: ignore[attr-defined]
-
-    @property
-    def stride(self) -> Value | None:
-        return self.op.operands[-2] if self.is_strided else None
-
-    @property
-    def elements_per_stride(self) -> Value | None:
-        return self.op.operands[-1] if self.is_strided else None
+        return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)
 
 
 def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
@@ -444,7 +444,7 @@ def _verify_memref_dma_start(op: Operation) -> None:
         op_error(op, "expected at least 4 operands")
 
     def rank(v: Value) -> int:
-        return len(v.type.shape)  # type: ignore[attr-defined]
+        return len(v.type.shape)
 
     def all_index(values: list[Value]) -> bool:
         return all(isinstance(v.type, IndexType) for v in values)
@@ -515,7 +515,7 @@ def _verify_memref_dma_wait(op: Operation) -> None:
     for i, v in enumerate(op.operands[1:], 1):
         if not isinstance(v.type, IndexType):
             op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
-    rank = len(op.operands[0].type.shape)  # type: ignore[attr-defined]
+    rank = len(op.operands[0].type.shape)
     if len(op.operands) - 2 != rank:
         op_error(
             op,
@@ -536,10 +536,6 @@ define(
 
 
 def _parse_memref_global(p: Parser, offset: int) -> Operation:
-    from affine.attributes import UNIT, DenseElementsAttr, StringAttr, TypeAttr
-    from affine.lexer import unescape_string
-    from affine.types import TensorType
-
     props: dict[str, Attribute] = {}
     if p.at("str"):
         props["sym_visibility"] = StringAttr(unescape_string(p.tok))
@@ -578,8 +574,6 @@ _GLOBAL_ALIGNMENT = (
 
 
 def _valid_global_alignment(alignment: Attribute) -> bool:
-    from affine.attributes import IntegerAttr
-
     return (
         isinstance(alignment, IntegerAttr)
         and alignment.value > 0
@@ -588,15 +582,13 @@ def _valid_global_alignment(alignment: Attribute) -> bool:
 
 
 def _print_memref_global(pr: Printer, op: Operation) -> None:
-    from affine.attributes import DenseElementsAttr, SymbolRefAttr
-
     visibility = string_value(op, "sym_visibility")
     if visibility:
         pr.write(" " + pr.attr(op.properties["sym_visibility"]))
     if "constant" in op.properties:
         pr.write(" constant")
     pr.write(" " + pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]
+    pr.write(" : " + pr.type(op.properties["type"].value))
     value = op.properties.get("initial_value")
     if isinstance(value, DenseElementsAttr):
         pr.write(" = " + pr.types.dense_body(value))
@@ -609,9 +601,6 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_memref_global(op: Operation) -> None:
-    from affine.attributes import DenseElementsAttr, TypeAttr, UnitAttr
-    from affine.types import TensorType
-
     visibility = string_value(op, "sym_visibility")
     if visibility is not None and visibility not in ("public", "private", "nested"):
         op_error(
@@ -663,29 +652,20 @@ def _print_get_global(pr: Printer, op: Operation) -> None:
 
 
 def _verify_get_global(op: Operation) -> None:
-    from affine.attributes import SymbolRefAttr, TypeAttr
-
-    name = op.properties.get("name")
-    if not isinstance(name, SymbolRefAttr):
-        op_error(op, "requires attribute 'name'")
-    table = op.parent_op
-    while table is not None and table.name != "builtin.module":
-        table = table.parent_op
-    target = None
-    if table is not None:
-        for candidate in table.regions[0].blocks[0].operations:
-            if string_value(candidate, "sym_name") == name.leaf:
-                target = candidate
-                break
-    if target is None or target.name != "memref.global":
-        op_error(op, f"'{name.leaf}' does not reference a valid global memref")
+    target = referenced_symbol(
+        op,
+        "name",
+        "memref.global",
+        "requires attribute 'name'",
+        "'{name}' does not reference a valid global memref",
+    )
     t = target.properties.get("type")
     expected = t.value if isinstance(t, TypeAttr) else None
     if op.results[0].type != expected:
         op_error(
             op,
             f"result type '{op.results[0].type}' does not match type '{expected}' of the "
-            f"global memref @{name.leaf}",
+            f"global memref @{symbol_name(target)}",
         )
 
 
@@ -766,8 +746,8 @@ def _verify_memory_space_cast(op: Operation) -> None:
     if (
         not same_kind
         or not isinstance(a, (MemRefType, UnrankedMemRefType))
-        or a.element_type != b.element_type  # type: ignore[attr-defined]
-        or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))  # type: ignore[attr-defined]
+        or a.element_type != b.element_type
+        or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))
     ):
         op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
@@ -859,7 +839,7 @@ def _print_reshape(pr: Printer, op: Operation) -> None:
 def _verify_reshape(op: Operation) -> None:
     src, shape = (v.type for v in op.operands)
     result = op.results[0].type
-    if src.element_type != result.element_type:  # type: ignore[attr-defined]
+    if src.element_type != result.element_type:
         op_error(op, "element types of source and destination memref types should be the same")
     if isinstance(src, MemRefType) and src.layout:
         op_error(op, "source memref type should have identity affine map")
@@ -888,8 +868,6 @@ define(
 
 
 def _parse_transpose(p: Parser, offset: int) -> Operation:
-    from affine.attributes import AffineMapAttr
-
     source = p.parse_operand()
     permutation = p.parse_affine_map_body()
     attrs = p.parse_optional_attr_dict()
@@ -901,16 +879,14 @@ def _parse_transpose(p: Parser, offset: int) -> Operation:
 
 
 def _print_transpose(pr: Printer, op: Operation) -> None:
-    from affine.printer import print_map
-
-    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    permutation = op.properties["permutation"].value
     pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
     pr.write(pr.attr_dict(op.attributes, ("permutation",)))
     pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
 
 
 def _verify_transpose(op: Operation) -> None:
-    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]
+    permutation = op.properties["permutation"].value
     t = op.operands[0].type
     if not permutation.is_permutation():
         op_error(op, "expected a permutation map")
@@ -940,7 +916,6 @@ def _verify_transpose(op: Operation) -> None:
 def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefType:
     """MLIR's ``canonicalizeStridedLayout``: the strided layout as an affine map (dropped
     when it is the identity)."""
-    from affine.types import StridedLayout
 
     layout = StridedLayout(strides, offset).to_affine_map()
     return MemRefType(shape, like.element_type, layout, like.memory_space)
@@ -968,8 +943,6 @@ _INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "an
 
 
 def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
-
     kind_offset = p.start
     kind = p.parse_keyword() if p.at("id") else None
     if kind not in ATOMIC_KINDS:
@@ -994,7 +967,7 @@ def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
 
 
 def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
-    kind = ATOMIC_KINDS[op.properties["kind"].value]  # type: ignore[attr-defined]
+    kind = ATOMIC_KINDS[op.properties["kind"].value]
     value, memref = op.operands[:2]
     pr.write(f" {kind} {pr.operand(value)}, {pr.operand(memref)}[{pr.operands(op.operands[2:])}]")
     pr.write(pr.attr_dict(op.attributes, ("kind",)))
@@ -1002,9 +975,6 @@ def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
 
 
 def _verify_atomic_rmw(op: Operation) -> None:
-    from affine.attributes import IntegerAttr
-    from affine.types import FloatType, IntegerType
-
     kind_attr = op.properties.get("kind")
     if not isinstance(kind_attr, IntegerAttr) or not 0 <= kind_attr.value < len(ATOMIC_KINDS):
         op_error(op, "requires attribute 'kind'")
@@ -1089,16 +1059,12 @@ def _verify_atomic_yield(op: Operation) -> None:
 
 def _parse_return_like(name: str):
     def parse(p: Parser, offset: int) -> Operation:
-        from affine.dialects.func import parse_return_like
-
         return parse_return_like(p, offset, name)
 
     return parse
 
 
 def _print_return_like(pr: Printer, op: Operation) -> None:
-    from affine.dialects.func import print_return_like
-
     print_return_like(pr, op)
 
 
@@ -1118,8 +1084,6 @@ def _parse_alloca_scope(p: Parser, offset: int) -> Operation:
     result_types = p.parse_optional_arrow_type_list()
     body = p.parse_region()
     if not result_types:
-        from affine.dialects.affine_dialect import ensure_terminator
-
         ensure_terminator(body, "memref.alloca_scope.return", p, offset)
     attrs = p.parse_optional_attr_dict()
     return create(p, "memref.alloca_scope", offset, [], result_types, None, attrs, [body])
@@ -1163,9 +1127,6 @@ define(
 
 
 def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
-    from affine.types import I32
-
     memref = p.parse_operand()
     p.expect(",")
     alignment = p.parse_integer()
@@ -1176,15 +1137,13 @@ def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
 
 
 def _print_assume_alignment(pr: Printer, op: Operation) -> None:
-    alignment = op.properties["alignment"].value  # type: ignore[attr-defined]
+    alignment = op.properties["alignment"].value
     pr.write(f" {pr.operand(op.operands[0])}, {alignment}")
     pr.write(pr.attr_dict(op.attributes, ("alignment",)))
     pr.write(" : " + pr.type(op.operands[0].type))
 
 
 def _verify_assume_alignment(op: Operation) -> None:
-    from affine.attributes import IntegerAttr
-
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
         op_error(
@@ -1208,57 +1167,34 @@ define(
 
 
 def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
-    from affine.attributes import IntegerAttr
-    from affine.types import I1, I32
-
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
-    p.expect(",")
-    rw = p.parse_keyword()
-    p.expect(",")
-    p.expect_op_keyword("locality")
-    p.expect("<")
-    hint = p.parse_integer()
-    p.expect(">")
-    p.expect(",")
-    cache = p.parse_keyword()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
     values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
-    if rw not in ("read", "write"):
-        p.op_error("rw specifier has to be 'read' or 'write'", offset)
-    if cache not in ("data", "instr"):
-        p.op_error("cache type has to be 'data' or 'instr'", offset)
-    props = {
-        "isDataCache": IntegerAttr(1 if cache == "data" else 0, I1),
-        "isWrite": IntegerAttr(1 if rw == "write" else 0, I1),
-        "localityHint": IntegerAttr(hint, I32),
+    is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
+    props: dict[str, Attribute] = {
+        "isDataCache": is_data,
+        "isWrite": is_write,
+        "localityHint": locality,
     }
     return create(p, "memref.prefetch", offset, values, [], props, attrs)
 
 
 def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
-    rw = "write" if op.properties["isWrite"].value else "read"  # type: ignore[attr-defined]
-    cache = "data" if op.properties["isDataCache"].value else "instr"  # type: ignore[attr-defined]
-    hint = op.properties["localityHint"].value  # type: ignore[attr-defined]
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}], {rw}, "
-        f"locality<{hint}>, {cache}"
-    )
-    pr.write(pr.attr_dict(op.attributes, ("isWrite", "localityHint", "isDataCache")))
-    pr.write(" : " + pr.type(op.operands[0].type))
+    indices = pr.operands(op.operands[1:])
+    print_prefetch(pr, op, indices, ("isWrite", "localityHint", "isDataCache"))
 
 
 def _verify_memref_prefetch(op: Operation) -> None:
     hint = op.properties.get("localityHint")
-    if hint is None or not 0 <= hint.value <= 3:  # type: ignore[attr-defined]
+    if hint is None or not 0 <= hint.value <= 3:
         op_error(
             op,
             "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose minimum value is 0 whose maximum value is 3",
         )
     t = op.operands[0].type
-    if len(op.operands) - 1 != len(t.shape):  # type: ignore[attr-defined]
+    if len(op.operands) - 1 != len(t.shape):
         op_error(op, "too few indices")
 
 
@@ -1313,50 +1249,11 @@ define(
 # -- strides and offsets (MLIR's getStridesAndOffset), saturated arithmetic ------------------------
 
 
-def strides_and_offset(t: MemRefType) -> tuple[list[int], int] | None:
-    """The strides and offset of ``t``'s layout (``DYNAMIC`` for ``?``); None when the
-    layout is not strided."""
-    from affine.layout import strided_from_map
-    from affine.simplify import simplify_map
-    from affine.types import StridedLayout
-
-    if isinstance(t.layout, StridedLayout):
-        return list(t.layout.strides), t.layout.offset
-    if not t.layout:
-        strides: list[int] = []
-        running = 1
-        for size in reversed(t.shape):
-            strides.append(running)
-            running = _sat_mul(running, size)
-        return strides[::-1], 0
-    maps = t.layout
-    if len(maps) != 1 or maps[0].num_results != 1:
-        return None  # MLIR extracts strides from a single one-result map only
-    layout = strided_from_map(maps[0]) or strided_from_map(simplify_map(maps[0]))
-    return (list(layout.strides), layout.offset) if layout is not None else None
-
-
-def _sat_mul(a: int, b: int) -> int:
-    if a == 0 or b == 0:
-        return 0
-    if a == DYNAMIC or b == DYNAMIC:
-        return DYNAMIC
-    return a * b
-
-
-def _sat_add(a: int, b: int) -> int:
-    return DYNAMIC if DYNAMIC in (a, b) else a + b
-
-
 def _strided_type(like: MemRefType, shape, strides, offset: int) -> MemRefType:
-    from affine.types import StridedLayout
-
     return MemRefType(shape, like.element_type, StridedLayout(strides, offset), like.memory_space)
 
 
 def _is_identity_layout(t: MemRefType) -> bool:
-    from affine.types import StridedLayout
-
     if not t.layout:
         return True
     if isinstance(t.layout, StridedLayout):
@@ -1375,15 +1272,14 @@ def _identity_map(m) -> bool:
 
 def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]) -> None:
     """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
-    from affine.diagnostics import VerifyError
 
     def error(message: str):
         raise VerifyError(message, op.loc)
 
     props = op.properties
-    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
-    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
-    strides = props["static_strides"].values  # type: ignore[attr-defined]
+    offsets = props["static_offsets"].values
+    sizes = props["static_sizes"].values
+    strides = props["static_strides"].values
     if not (len(offsets) == 1 and max_ranks[0] == 1) and len(offsets) != len(sizes):
         error(
             f"expected mixed offsets rank to match mixed sizes rank ({len(offsets)} vs "
@@ -1416,7 +1312,7 @@ def _parse_offsets_sizes_strides_keywords(p: Parser):
     for keyword in ("offset", "sizes", "strides"):
         p.expect_op_keyword(keyword)
         p.expect(":")
-        lists.append(_parse_mixed_list(p))
+        lists.append(parse_dynamic_index_list(p))
         if keyword != "strides":
             p.expect(",")
     return lists
@@ -1432,9 +1328,14 @@ def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
 def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
     props = op.properties
     pr.write(f" {pr.operand(op.operands[0])} to offset: ")
-    pr.write(_print_mixed(pr, props["static_offsets"].values, segments(op, 1)))  # type: ignore[attr-defined]
-    pr.write(", sizes: " + _print_mixed(pr, props["static_sizes"].values, segments(op, 2)))  # type: ignore[attr-defined]
-    pr.write(", strides: " + _print_mixed(pr, props["static_strides"].values, segments(op, 3)))  # type: ignore[attr-defined]
+    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
+    pr.write(
+        ", sizes: " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2))
+    )
+    pr.write(
+        ", strides: "
+        + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3))
+    )
     pr.write(
         pr.attr_dict(op.attributes)
         + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
@@ -1442,19 +1343,17 @@ def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
 
 
 def _verify_reinterpret_cast(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
-
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(result, MemRefType):
         op_error(op, f"result #0 must be memref of any type values, but got '{result}'")
     _verify_offsets_sizes_strides(op, (1, len(result.shape), len(result.shape)))
-    if source.memory_space != result.memory_space:  # type: ignore[attr-defined]
+    if source.memory_space != result.memory_space:
         raise VerifyError(
             f"different memory spaces specified for source type '{source}' and result memref "
             f"type '{result}'",
             op.loc,
         )
-    if source.element_type != result.element_type:  # type: ignore[attr-defined]
+    if source.element_type != result.element_type:
         raise VerifyError(
             f"different element types specified for source type '{source}' and result memref "
             f"type '{result}'",
@@ -1464,7 +1363,7 @@ def _verify_reinterpret_cast(op: Operation) -> None:
     def show(v: int) -> str:
         return "dynamic" if v == DYNAMIC else str(v)
 
-    sizes = op.properties["static_sizes"].values  # type: ignore[attr-defined]
+    sizes = op.properties["static_sizes"].values
     for index, (actual, expected) in enumerate(zip(result.shape, sizes)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -1478,14 +1377,14 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             f"expected result type to have strided layout but found '{result}'", op.loc
         )
     strides, result_offset = layout
-    expected_offset = op.properties["static_offsets"].values[0]  # type: ignore[attr-defined]
+    expected_offset = op.properties["static_offsets"].values[0]
     if result_offset != DYNAMIC and result_offset != expected_offset:
         raise VerifyError(
             f"expected result type with offset = {show(expected_offset)} instead of "
             f"{result_offset}",
             op.loc,
         )
-    expected_strides = op.properties["static_strides"].values  # type: ignore[attr-defined]
+    expected_strides = op.properties["static_strides"].values
     for index, (actual, expected) in enumerate(zip(strides, expected_strides)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -1510,8 +1409,6 @@ define(
 
 
 def _parse_reassociation(p: Parser):
-    from affine.attributes import ArrayAttr, IntegerAttr
-
     p.expect("[")
     groups = []
     if not p.accept("]"):
@@ -1533,7 +1430,7 @@ def _parse_reassociation(p: Parser):
 
 def _reassociation(op: Operation) -> list[list[int]]:
     attr = op.properties["reassociation"]
-    return [[e.value for e in group.elements] for group in attr.elements]  # type: ignore[attr-defined]
+    return [[e.value for e in group.elements] for group in attr.elements]
 
 
 def _print_reassociation(op: Operation) -> str:
@@ -1627,7 +1524,7 @@ def _collapsed_layout(t: MemRefType, groups: list[list[int]]) -> tuple[list[int]
         stride = result[index]
         index -= 1
         for dim in reversed(group[1:]):
-            stride = _sat_mul(stride, shape[dim])
+            stride = saturated_mul(stride, shape[dim])
             source_stride = strides[dim - 1]
             if shape[dim - 1] == 1:
                 continue
@@ -1666,7 +1563,7 @@ def _parse_expand_shape(p: Parser, offset: int) -> Operation:
     source = p.parse_operand()
     reassociation = _parse_reassociation(p)
     p.expect_op_keyword("output_shape")
-    shape, dynamic = _parse_mixed_list(p)
+    shape, dynamic = parse_dynamic_index_list(p)
     attrs = p.parse_optional_attr_dict()
     t_in = p.parse_colon_type()
     p.expect_op_keyword("into")
@@ -1677,9 +1574,9 @@ def _parse_expand_shape(p: Parser, offset: int) -> Operation:
 
 
 def _print_expand_shape(pr: Printer, op: Operation) -> None:
-    shape = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    shape = op.properties["static_output_shape"].values
     pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)} output_shape ")
-    pr.write(_print_mixed(pr, shape, op.operands[1:]))
+    pr.write(print_dynamic_index_list(pr, shape, op.operands[1:]))
     pr.write(pr.attr_dict(op.attributes, ("reassociation", "static_output_shape")))
     pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
 
@@ -1706,13 +1603,13 @@ def _verify_expand_shape(op: Operation) -> None:
         for group, stride in reversed(list(zip(groups, source_strides))):
             for _ in group:
                 reverse.append(stride)
-                stride = _sat_mul(stride, result.shape[shape_index])
+                stride = saturated_mul(stride, result.shape[shape_index])
                 shape_index -= 1
         strides = reverse[::-1] + [1] * (len(result.shape) - len(reverse))
         expected = _strided_type(source, result.shape, strides, source_offset)
     if expected != result:
         op_error(op, f"expected expanded type to be '{expected}' but found '{result}'")
-    static = op.properties["static_output_shape"].values  # type: ignore[attr-defined]
+    static = op.properties["static_output_shape"].values
     if len(static) != len(result.shape):
         op_error(
             op,
@@ -1769,8 +1666,6 @@ def _print_view(pr: Printer, op: Operation) -> None:
 
 
 def _verify_view(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
-
     base, view = op.operands[0].type, op.results[0].type
     if not _is_identity_layout(base):
         raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
@@ -1844,8 +1739,6 @@ def _memref_rank_reduction_mask(
 
 
 def _verify_subview(op: Operation) -> None:
-    from affine.diagnostics import VerifyError
-
     def error(message: str):
         raise VerifyError(message, op.loc)
 
@@ -1862,14 +1755,14 @@ def _verify_subview(op: Operation) -> None:
     if layout is None:
         error(f"base type '{base}' is not strided")
     props = op.properties
-    offsets = props["static_offsets"].values  # type: ignore[attr-defined]
-    sizes = props["static_sizes"].values  # type: ignore[attr-defined]
-    steps = props["static_strides"].values  # type: ignore[attr-defined]
+    offsets = props["static_offsets"].values
+    sizes = props["static_sizes"].values
+    steps = props["static_strides"].values
     source_strides, source_offset = layout
     target_offset = source_offset
     for o, s in zip(offsets, source_strides):
-        target_offset = _sat_add(target_offset, _sat_mul(o, s))
-    target_strides = [_sat_mul(s, k) for s, k in zip(source_strides, steps)]
+        target_offset = saturated_add(target_offset, saturated_mul(o, s))
+    target_strides = [saturated_mul(s, k) for s, k in zip(source_strides, steps)]
     expected = _strided_type(base, sizes, target_strides, target_offset)
     layout_message = (
         f"expected result type to be '{expected}' or a rank-reduced version. (mismatch of "
@@ -1980,4 +1873,4 @@ define(
 )
 define("memref.copy", parse=_parse_copy, print=_print_copy, verify=_verify_memref_copy)
 
-__all__ = ["MemRefDmaStart", "strides_and_offset"]
+__all__ = ["MemRefDmaStart"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from affine.attributes import UNIT, Attribute, StringAttr, SymbolRefAttr, TypeAttr
 from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
-from affine.dialects.common import create, op_error, string_value
+from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.func import (
     parse_function_like,
     parse_return_like,
@@ -12,7 +11,16 @@ from affine.dialects.func import (
     print_return_like,
     verify_function_like,
 )
-from affine.dialects.registry import (
+from affine.ir.attributes import (
+    UNIT,
+    Attribute,
+    DenseArrayAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+)
+from affine.ir.core import Operation, Region
+from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
     GRAPH_REGION,
@@ -22,10 +30,9 @@ from affine.dialects.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir import Operation, Region
-from affine.parser import Parser
-from affine.printer import Printer
-from affine.types import I1, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.ir.types import I1, I64, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
 
 # -- control flow between regions (MLIR's RegionBranchOpInterface checks) ------------------------
 
@@ -355,7 +362,7 @@ def _print_global(pr: Printer, op: Operation) -> None:
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
     if "value" in op.properties:
         pr.write("(" + pr.attr(op.properties["value"]) + ")")
-    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]
+    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     pr.write(pr.attr_dict(op.attributes))
 
 
@@ -506,8 +513,6 @@ def _parse_bound_list(p: Parser, count: int) -> list:
 
 
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
-    from affine.dialects.common import segment_sizes
-
     p.expect("(")
     ivs = []
     if not p.accept(")"):
@@ -542,8 +547,6 @@ def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
 
 
 def _print_scf_parallel(pr: Printer, op: Operation) -> None:
-    from affine.dialects.common import segments
-
     ivs = op.regions[0].blocks[0].arguments
     pr.write(f" ({pr.operands(ivs)}) = ({pr.operands(segments(op, 0))})")
     pr.write(f" to ({pr.operands(segments(op, 1))}) step ({pr.operands(segments(op, 2))})")
@@ -556,8 +559,6 @@ def _print_scf_parallel(pr: Printer, op: Operation) -> None:
 
 
 def _verify_scf_parallel(op: Operation) -> None:
-    from affine.dialects.common import segments
-
     steps = segments(op, 2)
     if not steps:
         op_error(op, "needs at least one tuple element for lowerBound, upperBound and step")
@@ -747,9 +748,6 @@ define(
 
 
 def _parse_index_switch(p: Parser, offset: int) -> Operation:
-    from affine.attributes import DenseArrayAttr
-    from affine.types import I64
-
     arg = p.resolve(p.parse_operand(), INDEX)
     attrs = p.parse_optional_attr_dict()
     result_types = p.parse_optional_arrow_type_list()
@@ -774,7 +772,7 @@ def _print_index_switch(pr: Printer, op: Operation) -> None:
     if op.results:
         pr.write(f" -> {pr.type_list(r.type for r in op.results)}")
     pr.write(" ")
-    cases = op.properties["cases"].values  # type: ignore[attr-defined]
+    cases = op.properties["cases"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     for value, region in zip(cases, op.regions[1:]):
         pr.write("\n" + " " * pr.indent + f"case {value} ")
         pr.region(region, False, True)
@@ -786,7 +784,7 @@ def _print_index_switch(pr: Printer, op: Operation) -> None:
 
 
 def _verify_index_switch(op: Operation) -> None:
-    cases = list(op.properties["cases"].values)  # type: ignore[attr-defined]
+    cases = list(op.properties["cases"].values)  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if len(cases) != len(op.regions) - 1:
         op_error(
             op,

@@ -17,8 +17,10 @@ from nestgen import nests
 from schedule_oracle import first_broken, times
 
 import affine
-from affine.execute import check_equivalent, random_inputs, run
-from affine.ir import Module
+from affine.exec.equivalence import check_equivalent
+from affine.exec.inputs import random_inputs
+from affine.exec.running import run
+from affine.ir.core import Module
 from poly.deps import AnalysisWarning
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL, LEGAL, UNKNOWN

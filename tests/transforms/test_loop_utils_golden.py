@@ -9,24 +9,25 @@ import pytest
 from filecheck import filecheck
 
 import affine
-from affine.ir import Module
+from affine.ir.core import Module
 from affine.ops import ForOp
-from affine.printer import print_module
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     apply_to_clone,
     get_perfect_band,
     get_tileable_bands,
-    interchange,
+    interchange_loops,
     loops,
     normalize_loop,
     permute_loops,
     promote_if_single_iteration,
-    skew,
 )
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew_band
 from transforms.tiling import separate_full_tiles, tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam_loop
+from transforms.unrolling import unroll_full, unroll_loop, unroll_up_to
 
 
 def check(source: str, rewrite: Callable[[Module], object], checks: str) -> Module:
@@ -66,7 +67,7 @@ func.func @f(%A: memref<100xf32>, %N: index) {
 def test_unroll_by_a_non_divisor_adds_a_cleanup_loop() -> None:
     check(
         COPY,
-        lambda m: unroll(loops(m)[0], 4),
+        lambda m: unroll_loop(loops(m)[0], 4),
         """
         // CHECK-DAG: #[[P1:map[0-9]*]] = affine_map<(d0) -> (d0 + 1)>
         // CHECK-DAG: #[[P3:map[0-9]*]] = affine_map<(d0) -> (d0 + 3)>
@@ -85,7 +86,7 @@ def test_unroll_with_a_symbolic_trip_count_ends_the_main_loop_at_a_multiple() ->
     # The cleanup loop starts no lower than 0: for a negative %N neither loop runs.
     check(
         COPY.replace("0 to 10", "0 to %N"),
-        lambda m: unroll(loops(m)[0], 4),
+        lambda m: unroll_loop(loops(m)[0], 4),
         """
         // CHECK: #[[UB:map[0-9]*]] = affine_map<()[s0] -> ((s0 floordiv 4) * 4)>
         // CHECK: #[[LB:map[0-9]*]] = affine_map<()[s0] -> (0, (s0 floordiv 4) * 4)>
@@ -108,7 +109,7 @@ def test_unroll_chains_iter_args_and_promotes_a_single_iteration() -> None:
           return %r : f32
         }
         """,
-        lambda m: unroll(loops(m)[0], 3),
+        lambda m: unroll_loop(loops(m)[0], 3),
         """
         // CHECK:      %[[C0:.*]] = arith.constant 0 : index
         // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0
@@ -125,8 +126,8 @@ def test_unroll_chains_iter_args_and_promotes_a_single_iteration() -> None:
 
 
 def test_unroll_refusals() -> None:
-    refuse(COPY, lambda m: unroll(loops(m)[0], 11), "runs only 10 times")
-    refuse(COPY, lambda m: unroll(loops(m)[0], 0), "must be positive")
+    refuse(COPY, lambda m: unroll_loop(loops(m)[0], 11), "runs only 10 times")
+    refuse(COPY, lambda m: unroll_loop(loops(m)[0], 0), "must be positive")
     refuse(
         """
         func.func @f(%A: memref<100xf32>) {
@@ -139,7 +140,7 @@ def test_unroll_refusals() -> None:
           return
         }
         """,
-        lambda m: unroll(loops(m)[1], 4),
+        lambda m: unroll_loop(loops(m)[1], 4),
         "cleanup loop's bounds would not be affine",
     )
     refuse(COPY.replace("0 to 10", "0 to %N"), lambda m: unroll_full(loops(m)[0]), "not constant")
@@ -161,10 +162,14 @@ def test_unroll_full_and_up_to() -> None:
     )
     check(
         COPY,
-        lambda m: unroll(loops(m)[0], 5, cleanup_unroll=True),
+        lambda m: unroll_loop(loops(m)[0], 5, cleanup_unroll=True),
         "// CHECK: affine.for %{{.*}} = 0 to 10 step 5 {",
     )
-    check(COPY, lambda m: unroll(loops(m)[0], 16, cleanup_unroll=True), "// CHECK-NOT: affine.for")
+    check(
+        COPY,
+        lambda m: unroll_loop(loops(m)[0], 16, cleanup_unroll=True),
+        "// CHECK-NOT: affine.for",
+    )
 
 
 REDUCTION_NEST = """
@@ -188,7 +193,7 @@ func.func @f(%A: memref<100x100xf32>, %B: memref<100xf32>) -> f32 {
 def test_unroll_and_jam_duplicates_accumulators_and_combines_them() -> None:
     check(
         REDUCTION_NEST,
-        lambda m: unroll_and_jam(loops(m)[0], 2),
+        lambda m: unroll_and_jam_loop(loops(m)[0], 2),
         """
         // CHECK:      %[[T:.*]]:2 = affine.for %[[I:.*]] = 0 to 10 step 2 iter_args(%[[T0:[^ ]*]] = %cst, %[[T1:[^ ]*]] = %cst)
         // CHECK-NEXT:   %[[A0:.*]] = affine.load %arg1[%[[I]]]
@@ -228,7 +233,7 @@ def test_unroll_and_jam_into_an_invariant_if() -> None:
         // CHECK-NEXT:       %[[I1:.*]] = affine.apply #map(%[[I]])
         // CHECK-NEXT:       affine.load %arg0[%[[I1]], %[[J]]]
     """
-    check(source, lambda m: unroll_and_jam(loops(m)[0], 2, jam_into_ifs=True), checks_jammed)
+    check(source, lambda m: unroll_and_jam_loop(loops(m)[0], 2, jam_into_ifs=True), checks_jammed)
     checks_copied = """
         // CHECK:      affine.for %[[I:.*]] = 0 to 8 step 2 {
         // CHECK-NEXT:   affine.if
@@ -236,7 +241,7 @@ def test_unroll_and_jam_into_an_invariant_if() -> None:
         // CHECK:        affine.apply
         // CHECK-NEXT:   affine.if
     """
-    check(source, lambda m: unroll_and_jam(loops(m)[0], 2), checks_copied)
+    check(source, lambda m: unroll_and_jam_loop(loops(m)[0], 2), checks_copied)
 
 
 def test_unroll_and_jam_refusals() -> None:
@@ -251,13 +256,13 @@ def test_unroll_and_jam_refusals() -> None:
       return
     }
     """
-    refuse(triangular, lambda m: unroll_and_jam(loops(m)[0], 2), "inner loop vary")
+    refuse(triangular, lambda m: unroll_and_jam_loop(loops(m)[0], 2), "inner loop vary")
     refuse(
         REDUCTION_NEST.replace("%n = arith.addf %tot, %r", "%n = arith.subf %r, %tot"),
-        lambda m: unroll_and_jam(loops(m)[0], 2),
+        lambda m: unroll_and_jam_loop(loops(m)[0], 2),
         "not all reductions",
     )
-    refuse(REDUCTION_NEST, lambda m: unroll_and_jam(loops(m)[0], 11), "runs only 10 times")
+    refuse(REDUCTION_NEST, lambda m: unroll_and_jam_loop(loops(m)[0], 11), "runs only 10 times")
 
 
 TRIANGLE = """
@@ -464,7 +469,7 @@ def test_permutation_and_interchange() -> None:
     )
     check(
         NEST3,
-        lambda m: interchange(loops(m)[0], loops(m)[2]),
+        lambda m: interchange_loops(loops(m)[0], loops(m)[2]),
         """
         // CHECK:      affine.for %{{.*}} = 0 to 30 {
         // CHECK-NEXT:   affine.for %{{.*}} = 1 to 20 {
@@ -487,7 +492,7 @@ def test_skew_shifts_bounds_and_composes_uses() -> None:
             "affine.store %v, %A[%k, %i] : memref<40x40xf32>",
             "affine.store %j, %I[%k] : memref<40xindex>",
         ),
-        lambda m: skew(loops(m)[:2], [2]),
+        lambda m: skew_band(loops(m)[:2], [2]),
         """
         // CHECK-DAG: #[[LB:map[0-9]*]] = affine_map<(d0) -> (d0 * 2 + 1)>
         // CHECK-DAG: #[[UB:map[0-9]*]] = affine_map<(d0) -> (d0 * 2 + 20)>
@@ -500,7 +505,7 @@ def test_skew_shifts_bounds_and_composes_uses() -> None:
         // CHECK-NEXT:       affine.store %[[OLDJ]], %arg1[%[[K]]]
         """,
     )
-    refuse(NEST3, lambda m: skew([loops(m)[1], loops(m)[0]], [1]), "must enclose")
+    refuse(NEST3, lambda m: skew_band([loops(m)[1], loops(m)[0]], [1]), "must enclose")
 
 
 def test_normalize_with_and_without_composition() -> None:
@@ -610,7 +615,7 @@ def test_parallelize_refusals() -> None:
 
 
 def test_errors_carry_the_location_of_the_loop() -> None:
-    error = refuse(COPY, lambda m: unroll(loops(m)[0], 20), "runs only")
+    error = refuse(COPY, lambda m: unroll_loop(loops(m)[0], 20), "runs only")
     assert error.render().startswith("<golden>:3:3: error: cannot unroll by 20")
 
 

@@ -26,8 +26,8 @@ from transform_helpers import (
     unroll_like_mlir_opt,
 )
 
-from affine.execute import check_equivalent
-from affine.ir import Module
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     get_perfect_band,
@@ -36,11 +36,11 @@ from transforms.loop_utils import (
     loops,
     normalize_loop,
     permute_loops,
-    skew,
 )
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew_band
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll_and_jam
+from transforms.unroll_jam import unroll_and_jam_loop
 
 KERNEL_NAMES = sorted(p.stem for p in KERNELS.glob("*.mlir"))
 # Kernels covering every loop shape of the corpus (iter_args, max/min and floordiv bounds,
@@ -75,7 +75,7 @@ def _skew_all(module: Module) -> None:
     for loop in loops(module):
         enclosing = [op for op in loop.ancestors() if is_loop(op)][::-1]
         if enclosing:
-            skew([*enclosing, loop], list(range(1, len(enclosing) + 1)))
+            skew_band([*enclosing, loop], list(range(1, len(enclosing) + 1)))
 
 
 def _strip_mine(module: Module) -> None:
@@ -125,7 +125,7 @@ def _permute(function: str, band: int, permutation: list[int]) -> Rewrite:
 
 
 def _jam(function: str, loop: int, factor: int) -> Rewrite:
-    return lambda m: unroll_and_jam(loops(m.function(function))[loop], factor)
+    return lambda m: unroll_and_jam_loop(loops(m.function(function))[loop], factor)
 
 
 def _parallelize(numbers: list[int]) -> Rewrite:
@@ -141,8 +141,8 @@ def _parallelize(numbers: list[int]) -> Rewrite:
 def _skew_and_tile_seidel(m: Module) -> None:
     """seidel-2d is not tileable as written; after skewing (i += t, j += t + i) it is."""
     t, i, j = loops(m)
-    skew([t, i], [1])
-    skew([t, i, j], [1, 1])
+    skew_band([t, i], [1])
+    skew_band([t, i, j], [1, 1])
     tile_perfect_band(get_perfect_band(t), [2, 4, 4], separate=True)
 
 

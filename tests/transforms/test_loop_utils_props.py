@@ -9,12 +9,14 @@ from nestgen import nests
 from transform_helpers import assert_equivalent
 
 import affine
-from affine.printer import print_module
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
-from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops, skew
+from transforms.loop_utils import is_loop, loops, normalize_loop, permute_loops
 from transforms.parallelization import to_parallel
+from transforms.skewing import skew_band
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam_loop
+from transforms.unrolling import unroll_full, unroll_loop, unroll_up_to
 
 MAX_EXAMPLES = 150
 REWRITES = (
@@ -31,9 +33,9 @@ REWRITES = (
 
 def _apply(rewrite: str, loop, factor: int) -> None:
     if rewrite == "unroll":
-        unroll(loop, factor)
+        unroll_loop(loop, factor)
     elif rewrite == "unroll-cleanup":
-        unroll(loop, factor, cleanup_unroll=True)
+        unroll_loop(loop, factor, cleanup_unroll=True)
     elif rewrite == "unroll-up-to":
         unroll_up_to(loop, factor)
     elif rewrite == "unroll-full":
@@ -44,7 +46,7 @@ def _apply(rewrite: str, loop, factor: int) -> None:
         normalize_loop(loop, compose=True)
     elif rewrite == "skew":
         enclosing = [op for op in loop.ancestors() if is_loop(op)][::-1]
-        skew([*enclosing, loop], [factor - 3 + k for k in range(len(enclosing))])
+        skew_band([*enclosing, loop], [factor - 3 + k for k in range(len(enclosing))])
     else:
         tile_perfect_band([loop], [factor], separate=factor % 2 == 1)
 
@@ -110,7 +112,7 @@ def counting_bands(draw: st.DrawFn) -> str:
 
 
 def _reorder(rewrite: str, band: list, data) -> None:
-    """Apply a rewrite that reorders (tiling, permutation, unroll-and-jam, skewing,
+    """Apply a rewrite that reorders (tiling, permutation, unroll_loop-and-jam, skewing,
     parallelization) to the loops of ``band``, with parameters drawn from ``data``."""
     n = len(band)
     if rewrite == "tile":
@@ -122,10 +124,10 @@ def _reorder(rewrite: str, band: list, data) -> None:
         to_parallel(band[data.draw(st.integers(0, n - 1), label="loop")])
     elif rewrite == "unroll-and-jam":
         loop = band[data.draw(st.integers(0, n - 1), label="loop")]
-        unroll_and_jam(loop, data.draw(st.integers(2, 4), label="factor"))
+        unroll_and_jam_loop(loop, data.draw(st.integers(2, 4), label="factor"))
     else:
         factors = data.draw(st.lists(st.integers(-2, 2), min_size=n - 1, max_size=n - 1))
-        skew(band, factors)
+        skew_band(band, factors)
 
 
 @settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,9 @@ from conftest import CORPUS
 from test_passes import run_pass
 
 import affine
-from affine.execute import checksums, deterministic_inputs, resolve_function, run, run_mlir_runner
+from affine.exec.inputs import checksums, deterministic_inputs, resolve_function
+from affine.exec.mlir_runner import run_mlir_runner
+from affine.exec.running import run
 
 KERNELS = sorted(p for p in (CORPUS / "kernels").glob("*.mlir") if p.stem != "dma_tiles")
 PASSES = [

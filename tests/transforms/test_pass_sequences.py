@@ -16,9 +16,9 @@ from nestgen import nests
 from test_passes import run_pass
 
 import affine
-from affine.execute import check_equivalent
-from affine.printer import print_module
-from affine.verifier import verify
+from affine.dialects.verifier import verify
+from affine.exec.equivalence import check_equivalent
+from affine.syntax.printer import print_module
 
 
 @st.composite

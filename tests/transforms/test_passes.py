@@ -10,9 +10,9 @@ import pytest
 from conftest import CORPUS, run_mlir_opt
 
 import affine
-from affine.execute import check_equivalent
-from affine.ir import Module
-from affine.printer import print_module
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module
+from affine.syntax.printer import print_module
 from transforms import registry
 from transforms.registry import PassContext
 

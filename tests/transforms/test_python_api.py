@@ -10,9 +10,9 @@ from filecheck import filecheck
 
 import affine
 import transforms
-from affine.builders import constant_index
-from affine.execute import check_equivalent
-from affine.printer import print_module
+from affine.dialects.builders import constant_index
+from affine.exec.equivalence import check_equivalent
+from affine.syntax.printer import print_module
 
 
 def test_importing_transforms_is_cheap() -> None:

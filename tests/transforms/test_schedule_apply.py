@@ -15,14 +15,15 @@ from conftest import CORPUS, run_mlir_opt
 from schedule_programs import IMPERFECT, STENCIL
 
 import affine
-from affine.diagnostics import PolyError
-from affine.execute import ExecutionError, check_equivalent
-from affine.ir import Module
-from poly.codegen import regenerate_band
+from affine.errors import PolyError
+from affine.exec.elements import ExecutionError
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module
 from poly.deps import AnalysisWarning
 from poly.model import build_model
 from poly.schedule import Schedule
 from poly.schedule_program import ScheduleError
+from transforms.loop_utils import regenerate_band
 from transforms.schedule import apply_schedule, schedule_of
 
 KERNELS = CORPUS / "kernels"

@@ -12,7 +12,7 @@ import pytest
 
 import transforms
 from affine import parse
-from affine.execute import check_equivalent
+from affine.exec.equivalence import check_equivalent
 
 KERNEL = """
 func.func @shift(%A: memref<24x6xf32>, %lo: index, %hi: index) {

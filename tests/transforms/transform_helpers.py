@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from conftest import CORPUS, run_mlir_opt
 
 import affine
-from affine.execute import check_equivalent
-from affine.ir import Module, Operation
-from affine.printer import print_module
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module, Operation
+from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
     get_perfect_band,
@@ -23,7 +23,8 @@ from transforms.loop_utils import (
 )
 from transforms.parallelization import to_parallel
 from transforms.tiling import tile_perfect_band
-from transforms.unrolling import unroll, unroll_and_jam, unroll_full, unroll_up_to
+from transforms.unroll_jam import unroll_and_jam_loop
+from transforms.unrolling import unroll_full, unroll_loop, unroll_up_to
 
 TRANSFORMS = CORPUS / "transforms"
 KERNELS = CORPUS / "kernels"
@@ -76,8 +77,8 @@ def assert_equivalent(
 def unroll_like_mlir_opt(
     module: Module, factor: int = 4, up_to: bool = False, cleanup: bool = False, reps: int = 1
 ) -> None:
-    """``affine-loop-unroll{unroll-factor=.. unroll-up-to-factor=.. cleanup-unroll=..
-    unroll-num-reps=..}`` (factor -1: full unroll)."""
+    """``affine-loop-unroll_loop{unroll_loop-factor=.. unroll_loop-up-to-factor=.. cleanup-unroll_loop=..
+    unroll_loop-num-reps=..}`` (factor -1: full unroll_loop)."""
     for function in module.functions():
         for _ in range(reps):
             loops = innermost_loops(function)
@@ -89,7 +90,7 @@ def unroll_like_mlir_opt(
                     elif up_to:
                         unroll_up_to(loop, factor)
                     else:
-                        unroll(loop, factor, cleanup_unroll=cleanup)
+                        unroll_loop(loop, factor, cleanup_unroll=cleanup)
                     unrolled = True
                 except TransformError:
                     pass
@@ -99,7 +100,7 @@ def unroll_like_mlir_opt(
 
 def first_loop(function: Operation) -> Operation | None:
     """The first op of the entry block when it is an ``affine.for`` (what
-    ``affine-loop-unroll-jam`` rewrites)."""
+    ``affine-loop-unroll_loop-jam`` rewrites)."""
     ops = function.regions[0].blocks[0].operations
     return ops[0] if ops and is_loop(ops[0]) else None
 
@@ -109,7 +110,7 @@ def unroll_jam_like_mlir_opt(module: Module, factor: int) -> None:
         loop = first_loop(function)
         if loop is not None:
             try:
-                unroll_and_jam(loop, factor)
+                unroll_and_jam_loop(loop, factor)
             except TransformError:
                 pass
 

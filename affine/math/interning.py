@@ -1,0 +1,45 @@
+"""Interning of immutable values: one object per structural key, held weakly.
+
+Invariant: while a value is alive, :meth:`InternTable.get` returns it for its key, so equal
+values are the same object (``==`` is identity); the table never keeps a value alive, so
+values no longer used are freed (keys may hold ``id``s of children, which stay valid while
+the value that holds those children is alive).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class InternTable(Generic[V]):
+    """Values by key, weakly referenced: ``table.get(key)`` or ``table.add(key, value)``."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self) -> None:
+        self._values: weakref.WeakValueDictionary[Hashable, V] = weakref.WeakValueDictionary()
+
+    def get(self, key: Hashable) -> V | None:
+        return self._values.get(key)
+
+    def add(self, key: Hashable, value: V) -> V:
+        self._values[key] = value
+        return value
+
+    def intern(self, key: Hashable, cls: type[V], **fields: object) -> V:
+        """The value for ``key``, or a new ``cls`` instance (made without ``__init__``) with
+        ``fields`` set, interned under ``key``."""
+        value = self._values.get(key)
+        if value is None:
+            value = object.__new__(cls)
+            for name, field in fields.items():
+                object.__setattr__(value, name, field)
+            self._values[key] = value
+        return value
+
+    def __len__(self) -> int:
+        return len(self._values)

@@ -1,0 +1,75 @@
+"""Memory- and value-based dependences of whole scopes, checked against brute force, and
+the loop verdicts (parallel, reduction only) they give."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+from dep_oracle import Trace, flow_dependences, memory_dependences, trace, traced_file
+from hypothesis import HealthCheck, given, settings
+from nestgen import nests
+
+import affine
+from affine.ir.core import Module, Value
+from poly.deps import AnalysisWarning
+from poly.flow import RAW, FlowAnalysis
+
+CORPUS = CORPUS
+NESTS = sorted((CORPUS / "deps").glob("*.mlir")) + sorted((CORPUS / "kernels").glob("*.mlir"))
+
+
+def edge_depths(edges, value_based_raw_only: bool = False):
+    """``(I, J, depth) -> per-loop (low, high)`` over numbered accesses, from edges."""
+    found: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+    for e in edges:
+        if e.source.number is None or e.target.number is None:
+            continue
+        if value_based_raw_only and e.kind != RAW:
+            continue
+        n = len(e.common)
+        depths = [k + 1 for k in e.carried] + ([n + 1] if e.loop_independent else [])
+        for depth in depths:
+            from poly.deps import bound, ordering_set
+
+            at = e.distances.intersect(ordering_set(e.source.statement.scope.model, n, depth))
+            bounds = [bound(at, k) for k in range(n)]
+            found[(e.source.number, e.target.number, depth)] = [(b.low, b.high) for b in bounds]
+    return found
+
+
+def oracle_depths(results):
+    return {key: r.bounds() for key, r in results.items()}
+
+
+def check(module: Module, bindings: dict[Value, int], tr: Trace | str) -> None:
+    if isinstance(tr, str):
+        pytest.skip(tr)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AnalysisWarning)
+        analysis = FlowAnalysis(module, bindings=bindings)
+    memory = oracle_depths(memory_dependences(tr))
+    if any("every pair" in str(w.message) for w in caught):
+        # The budget ran out: the fallback must still contain every real dependence.
+        assert memory.keys() <= edge_depths(analysis.memory).keys()
+        return
+    assert edge_depths(analysis.memory) == memory
+    flow = oracle_depths(flow_dependences(tr))
+    if caught:  # value-based fell back to memory-based dependences: a superset
+        assert flow.keys() <= edge_depths(analysis.value, value_based_raw_only=True).keys()
+        return
+    assert edge_depths(analysis.value, value_based_raw_only=True) == flow
+
+
+@pytest.mark.parametrize("path", NESTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_scope_dependences_equal_brute_force(path: Path) -> None:
+    check(*traced_file(str(path)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nests())
+def test_random_nests(nest) -> None:
+    module = affine.parse(nest.text, "nest.mlir")
+    check(module, {}, trace(module))
