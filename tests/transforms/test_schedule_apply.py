@@ -20,7 +20,6 @@ from affine.exec.elements import ExecutionError
 from affine.exec.equivalence import check_equivalent
 from affine.ir.core import Module
 from poly.deps import AnalysisWarning
-from poly.model import build_model
 from poly.schedule import Schedule
 from poly.schedule_program import ScheduleError
 from transforms.loop_utils import regenerate_band
@@ -274,7 +273,7 @@ def _round_trips() -> tuple[list[Module], dict[str, int]]:
     """Every corpus function that verifies: its printed schedule applied, checked to run
     as the original does where it runs; the counts of what happened."""
     outputs: list[Module] = []
-    counts = {"same results": 0, "not runnable": 0, "refused": 0, "model fails": 0}
+    counts = {"same results": 0, "not runnable": 0, "refused": 0}
     for path in _corpus():
         try:
             module = affine.parse(path.read_text(encoding="utf-8"), str(path))
@@ -282,11 +281,6 @@ def _round_trips() -> tuple[list[Module], dict[str, int]]:
             continue
         for function in module.functions():
             if not (function.regions and function.regions[0].blocks):
-                continue
-            try:
-                build_model(function)
-            except ValueError:
-                counts["model fails"] += 1  # seed/memref_composition: a layout symbol twice
                 continue
             try:
                 s = Schedule.of(function)
@@ -345,7 +339,6 @@ def round_trips() -> tuple[list[Module], dict[str, int]]:
 
 def test_printed_schedules_of_the_corpus_apply_unchanged(round_trips) -> None:
     _, counts = round_trips
-    assert counts["model fails"] == 1
     assert counts["same results"] >= 100, counts
     assert counts["refused"] <= 25, counts
 
