@@ -2,7 +2,8 @@
 
 For matmul-like and stencil kernels of the corpus, scaled so that the original runs for
 about a second, this prints side by side, measured in one run with the same C backend
-(``-O3 -march=native``; minimum over ``--repeats`` calls on the same inputs):
+(``-O3 -march=native``, and for gcc ``affine.exec.toolchain.GCC_FLAGS``; minimum over
+``--repeats`` calls on the same inputs):
 
 - the original kernel;
 - ``poly-opt --affine-loop-tile`` (the cache model of poly/tile_model.py; a band whose

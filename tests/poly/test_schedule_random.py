@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import warnings
 
-import numpy as np
 import pytest
 from bandgen import bands
 from hypothesis import HealthCheck, event, given, settings
@@ -18,9 +17,6 @@ from schedule_oracle import first_broken, times
 
 import affine
 from affine.exec.equivalence import check_equivalent
-from affine.exec.inputs import random_inputs
-from affine.exec.running import run
-from affine.ir.core import Module
 from poly.deps import AnalysisWarning
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL, LEGAL, UNKNOWN
@@ -64,26 +60,8 @@ def check_against_oracle(text: str, data: st.DataObject, backends: tuple[str, ..
         again = affine.parse(affine.print_module(result), "applied.mlir")
         for backend in backends:
             outcome = check_equivalent(function, again.functions()[0], backend=backend)
-            if not outcome and backend == "c" and not compiled_as_interpreted(module, again):
-                return "C compiler disagrees with the interpreter"
             assert outcome, f"{outcome}\n{context}\n{affine.print_module(result)}"
     return verdict.status
-
-
-def compiled_as_interpreted(*modules: Module) -> bool:
-    """Whether the C backend computes what the interpreter does for every function (gcc
-    12.2 at -O3 -march=native miscompiles some strided loops, e.g. ``A[i + 5][j + 4] =
-    A[i + 3][j + 3]`` with ``i`` stepping by 2, which clang computes right)."""
-    for module in modules:
-        function = module.functions()[0]
-        inputs = random_inputs(function)
-        compiled = [a.copy() if isinstance(a, np.ndarray) else a for a in inputs]
-        run(function, *inputs, backend="interp")
-        run(function, *compiled, backend="c")
-        arrays = [(a, b) for a, b in zip(inputs, compiled) if isinstance(a, np.ndarray)]
-        if any(not np.allclose(a, b, rtol=1e-4) for a, b in arrays):
-            return False
-    return True
 
 
 def assert_same_order(s: Schedule) -> None:
