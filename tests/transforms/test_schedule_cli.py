@@ -1,14 +1,20 @@
 """poly-opt --print-schedule and --affine-schedule: printed schedules (golden), the printed
-schedule applied back, illegal schedules as errors at the access (exit 1, nothing written)."""
+schedule applied back, illegal schedules as errors at the access (exit 1, nothing written),
+every corpus file printed or refused with a diagnostic."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS
+
+from transforms.cli import main
 
 COPY = """\
 func.func @copy(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
@@ -152,3 +158,31 @@ def test_a_function_without_a_schedule_is_an_error(tmp_path: Path) -> None:
         "outside the statement that computes it: values that cross statements cannot be "
         "rescheduled"
     )
+
+
+def test_memref_layouts_whose_symbols_share_a_value() -> None:
+    # %E = alloc()[%M, %N, %M, %N] binds two layout symbols each to %M and %N: two parameters
+    path = CORPUS / "seed" / "memref_composition.mlir"
+    result = poly_opt(str(path), "--print-schedule")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "// @memrefs\n[M, N] -> { S0[] -> [0]; S1[] -> [1] }\n"
+
+
+@pytest.mark.parametrize("form", ["", "=tree"])
+def test_every_corpus_file_is_printed_or_refused_with_a_reason(form: str) -> None:
+    # in process: a crash would be an 'internal error' (exit 3) instead of a diagnostic
+    outcomes: dict[int, int] = {0: 0, 1: 0}
+    for path in sorted(CORPUS.rglob("*.mlir")):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main([str(path), f"--print-schedule{form}"])
+        diagnostic = re.compile(rf"{re.escape(str(path))}:\d+:\d+: error: \S")
+        if status == 0:
+            printed = out.getvalue()
+            assert err.getvalue() == "" and (printed == "" or printed.startswith("// @")), path
+        else:
+            assert status == 1, f"{path}: exit {status}: {err.getvalue()}"
+            assert diagnostic.match(err.getvalue()), f"{path}: {err.getvalue()}"
+        outcomes[status] += 1
+    invalid = sum(1 for p in CORPUS.rglob("*.mlir") if "invalid" in p.parts[-2])
+    assert outcomes[0] >= 120 and outcomes[1] <= invalid + 20, outcomes
