@@ -33,7 +33,7 @@ from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
 from poly.context import isl_context
 from poly.model import BandInstances, ModelError, band_instances
-from poly.space import in_toolkit_context, parallel_mark
+from poly.space import ast_iterators, in_toolkit_context, parallel_mark_depth, param_names
 
 
 class CodegenError(PolyError):
@@ -52,21 +52,23 @@ _op = isl.ast_expr_op_type
 @dataclass
 class _Env:
     """The values that AST names stand for: new loop IVs, the iterators of loops of one
-    iteration (their value, an AST expression), parameters; whether the next loop is
-    parallel, and what to do after emitting a mark."""
+    iteration (their value, an AST expression), parameters; the iterator of each schedule
+    depth, the iterator of the next loop if that loop is parallel, and what to do after
+    emitting a mark."""
 
     ivs: dict[str, Value] = field(default_factory=dict)
     params: Mapping[str, Value] = field(default_factory=dict)
     fixed: dict[str, isl.AstExpr] = field(default_factory=dict)
-    parallel: bool = False
+    iterators: Sequence[str] = ()
+    parallel: str | None = None
     on_mark: OnMark | None = None
     choices: dict[str, bool] = field(default_factory=dict)  # the branch of each select
 
     def extended(self, name: str, value: Value) -> _Env:
-        return replace(self, ivs={**self.ivs, name: value}, parallel=False)
+        return replace(self, ivs={**self.ivs, name: value}, parallel=None)
 
     def fixing(self, name: str, value: isl.AstExpr) -> _Env:
-        return replace(self, fixed={**self.fixed, name: value}, parallel=False)
+        return replace(self, fixed={**self.fixed, name: value}, parallel=None)
 
 
 class _Choice(Exception):
@@ -218,7 +220,7 @@ def _for(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, e
     if cond.get_op_type() == _op.le:
         ubs = [u + 1 for u in ubs]
     ub_map, ub_operands = upper.map(ubs)
-    if env.parallel:
+    if env.parallel == iterator:
         loop = affine_parallel(lb_map, lb_operands, ub_map, ub_operands, step)
     else:
         loop = affine_for(lb_map, lb_operands, ub_map, ub_operands, step)
@@ -334,11 +336,16 @@ def _dispatch(
 
 
 def _mark(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit) -> None:
-    """A :func:`poly.space.parallel_mark` makes the loops right below it ``affine.parallel``;
-    other marks are handed to ``env.on_mark`` with the ops emitted below them."""
+    """A :func:`poly.space.parallel_mark` makes the loops of its depth right below it
+    ``affine.parallel`` (none when ISL left that loop out, as it does with a loop of one
+    iteration); other marks are handed to ``env.on_mark`` with the ops emitted below them."""
     name = node.mark_get_id().get_name()
-    if name == parallel_mark():
-        _node(node.mark_get_node(), replace(env, parallel=True), block, before, emit)
+    depth = parallel_mark_depth(name)
+    if depth is not None:
+        if depth >= len(env.iterators):
+            raise CodegenError(f"mark '{name}' below the schedule's {len(env.iterators)} loops")
+        parallel = replace(env, parallel=env.iterators[depth])
+        _node(node.mark_get_node(), parallel, block, before, emit)
         return
     start = len(block.operations) if before is None else block.index_of(before)
     count = len(block.operations)
@@ -369,13 +376,28 @@ def generate(
     called for the marks of a tree (see :func:`_mark`)."""
     ctx = isl_context()
     known = context if context is not None else isl.Set.universe(isl.Space.params_alloc(ctx, 0))
-    build = isl.AstBuild.from_context(known)
+    if isinstance(schedule, isl.Map):
+        schedule = isl.UnionMap.from_map(schedule)
+    times = schedule.get_map() if isinstance(schedule, isl.Schedule) else schedule
+    iterators = _iterators(times, known)
+    ids = isl.IdList.alloc(ctx, len(iterators))
+    for name in iterators:
+        ids = ids.add(isl.Id(name, context=ctx))
+    build = isl.AstBuild.from_context(known).set_iterators(ids)
     if isinstance(schedule, isl.Schedule):
         ast = build.node_from_schedule(schedule)
     else:
-        umap = schedule if isinstance(schedule, isl.UnionMap) else isl.UnionMap.from_map(schedule)
-        ast = build.node_from_schedule_map(umap)
-    _node(ast, _Env({}, params, on_mark=on_mark), block, before, emit)
+        ast = build.node_from_schedule_map(schedule)
+    env = _Env({}, params, iterators=iterators, on_mark=on_mark)
+    _node(ast, env, block, before, emit)
+
+
+def _iterators(times: isl.UnionMap, known: isl.Set) -> list[str]:
+    """The iterator of each schedule depth of ``times``, none named as a parameter of
+    ``times`` or ``known`` (:func:`poly.space.ast_iterators`)."""
+    maps = times.get_map_list()
+    depth = max((maps.get_at(k).dim(isl.dim_type.out) for k in range(maps.n_map())), default=0)
+    return ast_iterators(depth, [*param_names(times.get_space()), *param_names(known)])
 
 
 # A new order of a band's instances, named for transforms/ (which does not import islpy).

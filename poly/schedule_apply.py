@@ -124,7 +124,6 @@ def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.Sche
     cuts = sorted({0} | parallel)
     full = _full_tiles(band, node) if separate and band.tiles else None
     depth = node.get_schedule_depth()
-    mark = mark_id(parallel_mark())
     for index, start in enumerate(cuts):
         last = index == len(cuts) - 1
         if not last:
@@ -132,7 +131,7 @@ def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.Sche
         if last and full is not None:
             node = node.band_set_ast_build_options(isolate_option(full, depth + start))
         if start in parallel:
-            node = node.insert_mark(mark).child(0)
+            node = node.insert_mark(mark_id(parallel_mark(depth + start))).child(0)
         if not last:
             node = node.child(0)
     return node

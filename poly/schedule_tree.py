@@ -29,7 +29,7 @@ import islpy as isl
 from affine.ir.core import Operation
 from poly.context import isl_context
 from poly.schedule_program import Program, ScheduleError, Statement
-from poly.space import mark_id, tile_mark, tile_mark_sizes
+from poly.space import band_mark, band_mark_index, mark_id, tile_mark, tile_mark_sizes
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,30 +181,57 @@ BandHook = Callable[[Band, isl.ScheduleNode], isl.ScheduleNode]
 def to_isl(node: Node, domain: isl.UnionSet, band_hook: BandHook | None = None) -> isl.Schedule:
     """ISL's schedule tree of ``node`` over ``domain``. Parallel members are coincident; a
     band tiled parametrically gets its :func:`poly.space.tile_mark` above it; ``band_hook``
-    may set AST options on each band node (it returns the node)."""
+    may set AST options on each band node of the whole tree (it returns the node, or the node
+    of the band's innermost part when it splits the band)."""
+    if band_hook is None:
+        return _build(node, domain, None)
+    bands: list[Band] = []
+    schedule = _build(node, domain, bands)
+    return _call_band_hooks(schedule.get_root(), bands, band_hook).get_schedule()
+
+
+def _build(node: Node, domain: isl.UnionSet, bands: list[Band] | None) -> isl.Schedule:
+    """:func:`to_isl` without hooks; with ``bands``, each band gets a :func:`band_mark` above
+    it, numbered by its place in ``bands``."""
     if isinstance(node, Leaf):
         return isl.Schedule.from_domain(domain)
     if isinstance(node, SequenceNode):
         result: isl.Schedule | None = None
         for filter_, child in node.children:
-            part = to_isl(child, domain.intersect(filter_), band_hook)
+            part = _build(child, domain.intersect(filter_), bands)
             result = part if result is None else result.sequence(part)
         assert result is not None
         return result
-    schedule = to_isl(node.child, domain, band_hook).insert_partial_schedule(
-        member_multi(node.members)
-    )
+    schedule = _build(node.child, domain, bands).insert_partial_schedule(member_multi(node.members))
     band = schedule.get_root().child(0)
     for k, m in enumerate(node.members):
         if m.parallel:
             band = band.band_member_set_coincident(k, 1)
     if node.tiles or node.parametric:
         band = band.band_set_permutable(1)
-    if band_hook is not None:
-        band = band_hook(node, band)
+    if bands is not None:
+        band = band.insert_mark(mark_id(band_mark(len(bands))))
+        bands.append(node)
     if node.parametric:
         band = band.insert_mark(mark_id(tile_mark(node.parametric)))
     return band.get_schedule()
+
+
+def _call_band_hooks(
+    node: isl.ScheduleNode, bands: list[Band], band_hook: BandHook
+) -> isl.ScheduleNode:
+    """``node``'s subtree with each :func:`band_mark` replaced by ``band_hook`` applied to the
+    band below it, where the band's schedule depth and outer loops are those of the whole
+    tree (AST options that name outer loops anchor a subtree, so ISL inserts no band above
+    them: they are set last). Returns the node at ``node``'s position."""
+    position = node.get_tree_depth()
+    if node.get_type() == isl.schedule_node_type.mark:
+        index = band_mark_index(node.mark_get_id().get_name())
+        if index is not None:
+            node = band_hook(bands[index], node.delete())
+    for k in range(node.n_children()):
+        node = _call_band_hooks(node.child(k), bands, band_hook).parent()
+    return node.ancestor(node.get_tree_depth() - position)
 
 
 def from_isl(schedule: isl.Schedule, program: Program) -> Node:

@@ -28,7 +28,9 @@ Conventions (each has one function here; nothing else spells these names):
   parameters named after the source's SSA values (``%i`` is ``i``, :func:`source_identifiers`
   makes them identifiers ISL reads back and unique where they must be), the mark of a band
   tiled with SSA-value sizes (:func:`tile_mark`), the mark of a parallel loop
-  (:func:`parallel_mark`) and the AST build option ``isolate`` (:func:`isolate_option`).
+  (:func:`parallel_mark`), the mark that keeps a band's place while a tree is built
+  (:func:`band_mark`) and the AST build option ``isolate`` (:func:`isolate_option`);
+* the iterators of the loops ISL's AST generator builds: ``c<depth>`` (:func:`ast_iterators`).
 """
 
 from __future__ import annotations
@@ -115,14 +117,40 @@ def source_identifiers(
     return result
 
 
-def parallel_mark() -> str:
-    """The mark above a band whose first loop runs in parallel (``affine.parallel``)."""
-    return "parallel"
+def parallel_mark(depth: int) -> str:
+    """The mark above a band whose first loop, at schedule depth ``depth``, runs in parallel
+    (``affine.parallel``). The depth says which loop below the mark that is: ISL leaves out
+    a loop of one iteration, and the first loop below the mark is then an inner one."""
+    return f"parallel {depth}"
+
+
+def parallel_mark_depth(mark: str) -> int | None:
+    """The schedule depth of a :func:`parallel_mark`, or None for another mark."""
+    depth = _mark_argument(mark, "parallel")
+    return int(depth) if depth is not None and depth.isdigit() else None
+
+
+def ast_iterators(depth: int, taken: Sequence[str]) -> list[str]:
+    """The iterators of the loops ISL's AST generator builds for schedule depths ``0`` to
+    ``depth - 1``: ``c0, c1, ...`` (ISL's own names), made distinct from the parameter
+    names ``taken`` by a suffix."""
+    return source_identifiers([None] * depth, [f"c{k}" for k in range(depth)], taken)
 
 
 def mark_id(name: str) -> isl.Id:
     """The ISL id of a mark named ``name``."""
     return isl.Id(name, context=isl_context())
+
+
+def band_mark(index: int) -> str:
+    """The mark that keeps the place of band ``index`` while a schedule tree is built."""
+    return f"band {index}"
+
+
+def band_mark_index(mark: str) -> int | None:
+    """The index of a :func:`band_mark`, or None for another mark."""
+    index = _mark_argument(mark, "band")
+    return int(index) if index is not None and index.isdigit() else None
 
 
 def tile_mark(sizes: Sequence[str]) -> str:
@@ -132,8 +160,14 @@ def tile_mark(sizes: Sequence[str]) -> str:
 
 def tile_mark_sizes(mark: str) -> list[str] | None:
     """The SSA names of a :func:`tile_mark`, or None for another mark."""
-    kind, _, sizes = mark.partition(" ")
-    return sizes.split() if kind == "tile" and sizes else None
+    sizes = _mark_argument(mark, "tile")
+    return sizes.split() if sizes else None
+
+
+def _mark_argument(mark: str, kind: str) -> str | None:
+    """What follows the word ``kind`` in a mark ``"<kind> <argument>"``, or None."""
+    word, _, argument = mark.partition(" ")
+    return argument if word == kind else None
 
 
 def isolate_option(full: isl.Set, outer: int) -> isl.UnionSet:

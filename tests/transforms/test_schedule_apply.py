@@ -95,6 +95,8 @@ def test_full_tiles_apart_and_parallel_tile_loops() -> None:
     module = affine.parse(MATMUL, "mm.mlir")
     tiled = schedule_of(module).tile(["%i", "%j"], [4, 4]).parallel("%i.tile")
     result = apply_schedule(module, tiled, separate=True)
+    # the last, partial tile of %i runs once: no loop of %i.tile there, and the loop of
+    # %j.tile below it is not the one marked parallel
     assert affine.print_module(result) == (
         """\
 #map = affine_map<(d0) -> (d0)>
@@ -129,7 +131,7 @@ module {
         }
       }
     }
-    affine.parallel (%arg3) = (0) to (9) step (4) {
+    affine.for %arg3 = 0 to 9 step 4 {
       affine.for %arg4 = 8 to 10 {
         affine.for %arg5 = #map(%arg3) to min #map2(%arg3) {
           affine.for %arg6 = 0 to 12 {
@@ -163,6 +165,90 @@ func.func @transpose(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %N: index, %S: in
   return
 }
 """
+
+
+def test_full_tiles_apart_below_an_outer_loop() -> None:
+    # the tiled band lies below %t: its isolate option names %t (set once the tree is whole)
+    module = affine.parse(
+        """\
+func.func @f(%A: memref<10x10x10xf32>) {
+  affine.for %t = 0 to 10 {
+    affine.for %i = 0 to 10 {
+      affine.for %j = 0 to 10 {
+        %v = affine.load %A[%t, %i, %j] : memref<10x10x10xf32>
+        %w = arith.addf %v, %v : f32
+        affine.store %w, %A[%t, %i, %j] : memref<10x10x10xf32>
+      }
+    }
+  }
+  return
+}
+""",
+        "f.mlir",
+    )
+    tiled = schedule_of(module).tile(["%i", "%j"], [4, 4]).parallel("%i.tile")
+    result = apply_schedule(module, tiled, separate=True)
+    loops = [op for op in result.walk() if op.name in ("affine.for", "affine.parallel")]
+    # %t; the full tiles (%i.tile in parallel, %j.tile, %i, %j) and the partial ones of %j
+    # (%i, %j); the partial ones of %i (%j.tile, %i, %j)
+    assert [loop.name.removeprefix("affine.") for loop in loops] == (
+        ["for", "parallel"] + ["for"] * 8
+    )
+    assert_equivalent(module, result)
+
+
+# %t runs once, and ISL leaves a loop of one iteration out: the loop below it, which carries
+# the dependence of %A[%i] on %A[%i - 1], is the first loop under the parallel mark of %t
+ONCE = """\
+func.func @f(%A: memref<9xf32>) {
+  affine.for %t = 1 to 2 {
+    affine.for %i = 1 to 9 {
+      %v = affine.load %A[%i - 1] : memref<9xf32>
+      affine.store %v, %A[%i] : memref<9xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_parallel_loop_of_one_iteration_makes_no_other_loop_parallel() -> None:
+    module = affine.parse(ONCE, "once.mlir")
+    marked = schedule_of(module).parallel("%t")
+    assert marked.check()
+    result = apply_schedule(module, marked)
+    assert [op.name for op in result.walk() if op.name.startswith("affine.")] == [
+        "affine.for",
+        "affine.load",
+        "affine.store",
+        "affine.yield",
+    ]
+    assert_equivalent(module, result)
+
+
+def test_parallel_loops_below_a_parameter_named_like_an_iterator() -> None:
+    # %c0 is the ISL parameter c0, the name ISL gives the loop at depth 0 by default: the
+    # bound of %j inside that loop must still read the parameter
+    module = affine.parse(
+        """\
+func.func @f(%A: memref<8x8xf32>, %c0: index) {
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to min affine_map<()[s0] -> (s0, 8)>()[%c0] {
+      %v = affine.load %A[%i, %j] : memref<8x8xf32>
+      %w = arith.addf %v, %v : f32
+      affine.store %w, %A[%i, %j] : memref<8x8xf32>
+    }
+  }
+  return
+}
+""",
+        "c0.mlir",
+    )
+    marked = schedule_of(module).parallel("%j")
+    result = apply_schedule(module, marked)
+    loops = [op.name for op in result.walk() if op.name in ("affine.for", "affine.parallel")]
+    assert loops == ["affine.for", "affine.parallel"]
+    assert_equivalent(module, result)
 
 
 def test_parametric_tiles() -> None:
