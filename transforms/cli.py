@@ -304,6 +304,7 @@ def process(
     gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
     top = top_level_op(module, filename, opts.no_implicit_module)
+    bare = top is not module.operation  # passes return new modules: decided before them
     if opts.anchor is not None and opts.anchor != top.name:
         raise DiagnosticError(f"can't run '{opts.anchor}' pass manager on '{top.name}' op", top.loc)
     diagnostics: list[Diagnostic] = []
@@ -332,7 +333,7 @@ def process(
             replacement = (replacement or "") + text
     if replacement is not None:
         return replacement, diagnostics
-    printed = module.ops[0] if top is not module.operation else module
+    printed = module.ops[0] if bare else module
     return print_module(printed, generic=opts.generic), diagnostics
 
 
