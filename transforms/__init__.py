@@ -9,6 +9,15 @@ with the remarks it made::
     result = transforms.tile(module, sizes=[32, 32]) # explicit sizes
     print(result.module); print(*result.remarks, sep="\\n")
 
+Schedule-level operations: ``transforms.schedule_of(module, func=None)`` is a function's
+schedule (:class:`poly.schedule.Schedule`: print, edit, check it), and
+``transforms.apply_schedule(module, schedule_or_text)`` checks it and returns a new module
+(or raises ``ScheduleError`` naming the dependence it would reverse)::
+
+    s = transforms.schedule_of(module).skew("%j", {"%i": 1}).tile(["%i", "%j"], [32, 32])
+    print(s, s.check())
+    result = transforms.apply_schedule(module, s)
+
 The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
@@ -50,6 +59,10 @@ _LAZY = {
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
+    "schedule_of": "transforms.schedule",
+    "apply_schedule": "transforms.schedule",
+    "Schedule": "poly.schedule",
+    "ScheduleError": "poly.schedule_program",
 }
 
 

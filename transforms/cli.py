@@ -310,15 +310,33 @@ class _PipelineParser:
         self.passes.append((name, options or ""))
 
     def closing_brace(self) -> int:
-        """Moves past the ``}`` matching the ``{`` at the cursor; returns its offset."""
+        """Moves past the ``}`` matching the ``{`` at the cursor (braces in quoted text, such
+        as an ISL schedule given as an option, do not count); returns its offset."""
         opening = self.pos
-        depth = 0
-        for index in range(opening, len(self.text)):
-            depth += {"{": 1, "}": -1}.get(self.text[index], 0)
+        end = _closing_brace(self.text, opening)
+        if end < 0:
+            self.fail("missing closing '}' while processing pass options", opening)
+        self.pos = end + 1
+        return end
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``start`` (-1 if none), skipping nested
+    braces and quoted text."""
+    depth, quote = 0, ""
+    for k in range(start, len(text)):
+        ch = text[k]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
             if depth == 0:
-                self.pos = index + 1
-                return index
-        self.fail("missing closing '}' while processing pass options", opening)
+                return k
+    return -1
 
 
 def _print_help() -> int:
@@ -361,6 +379,7 @@ def process(
     gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
     top = top_level_op(module, filename, opts.no_implicit_module)
+    bare = top is not module.operation  # passes return new modules: decided before them
     if opts.anchor is not None and opts.anchor != top.name:
         raise DiagnosticError(f"can't run '{opts.anchor}' pass manager on '{top.name}' op", top.loc)
     diagnostics: list[Diagnostic] = []
@@ -389,7 +408,7 @@ def process(
             replacement = (replacement or "") + text
     if replacement is not None:
         return replacement, diagnostics
-    printed = module.ops[0] if top is not module.operation else module
+    printed = module.ops[0] if bare else module
     return print_module(printed, generic=opts.generic), diagnostics
 
 

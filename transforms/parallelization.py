@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from affine.analysis.reductions import loop_reductions
-from affine.ir.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
-from affine.ir.core import Module, Operation, Region
-from affine.ir.types import I32, I64, FloatType, IntegerType, TensorType, Type
+from affine.dialects.builders import affine_parallel
+from affine.ir.core import Module, Operation
+from affine.ir.types import FloatType, IntegerType, Type
 from affine.ops import REDUCTION_KINDS, ForOp
 from poly.flow import FlowAnalysis, iter_args_reductions
 from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_ops, where
@@ -40,10 +40,6 @@ def reduction_fits(kind: str, t: Type) -> bool:
     return False
 
 
-def _groups(count: int) -> DenseElementsAttr:
-    return DenseElementsAttr(TensorType([1], I32), [count])
-
-
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
     """Replace ``loop`` by an ``affine.parallel`` over the same range (MLIR's
     ``affineParallelize``) and return it.  With ``reductions``, iter_args that are
@@ -64,27 +60,19 @@ def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
                 f"cannot parallelize: affine.parallel has no '{r.kind}' reduction for {t}",
                 r.combiner.loc or loop.loc,
             )
-    lb, ub = f.lower_bound_map, f.upper_bound_map
     body = f.body
     loop.regions[0].blocks.clear()
-    region = Region([body])
-    parallel = Operation.create(
-        "affine.parallel",
-        [*f.lower_bound_operands, *f.upper_bound_operands],
+    parallel = affine_parallel(
+        f.lower_bound_map,
+        f.lower_bound_operands,
+        f.upper_bound_map,
+        f.upper_bound_operands,
+        f.step,
+        body,
+        [REDUCTION_KINDS.index(r.kind) for r in found],
         [loop.results[r.position].type for r in found],
-        {
-            "lowerBoundsMap": AffineMapAttr(lb),
-            "lowerBoundsGroups": _groups(lb.num_results),
-            "upperBoundsMap": AffineMapAttr(ub),
-            "upperBoundsGroups": _groups(ub.num_results),
-            "steps": ArrayAttr([IntegerAttr(f.step, I64)]),
-            "reductions": ArrayAttr(
-                [IntegerAttr(REDUCTION_KINDS.index(r.kind), I64) for r in found]
-            ),
-        },
-        regions=[region],
-        loc=loop.loc,
     )
+    parallel.loc = loop.loc
     parent = loop.parent
     assert parent is not None
     parent.insert_before(loop, parallel)

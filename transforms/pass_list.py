@@ -15,6 +15,19 @@ register_action(
     "run",
 )
 
+register_action(
+    "print-schedule",
+    "Print each function's schedule: its 2d+1 map (--print-schedule) or its ISL tree (=tree)",
+    "transforms.schedule",
+    "print_schedule",
+)
+register(
+    "affine-schedule",
+    "Apply a checked schedule: a union map or ISL tree (file=PATH or schedule='...', func, separate, value-based)",
+    "transforms.schedule",
+    "AffineSchedule",
+)
+
 register(
     "test-memref-dependence-check",
     "Remark on every dependence between affine loads and stores (exact; mlir-opt's format)",

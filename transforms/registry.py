@@ -251,10 +251,39 @@ def parse_options(pass_cls: type, text: str) -> Any:
 
 
 def _split_options(text: str) -> list[str]:
+    """``a=1 b='x y' c={p q}`` -> ``["a=1", "b=x y", "c={p q}"]``: items are separated by
+    blanks outside quotes and brackets (as mlir-opt's option parser does); a value in
+    quotes loses them."""
     text = text.strip()
     if text.startswith("{") and text.endswith("}"):
         text = text[1:-1]
-    return [part for part in text.replace("\t", " ").split(" ") if part]
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    depth = 0
+    for ch in text + " ":
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        elif ch in " \t" and depth <= 0:
+            if current:
+                items.append(_unquoted("".join(current)))
+            current = []
+            continue
+        current.append(ch)
+    return items
+
+
+def _unquoted(item: str) -> str:
+    key, eq, value = item.partition("=")
+    if eq and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return f"{key}={value[1:-1]}"
+    return item
 
 
 def _integer(text: str) -> int:
