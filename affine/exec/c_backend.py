@@ -52,6 +52,7 @@ from affine.exec.memory import (
     is_contiguous_row_major,
     num_layout_symbols,
     offset_map,
+    offset_symbol_values,
     physical_extents,
     static_physical_strides,
     strided_view_values,
@@ -678,15 +679,20 @@ class _FunctionEmitter:
     def info(self, value: Value, loc: Location | None = None) -> ElementInfo:
         return element_info(value.type, loc)
 
-    def define(self, value: Value, expr: str, loc: Location | None = None) -> str:
-        """Bind ``value`` to a new variable initialised with ``expr``."""
-        name = self.fresh()
-        ctype = value_ctype(self.info(value, loc))
+    def local(self, expr: str, ctype: str = "int64_t", prefix: str = "x") -> str:
+        """A new variable initialised with ``expr`` (declared at the top of a function of
+        several blocks, which jumps between them)."""
+        name = self.fresh(prefix)
         if self.multi_block:
             self.hoisted.append(f"{ctype} {name};")
             self.line(f"{name} = {expr};")
         else:
             self.line(f"const {ctype} {name} = {expr};")
+        return name
+
+    def define(self, value: Value, expr: str, loc: Location | None = None) -> str:
+        """Bind ``value`` to a new variable initialised with ``expr``."""
+        name = self.local(expr, value_ctype(self.info(value, loc)), "v")
         self.names[value] = name
         return name
 
@@ -886,11 +892,9 @@ class _FunctionEmitter:
     def position(self, mem: CMem, indices: Sequence[str]) -> str:
         """C for the physical position of logical ``indices`` (assumed in bounds)."""
         om = offset_map(mem.type)
-        dynamic = [p for p in mem.pstrides if not isinstance(p, int)]
-        names = (
-            [f"({i})" for i in indices] + [str(s) for s in mem.symbols] + [str(p) for p in dynamic]
-        )
-        flags = [True] * len(indices) + [False] * (len(mem.symbols) + len(dynamic))
+        values = offset_symbol_values(mem.type, mem.symbols, mem.pstrides)
+        names = [f"({i})" for i in indices] + [str(v) for v in values]
+        flags = [True] * len(indices) + [False] * len(values)
         return affine_c(om.results[0], names, flags, om.num_dims, 0)
 
     def sizes_c(self, mem: CMem) -> list[str]:
@@ -969,6 +973,7 @@ def _c_alloc(e: _FunctionEmitter, op: Operation) -> None:
     symbols: list[Any] = [e.v(v) for v in segments(op, 1)]
     static = static_physical_strides(t)
     pstrides: list[Any]
+    offset = ""  # of the data in the allocation, when not 0
     if t.has_identity_layout:
         pstrides = []
         running = "1"
@@ -990,15 +995,11 @@ def _c_alloc(e: _FunctionEmitter, op: Operation) -> None:
         extent = " + ".join(f"({s} - 1) * {st}" for s, st in zip(sizes, layout.strides)) or "0"
         nonempty = " && ".join(f"{s} > 0" for s in sizes) or "1"
         total = f"(({nonempty}) ? {layout.offset} + {extent} + 1 : 0)"
+    elif any(isinstance(s, str) for s in sizes) or any(
+        r.used_symbols() for r in t.layout_map().results
+    ):
+        pstrides, total, offset = _runtime_extents(e, op, t, sizes, symbols)
     else:
-        if any(isinstance(s, str) for s in sizes) or any(
-            r.used_symbols() for r in t.layout_map().results
-        ):
-            raise ExecutionError(
-                f"the C backend cannot allocate '{t}': its physical extents depend on run-time values "
-                "(use the interpreter)",
-                op.loc,
-            )
         extents = physical_extents(t, sizes, [0] * len(symbols))
         pstrides = list(static)
         total = str(extents[0] * pstrides[0] if extents else 1)
@@ -1010,7 +1011,73 @@ def _c_alloc(e: _FunctionEmitter, op: Operation) -> None:
         e.line(f"{name} = {allocation};")
     else:
         e.line(f"{info.c} *{name} = {allocation};")
-    e.mems[op.results[0]] = CMem(t, name, sizes, symbols, pstrides)
+    data = f"({name} + {offset})" if offset else name
+    e.mems[op.results[0]] = CMem(t, data, sizes, symbols, pstrides)
+
+
+def _runtime_extents(
+    e: _FunctionEmitter, op: Operation, t: MemRefType, sizes: Sequence[Any], symbols: Sequence[Any]
+) -> tuple[list[Any], str, str]:
+    """Physical strides, element count and the offset of the data in the allocation, for a
+    layout whose extents depend on run-time sizes or symbols: each result ranges over an
+    interval found as :func:`affine.exec.memory.expr_range` finds it, and its extent covers
+    it. A result that can be negative fails the run as in the interpreter; the data then
+    starts past the negative positions, so that no access leaves the allocation."""
+    m = t.layout_map()
+    code = e.program.error_code(op, "affine division by a non-positive symbol value")
+    highs = [f"({s} - 1)" for s in sizes]
+    nonempty = e.local(" && ".join(f"{s} > 0" for s in sizes) or "1")
+    extents, shifts = [], []
+    for k, r in enumerate(m.results):
+        lo, hi = _interval_c(e, r, highs, [str(v) for v in symbols], code)
+        negative = e.program.error_code(
+            op,
+            f"layout map result #{k} of '{t}' takes negative values; positions in a buffer "
+            "cannot be negative",
+        )
+        e.line(f"if ({nonempty} && {lo} < 0) {{ pa_fail({negative}); }}")
+        shift = e.local(f"{nonempty} && {lo} < 0 ? -({lo}) : 0")
+        extents.append(e.local(f"{nonempty} ? {hi} + {shift} + 1 : 0"))
+        shifts.append(shift)
+    static = static_physical_strides(t)
+    pstrides: list[Any] = []
+    stride: Any = 1
+    for k in range(len(extents) - 1, -1, -1):
+        stride = stride if static[k] is None else static[k]
+        pstrides.insert(0, stride)
+        stride = f"({stride} * {extents[k]})"
+    offset = " + ".join(f"{x} * {p}" for x, p in zip(shifts, pstrides))
+    return pstrides, str(stride), offset
+
+
+def _interval_c(
+    e: _FunctionEmitter, x: AffineExpr, highs: Sequence[str], symbols: Sequence[str], code: int
+) -> tuple[str, str]:
+    """C variables holding the least and greatest value of ``x`` when dim ``k`` ranges over
+    ``[0, highs[k]]``: exact for sums of independent terms, wider otherwise."""
+    kind = x.kind
+    if kind == "const":
+        return str(x.value), str(x.value)
+    if kind == "dim":
+        return "0", highs[x.value]
+    if kind == "symbol":
+        return symbols[x.value], symbols[x.value]
+    lo1, hi1 = _interval_c(e, x.lhs, highs, symbols, code)
+    lo2, hi2 = _interval_c(e, x.rhs, highs, symbols, code)
+    if kind == "+":
+        return e.local(f"{lo1} + {lo2}"), e.local(f"{hi1} + {hi2}")
+    if kind == "*":
+        products = [f"{a} * {b}" for a in (lo1, hi1) for b in (lo2, hi2)]
+        least = (
+            f"pa_min(pa_min({products[0]}, {products[1]}), pa_min({products[2]}, {products[3]}))"
+        )
+        most = f"pa_max(pa_max({products[0]}, {products[1]}), pa_max({products[2]}, {products[3]}))"
+        return e.local(least), e.local(most)
+    divisor = e.local(f"pa_pos({lo2}, {code})")  # a constant or symbolic: one value
+    if kind == "mod":
+        return "0", e.local(f"{divisor} - 1")
+    helper = "pa_floordiv" if kind == "floordiv" else "pa_ceildiv"
+    return e.local(f"{helper}({lo1}, {divisor})"), e.local(f"{helper}({hi1}, {divisor})")
 
 
 @_c_op("memref.dealloc")
@@ -1506,10 +1573,7 @@ def _c_call(e: _FunctionEmitter, op: Operation) -> None:
             mem = e.mem(v)
             args.append(mem.data)
             args.extend(str(s) for s, d in zip(mem.sizes, mem.type.shape) if d == DYNAMIC)
-            args.extend(str(s) for s in mem.symbols)
-            args.extend(
-                str(p) for p, s in zip(mem.pstrides, static_physical_strides(mem.type)) if s is None
-            )
+            args.extend(str(v) for v in offset_symbol_values(mem.type, mem.symbols, mem.pstrides))
         else:
             args.append(e.v(v))
     results = [e.declare(r, None, op.loc) for r in op.results]
