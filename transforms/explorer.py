@@ -159,7 +159,7 @@ class Explorer:
         allows in shape: ``("fuse %i and %k", ("fuse", "%i", "%k"))`` (legality is the
         verdict's business)."""
         root = self.original.root
-        found = [
+        found: list[tuple[str, tuple[str, ...]]] = [
             (f"fuse {a} and {b}", ("fuse", a, b)) for a, b in schedule_edits.sibling_nests(root)
         ]
         found += [
