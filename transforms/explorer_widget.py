@@ -16,6 +16,7 @@ and leaves the outputs of the last schedule.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -158,26 +159,19 @@ class Controls(widgets.VBox):
 
     # -- reactions --------------------------------------------------------------------------------
     def _changed(self, _change: object = None) -> None:
-        if self._building:
-            return
-        try:
-            self.explorer.use(self.schedule())
-        except PolyError as e:
-            self._report(e)
-            return
-        self._show()
+        if not self._building:
+            self._step(lambda: self.explorer.use(self.schedule()))
 
     def _apply_text(self, _button: object = None) -> None:
-        try:
-            self.explorer.set_schedule(self.text.value)
-        except PolyError as e:
-            self._report(e)
-            return
-        self._show()
+        self._step(lambda: self.explorer.set_schedule(self.text.value))
 
     def _auto(self, _button: object = None) -> None:
+        self._step(self.explorer.auto_schedule)
+
+    def _step(self, step: Callable[[], object]) -> None:
+        """Take a step of the explorer and show it, or report why it cannot be taken."""
         try:
-            self.explorer.auto_schedule()
+            step()
         except PolyError as e:
             self._report(e)
             return
