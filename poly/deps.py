@@ -97,6 +97,12 @@ class Dependence:
         """The exact distance set as ISL text (correlations and strides included)."""
         return "" if self.distances is None else str(self.distances)
 
+    def _repr_html_(self) -> str:
+        """The answer as a table row with source positions (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.dependence_html(self)
+
 
 def explain(error: Exception, max_operations: int) -> str:
     """Why an ISL computation gave no answer, for the "unknown" it becomes."""
@@ -166,7 +172,14 @@ class DependenceAnalysis:
                 for depth in range(1, n + 2):
                     yield self.check(source, target, depth)
 
+    def _repr_html_(self) -> str:
+        """The pairs with a dependence, with source positions (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.analysis_html(self)
+
     # -- internals ---------------------------------------------------------------------------------
+
     def _pair(self, source: Access, target: Access) -> _PairInfo:
         key = (id(source), id(target))
         info = self._pairs.get(key)

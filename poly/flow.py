@@ -290,6 +290,12 @@ class FlowAnalysis:
                 edge.loop_independent = True
                 self.memory.append(edge)
 
+    def _repr_html_(self) -> str:
+        """Dependences, loop verdicts and the graph's picture (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.flow_html(self)
+
     # -- loops ---------------------------------------------------------------------------------
     def loops(self) -> list[LoopInfo]:
         """Every loop IV of the model (outermost first, walk order), with its verdicts."""

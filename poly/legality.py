@@ -57,6 +57,12 @@ class Verdict:
     def __bool__(self) -> bool:
         return self.legal
 
+    def _repr_html_(self) -> str:
+        """Legal or illegal in colour, and why (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.verdict_html(self)
+
 
 LEGAL = Verdict(True)
 

@@ -27,12 +27,15 @@ pass: passes and their dependencies (islpy) load on use.
 
 from __future__ import annotations
 
+import html
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from affine.ir.core import Module
+from affine.syntax.highlight import mlir_diff_html, mlir_html
+from affine.syntax.printer import print_module
 from transforms import registry
 
 _LAZY = {
@@ -63,6 +66,7 @@ _LAZY = {
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
     "ScheduleError": "poly.schedule_program",
+    "Explorer": "transforms.explorer",
 }
 
 
@@ -74,10 +78,22 @@ def __getattr__(name: str) -> Any:
 
 @dataclass
 class PassResult:
-    """A transformed module and the remarks the pass made (one per band left alone)."""
+    """A transformed module and the remarks the pass made (one per band left alone); in
+    Jupyter, the remarks and the diff of the MLIR from ``original`` (the input)."""
 
     module: Module
     remarks: list[str]
+    original: Module | None = None
+
+    def _repr_html_(self) -> str:
+        remarks = "".join(f"<li><pre>{html.escape(r)}</pre></li>" for r in self.remarks)
+        parts = [f"<b>{len(self.remarks)} remarks</b><ul>{remarks}</ul>"]
+        after = print_module(self.module)
+        if self.original is None:
+            parts.append(mlir_html(after))
+        else:
+            parts.append(mlir_diff_html(print_module(self.original), after, ("input", "result")))
+        return "".join(parts)
 
 
 def run_pass(module: Module, name: str, **options: Any) -> PassResult:
@@ -89,7 +105,7 @@ def run_pass(module: Module, name: str, **options: Any) -> PassResult:
         raise KeyError(f"no pass named '{name}'")
     context = registry.PassContext(print_op_on_diagnostic=False)
     result = entry.load()(**options).run(module, context)
-    return PassResult(result, [d.render() for d in context.diagnostics])
+    return PassResult(result, [d.render() for d in context.diagnostics], module)
 
 
 def tile(
