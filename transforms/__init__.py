@@ -63,6 +63,9 @@ _LAZY = {
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
     "ScheduleError": "poly.schedule_program",
+    "tune": "transforms.tuner",
+    "TuneResult": "transforms.tuner",
+    "TuneError": "transforms.tuner",
 }
 
 
