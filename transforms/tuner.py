@@ -339,11 +339,12 @@ class TuneResult:
         return pd.DataFrame(rows)
 
     def plot(self) -> Any:
-        """Time per trial and the best so far (a matplotlib Figure)."""
+        """Time per trial and the best so far (a :class:`poly.viz.Picture`, which Jupyter
+        shows)."""
         # lazy: start-up cost (matplotlib, only for pictures)
-        import matplotlib.figure
+        from poly.viz import Picture
 
-        figure = matplotlib.figure.Figure(figsize=(6, 3.5))
+        figure = Picture(figsize=(6, 3.5))
         axes = figure.add_subplot()
         timed = [t for t in self.trials if t.status == "ok"]
         axes.scatter([t.number for t in timed], [t.seconds for t in timed], s=12, label="trial")
