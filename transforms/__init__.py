@@ -67,6 +67,9 @@ _LAZY = {
     "Schedule": "poly.schedule",
     "ScheduleError": "poly.schedule_program",
     "Explorer": "transforms.explorer",
+    "tune": "transforms.tuner",
+    "TuneResult": "transforms.tuner",
+    "TuneError": "transforms.tuner",
 }
 
 

@@ -481,14 +481,16 @@ def run(argv: list[str]) -> int:
         sys.stdout.write(result)
     else:
         try:
-            _write_atomically(opts.output, result)
+            write_atomically(opts.output, result)
         except OSError as e:
             print(f"poly-opt: cannot write '{opts.output}': {e.strerror or e}", file=sys.stderr)
             return 1
     return 1 if failed else 0
 
 
-def _write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so that a failed write leaves
+    what was there."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".poly-opt-")
     try:
