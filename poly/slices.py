@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.ir.core import Value
+from affine.ir.core import Operation, Value
 from poly.context import isl_context
 from poly.model import READ, WRITE
 from poly.schedule import Schedule
@@ -363,13 +363,11 @@ def values_stay_in_iteration(
     return None
 
 
-def _memref_of(op: object) -> Value | None:
-    name = getattr(op, "name", "")
-    operands = getattr(op, "operands", [])
-    if name in ("affine.load", "affine.vector_load") and operands:
-        return operands[0]  # type: ignore[no-any-return]
-    if name in ("affine.store", "affine.vector_store") and len(operands) > 1:
-        return operands[1]  # type: ignore[no-any-return]
+def _memref_of(op: Operation) -> Value | None:
+    if op.name in ("affine.load", "affine.vector_load") and op.operands:
+        return op.operands[0]
+    if op.name in ("affine.store", "affine.vector_store") and len(op.operands) > 1:
+        return op.operands[1]
     return None
 
 

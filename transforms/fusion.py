@@ -18,8 +18,10 @@ fused schedule, and a private, contracted buffer for an intermediate that does n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from affine.dialects.affine_dialect import LoadOp, StoreOp
 from affine.errors import PolyError
 from affine.ir.attributes import AffineMapAttr
 from affine.ir.core import Module, Operation, Value
@@ -44,6 +46,7 @@ from poly.slices import (
 from transforms.registry import PassContext, PassOptionError
 
 MODES = ("greedy", "producer", "sibling")
+Remark = Callable[[Operation | None, str], None]
 _ACCESSES = ("affine.load", "affine.store")
 
 
@@ -168,10 +171,10 @@ def contract_buffer(
     for op in function.walk():
         if op.name not in _ACCESSES:
             continue
-        index = 0 if op.name == "affine.load" else 1
-        if op.operands[index] is not buffer:
+        view = LoadOp(op) if op.name == "affine.load" else StoreOp(op)
+        if view.memref is not buffer:
             continue
-        m = op.properties["map"].value  # type: ignore[union-attr]
+        m = view.map
         results = [m.results[k] for k in keep] or [constant(0)]
         op.properties["map"] = AffineMapAttr(AffineMap.get(m.num_dims, m.num_symbols, results))
     buffer.type = new_type
@@ -280,7 +283,7 @@ class LoopFusion:
                 result = fused
         return result
 
-    def _fuse_one(self, module: Module, kind: str, remark) -> Module | None:  # type: ignore[no-untyped-def]
+    def _fuse_one(self, module: Module, kind: str, remark: Remark) -> Module | None:
         for function in module.functions():
             if not function.regions or not function.regions[0].blocks:
                 continue
