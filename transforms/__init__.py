@@ -62,6 +62,8 @@ _LAZY = {
     "check_fusion": "transforms.fusion",
     "check_private_buffer": "transforms.fusion",
     "fuse_candidate": "transforms.fusion",
+    "plan_block": "transforms.scalar_replacement",
+    "apply_plan": "transforms.scalar_replacement",
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
@@ -170,3 +172,7 @@ def fuse(
         local_buf_threshold=local_buf_threshold,
     )
 
+
+def scalar_replace(module: Module) -> PassResult:
+    """``--affine-scalrep``: store-to-load forwarding, redundant loads and dead stores."""
+    return run_pass(module, "affine-scalrep")
