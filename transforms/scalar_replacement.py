@@ -86,12 +86,12 @@ def _relation(a: _Access, b: _Access) -> str:
 
 
 def _may_alias(a: Value, b: Value) -> bool:
-    """Two different memref values alias unless one is a distinct allocation."""
-    for v in (a, b):
-        owner = v.owner_op
-        if owner is not None and owner.name in _ALLOCATIONS:
-            return False
-    return True
+    """Two different memref values alias unless both are buffers themselves (allocations
+    or arguments, not views or casts of something) and one of them is an allocation."""
+    owners = [v.owner_op for v in (a, b)]
+    if any(o is not None and o.name not in _ALLOCATIONS for o in owners):
+        return True  # a view, cast or other op result may be any buffer's alias
+    return not any(o is not None for o in owners)
 
 
 def _is_barrier(op: Operation) -> bool:

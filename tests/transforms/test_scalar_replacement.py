@@ -56,6 +56,29 @@ def test_a_store_to_an_argument_that_may_alias_blocks_forwarding() -> None:
     _equivalent(module, result.module)
 
 
+def test_a_store_through_a_view_of_an_allocation_blocks_forwarding() -> None:
+    text = """
+    func.func @f(%A: memref<8xf32>, %B: memref<8xf32>) {
+      %T = memref.alloc() : memref<8xf32>
+      %V = memref.subview %T[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+      affine.for %i = 0 to 8 {
+        %a = affine.load %A[%i] : memref<8xf32>
+        affine.store %a, %T[%i] : memref<8xf32>
+        %d = arith.addf %a, %a : f32
+        affine.store %d, %V[%i] : memref<8xf32, strided<[1]>>
+        %t = affine.load %T[%i] : memref<8xf32>
+        affine.store %t, %B[%i] : memref<8xf32>
+      }
+      memref.dealloc %T : memref<8xf32>
+      return
+    }
+    """
+    module = affine.parse(text, "view.mlir")
+    result = transforms.scalar_replace(module)
+    assert result.remarks == []
+    _equivalent(module, result.module)
+
+
 def test_scalrep_after_fusion_forwards_the_private_element() -> None:
     path = ROOT / "fusion" / "elementwise_chain.mlir"
     module = affine.parse(path.read_text(), str(path))
