@@ -62,6 +62,11 @@ _LAZY = {
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
+    "check_fusion": "transforms.fusion",
+    "check_private_buffer": "transforms.fusion",
+    "fuse_candidate": "transforms.fusion",
+    "plan_block": "transforms.scalar_replacement",
+    "apply_plan": "transforms.scalar_replacement",
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
@@ -164,3 +169,29 @@ def parallelize(
     return run_pass(
         module, "affine-parallelize", parallel_reductions=reductions, max_nested=max_nested
     )
+
+
+def fuse(
+    module: Module,
+    mode: str = "greedy",
+    maximal: bool = False,
+    compute_tolerance: float = 0.30,
+    fast_mem_space: int = 0,
+    local_buf_threshold: int = 0,
+) -> PassResult:
+    """``--affine-loop-fusion``: producer-consumer and sibling fusion where the function's
+    fused schedule is legal; a remark for every candidate pair."""
+    return run_pass(
+        module,
+        "affine-loop-fusion",
+        mode=mode,
+        maximal=maximal,
+        compute_tolerance=compute_tolerance,
+        fast_mem_space=fast_mem_space,
+        local_buf_threshold=local_buf_threshold,
+    )
+
+
+def scalar_replace(module: Module) -> PassResult:
+    """``--affine-scalrep``: store-to-load forwarding, redundant loads and dead stores."""
+    return run_pass(module, "affine-scalrep")
