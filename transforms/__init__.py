@@ -62,6 +62,7 @@ _LAZY = {
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
+    "auto_schedule": "transforms.auto_schedule",
     "ScheduleError": "poly.schedule_program",
 }
 
