@@ -21,8 +21,11 @@ Per function (:func:`plan_function`), candidates are built and the cheapest kept
 
 The cost model (:func:`poly.tile_model.access_cost`) charges the accesses of every
 innermost loop by their stride; a candidate replaces the original only when it is cheaper,
-or as cheap and tiled for a cache it would overflow (what the tile model expects to pay).
-Where no candidate is expected to gain the original is kept, and the report says so.
+or, when the function's data overflows L3, as cheap and tiled (tiles for L2 on data that
+stays in L3 measured no faster here, and skewed time tiles slower: their ``min``/``max``
+bounds and guards cost more than the reuse gains). Where no candidate is expected to gain,
+the original is kept, and the report says so. ISL's scheduler counts few of its steps
+against the operation budget, so it also runs under a time limit, in a child process.
 
 Options: ``l1=``, ``l2=``, ``l3=`` (KiB) and ``vector-bits=`` override what the OS says
 (:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
@@ -34,16 +37,18 @@ the report (per function: candidates and their costs, the schedule chosen as ISL
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, field
 
 from affine.errors import PolyError
 from affine.ir.core import Module, Operation
 from affine.ir.diagnostics import Location
+from affine.ir.types import MemRefType
 from poly.context import IslBudgetExceeded
 from poly.schedule import Schedule
 from poly.schedule_isl import compute_schedule
 from poly.schedule_program import ScheduleError, where
-from poly.tile_model import access_cost, instance_counts
+from poly.tile_model import access_cost, element_bytes, instance_counts
 from transforms.loop_pass import functions
 from transforms.machine import Machine, machine_from_options
 from transforms.parallelization import Parallelize
@@ -52,6 +57,7 @@ from transforms.registry import PassContext
 from transforms.tiling import LoopTile
 
 MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
+TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
 SAME_COST = 0.01  # costs within 1 % of each other are the same to the model
 
 
@@ -147,7 +153,11 @@ def _tiled(module: Module, name: str, tiler: LoopTile) -> tuple[Module, list[str
 
 
 def isl_candidate(
-    schedule: Schedule, serialize: bool, max_operations: int, remarks: list[str]
+    schedule: Schedule,
+    serialize: bool,
+    max_operations: int,
+    remarks: list[str],
+    time_limit: float | None = TIME_LIMIT,
 ) -> Schedule | None:
     """ISL's schedule for the function (strongly connected components each in its own
     nest when ``serialize``), checked; None (with the reason in ``remarks``) when the
@@ -162,11 +172,15 @@ def isl_candidate(
         return None
     what = "ISL's schedule" + (" with components serialised" if serialize else "")
     try:
-        tree = compute_schedule(schedule.program, dependences, max_operations, serialize)
+        tree = compute_schedule(
+            schedule.program, dependences, max_operations, serialize, time_limit
+        )
         chosen = schedule.replace(tree)
         verdict = chosen.check()
     except IslBudgetExceeded:
-        remarks.append(f"{what}: over the budget of {max_operations} ISL operations")
+        remarks.append(
+            f"{what}: over the budget of {max_operations} ISL operations or {time_limit} s"
+        )
         return None
     except ScheduleError as e:
         remarks.append(f"{what} not used: {e.message}")
@@ -179,20 +193,44 @@ def isl_candidate(
     return chosen
 
 
-def choose(candidates: list[Candidate], original: Candidate) -> Candidate:
-    """The first of ``candidates`` (in order of preference) that the model expects to gain
-    over ``original``: cheaper, or as cheap and tiled; else ``original``."""
+def data_bytes(function: Operation) -> int:
+    """Bytes of the statically shaped memrefs the function takes or allocates."""
+    values = list(function.regions[0].blocks[0].arguments)
+    values += [r for op in function.walk() if op.name in _ALLOCS for r in op.results]
+    total = 0
+    for v in values:
+        t = v.type
+        if isinstance(t, MemRefType) and all(d >= 0 for d in t.shape):
+            total += math.prod(t.shape) * element_bytes(t)
+    return total
+
+
+_ALLOCS = ("memref.alloc", "memref.alloca")
+
+
+def choose(candidates: list[Candidate], original: Candidate, overflows: bool) -> Candidate:
+    """The candidate (in order of preference) the model expects to gain most over
+    ``original``: the cheapest, if cheaper; when none is, the first as cheap and tiled,
+    if the data ``overflows`` the last cache level (tiles for L2 measured no faster on data
+    that stays in L3, and slower where their bounds cost more than the reuse gains);
+    else ``original``."""
     best = original
     for c in candidates:
         if c.cost < best.cost * (1 - SAME_COST):
             best = c
-        elif c.cost <= best.cost * (1 + SAME_COST) and c.tiles and not best.tiles:
-            best = c
+    if best is original and overflows:
+        for c in candidates:
+            if c.tiles and c.cost <= original.cost * (1 + SAME_COST):
+                return c
     return best
 
 
 def plan_function(
-    module: Module, name: str, machine: Machine, max_operations: int = MAX_OPERATIONS
+    module: Module,
+    name: str,
+    machine: Machine,
+    max_operations: int = MAX_OPERATIONS,
+    time_limit: float | None = TIME_LIMIT,
 ) -> tuple[Module, FunctionReport]:
     """The module with function ``name`` auto-scheduled (see the module docstring) and the
     report; ``module`` is untouched."""
@@ -211,7 +249,7 @@ def plan_function(
     for serialize in (False, True) if schedule is not None else ():
         assert schedule is not None
         statements = [s.describe() for s in schedule.statements]
-        chosen = isl_candidate(schedule, serialize, max_operations, remarks)
+        chosen = isl_candidate(schedule, serialize, max_operations, remarks, time_limit)
         if chosen is None:
             if not serialize and remarks and "not exact" in remarks[-1]:
                 break
@@ -227,11 +265,13 @@ def plan_function(
     tiled, tiles = _tiled(module, name, tiler)
     if tiles:
         candidates.append(Candidate("tile", tiled, _cost(tiled, name, counts), "", tiles))
-    best = choose(candidates, original)
+    size = data_bytes(function)
+    best = choose(candidates, original, size > machine.l3)
     if best is original:
         remarks.append(
-            "original kept: no candidate is cheaper in the model, nor as cheap and tiled for "
-            "a cache its data overflows"
+            "original kept: no candidate has cheaper innermost accesses in the model, and "
+            f"its data ({size // 1024} KiB) "
+            + ("overflows L3 but no candidate is tiled" if size > machine.l3 else "fits in L3")
         )
     report = FunctionReport(
         name,
@@ -254,6 +294,7 @@ def auto_schedule(
     vector_bits: int | None = None,
     parallel: bool = False,
     max_operations: int = MAX_OPERATIONS,
+    time_limit: float | None = TIME_LIMIT,
 ) -> AutoScheduleResult:
     """Every function with a body auto-scheduled (cache sizes in KiB override the OS's);
     ``module`` is untouched."""
@@ -261,7 +302,7 @@ def auto_schedule(
     reports = []
     result = module
     for function in functions(module):
-        result, report = plan_function(result, _name(function), machine, max_operations)
+        result, report = plan_function(result, _name(function), machine, max_operations, time_limit)
         reports.append(report)
     if parallel:
         result = Parallelize(max_nested=1).run(result, PassContext(print_op_on_diagnostic=False))
