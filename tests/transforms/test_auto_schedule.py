@@ -71,7 +71,7 @@ def test_small_caches_make_the_scheduler_transform(forced) -> None:
 
 
 def test_a_time_tiled_stencil_has_tiled_time_loops(forced) -> None:
-    module, result = forced["jacobi_2d"]
+    _, result = forced["jacobi_2d"]
     report = result.functions[0]
     assert report.schedule == (
         "{ S0[t, i, j] -> [0, t, 0, 2t + i, 0, 2t + j, 0]; "
