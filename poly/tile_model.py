@@ -315,6 +315,35 @@ def instance_counts(function: Operation) -> dict[object, int]:
     }
 
 
+def _unit_cost(a: Access, position: int | None) -> float:
+    """One run of access ``a`` when the loop of IV ``position`` (None: no loop) is
+    innermost: 0 reading the same element again, 1 stride-1 or writing the same element
+    again (a reduction in memory), :data:`STRIDED_COST` moving by rows."""
+    stride = 0 if position is None else _last_dim_stride(a, position)
+    if stride == 0:
+        return 1.0 if a.is_write else 0.0
+    return 1.0 if stride in (1, -1) else STRIDED_COST
+
+
+def cheapest_innermost(
+    band: Sequence[Operation], model: Model, counts: Mapping[object, int] | None = None
+) -> int:
+    """The position in ``band`` of the loop whose being innermost makes the accesses
+    inside the band cheapest (:func:`access_cost`'s units, runs by ``counts``); the
+    innermost one on ties."""
+    accesses = [a for a in model.accesses if band[0] in a.statement.loops]
+    costs = []
+    for loop in band:
+        total = 0.0
+        for a in accesses:
+            name = a.statement.scope.iv_name(loop.regions[0].blocks[0].arguments[0])
+            names = a.statement.iv_names
+            unit = _unit_cost(a, names.index(name) if name in names else None)
+            total += unit * (counts or {}).get(_op_key(a.op), 1)
+        costs.append(total)
+    return min(range(len(band)), key=lambda k: (costs[k], -k))
+
+
 def access_cost(function: Operation, counts: Mapping[object, int] | None = None) -> float:
     """The memory cost the innermost loops of ``function`` imply: each access costs, per
     run, 0 when its innermost loop reads the same element again, 1 when it is stride-1
@@ -327,15 +356,11 @@ def access_cost(function: Operation, counts: Mapping[object, int] | None = None)
     per_op: dict[object, list[float]] = {}
     for a in _model_of(function).accesses:
         s = a.statement
-        stride: int | None = 0
+        position = None
         if s.loops:
             name = s.scope.iv_name(s.loops[-1].regions[0].blocks[0].arguments[-1])
-            stride = _last_dim_stride(a, s.iv_names.index(name)) if name in s.iv_names else 0
-        if stride == 0:
-            unit = 1.0 if a.is_write else 0.0
-        else:
-            unit = 1.0 if stride in (1, -1) else STRIDED_COST
-        per_op.setdefault(_op_key(a.op), []).append(unit)
+            position = s.iv_names.index(name) if name in s.iv_names else None
+        per_op.setdefault(_op_key(a.op), []).append(_unit_cost(a, position))
     return sum(counts.get(k, 1) * sum(u) / len(u) for k, u in per_op.items())
 
 

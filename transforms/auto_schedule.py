@@ -15,8 +15,9 @@ Per function (:func:`plan_function`), candidates are built and the cheapest kept
    every permutable band of the regenerated code tiled with sizes from the cache model of
    :mod:`poly.tile_model` for the machine's L2 (:mod:`transforms.machine`), loops inside a
    tile ordered for stride-1 innermost accesses, partial tiles by ``min``/``max`` bounds;
-2. ``tile``: the source's schedule, tiled the same way (the fallback when ISL's schedule
-   cannot be had: inexact dependences, a budget hit, a schedule that fails the check);
+2. ``tile``: the source's schedule, reordered and tiled the same way (the fallback when
+   ISL's schedule cannot be had: inexact dependences, a budget hit, a schedule that fails
+   the check);
 3. ``original``: the function untouched.
 
 The cost model (:func:`poly.tile_model.access_cost`) charges the accesses of every
@@ -48,11 +49,12 @@ from poly.context import IslBudgetExceeded
 from poly.schedule import Schedule
 from poly.schedule_isl import compute_schedule
 from poly.schedule_program import ScheduleError, where
-from poly.tile_model import access_cost, element_bytes, instance_counts
-from transforms.loop_pass import functions
+from poly.tile_model import access_cost, cheapest_innermost, element_bytes, instance_counts
+from transforms.loop_pass import analysis_of, functions
+from transforms.loop_utils import maximal_bands
 from transforms.machine import Machine, machine_from_options
 from transforms.parallelization import Parallelize
-from transforms.permutation import LoopInterchange
+from transforms.permutation import apply_permutation
 from transforms.registry import PassContext
 from transforms.tiling import LoopTile
 
@@ -136,11 +138,21 @@ def _cost(module: Module, name: str, counts: dict[object, int]) -> float:
     return access_cost(_function_in(module, name), counts)
 
 
-def _interchanged(module: Module, name: str) -> Module:
-    """``module`` (a fresh copy of nobody else's) with the function's bands reordered for
-    stride-1 innermost accesses where legal."""
+def _reordered(module: Module, name: str, counts: dict[object, int]) -> Module:
+    """``module`` (a copy of nobody else's) with every maximal perfect band of the function
+    reordered, where legal, so that the loop the cost model finds cheapest innermost is."""
+    function = _function_in(module, name)
     context = PassContext(print_op_on_diagnostic=False)
-    LoopInterchange().interchange_function(_function_in(module, name), context)
+    analysis = analysis_of(function)
+    for band in maximal_bands(function):
+        if len(band) < 2:
+            continue
+        best = cheapest_innermost(band, analysis.model, counts)
+        if best == len(band) - 1:
+            continue
+        order = [k for k in range(len(band)) if k != best] + [best]
+        apply_permutation(band, [order.index(k) for k in range(len(band))], analysis, context)
+        analysis = analysis_of(function)  # the loops moved
     return module
 
 
@@ -255,16 +267,16 @@ def plan_function(
                 break
             continue
         label = "isl serialized" if serialize else "isl"
-        scheduled = _interchanged(chosen.apply(), name)
+        scheduled = _reordered(chosen.apply(), name, counts)
         tiled, tiles = _tiled(scheduled, name, tiler)
         text = str(chosen)
         candidates.append(Candidate(label, tiled, _cost(tiled, name, counts), text, tiles))
         if tiles:
             cost = _cost(scheduled, name, counts)
             candidates.append(Candidate(f"{label} untiled", scheduled, cost, text))
-    tiled, tiles = _tiled(module, name, tiler)
-    if tiles:
-        candidates.append(Candidate("tile", tiled, _cost(tiled, name, counts), "", tiles))
+    reordered = _reordered(module.clone(), name, counts)
+    tiled, tiles = _tiled(reordered, name, tiler)
+    candidates.append(Candidate("tile", tiled, _cost(tiled, name, counts), "", tiles))
     size = data_bytes(function)
     best = choose(candidates, original, size > machine.l3)
     if best is original:
