@@ -42,7 +42,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from affine.errors import PolyError
-from affine.ir.core import Module, Operation
+from affine.ir.core import Module, Operation, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import MemRefType
 from poly.context import IslBudgetExceeded
@@ -207,7 +207,7 @@ def isl_candidate(
 
 def data_bytes(function: Operation) -> int:
     """Bytes of the statically shaped memrefs the function takes or allocates."""
-    values = list(function.regions[0].blocks[0].arguments)
+    values: list[Value] = list(function.regions[0].blocks[0].arguments)
     values += [r for op in function.walk() if op.name in _ALLOCS for r in op.results]
     total = 0
     for v in values:
