@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS, run_mlir_opt
+from conftest import CORPUS, poly_opt, run_mlir_opt
 
 import affine
 import transforms
@@ -155,15 +153,6 @@ def test_report_text_and_json(forced) -> None:
     data = json.loads(result.json())
     assert data["functions"][0]["function"] == "@jacobi_2d"
     assert data["functions"][0]["chosen"] == "isl"
-
-
-def poly_opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "transforms.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 def test_command_line(tmp_path: Path) -> None:

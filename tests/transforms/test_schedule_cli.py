@@ -3,12 +3,10 @@ schedule applied back, illegal schedules as errors at the access (exit 1, nothin
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, poly_opt
 
 COPY = """\
 func.func @copy(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
@@ -28,15 +26,6 @@ func.func @shift(%A: memref<8xf32>) {
   return
 }
 """
-
-
-def poly_opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "transforms.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture
