@@ -7,22 +7,20 @@ Proximity (what ISL keeps close: the reuse it minimises the distance of) and coi
 (what it tries to keep parallel in outer loops) are the same dependences, so bands come out
 permutable with skews where the dependences need them (the time loops of stencils become
 tileable: jacobi-2d gets ``[t, 2t + i, 2t + j]``). ISL's options are set for the call only
-and restored after it.
+and restored after it (:mod:`poly.schedule_isl_child`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
 
 import islpy as isl
 
-from poly.context import IslBudgetExceeded, budget, isl_context
+from poly import schedule_isl_child as child
+from poly.context import IslBudgetExceeded, isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS
 from poly.schedule_program import Dependence, Program, ScheduleError
 from poly.space import read_user_text
@@ -34,17 +32,6 @@ def dependence_union(dependences: Sequence[Dependence]) -> isl.UnionMap:
     for d in dependences:
         result = result.union(isl.UnionMap.from_map(d.relation))
     return result
-
-
-@contextmanager
-def _options(serialize_sccs: bool) -> Iterator[None]:
-    ctx = isl_context()
-    saved = ctx.get_schedule_serialize_sccs()
-    ctx.set_schedule_serialize_sccs(int(serialize_sccs))
-    try:
-        yield
-    finally:
-        ctx.set_schedule_serialize_sccs(saved)
 
 
 def compute_schedule(
@@ -62,68 +49,35 @@ def compute_schedule(
     which is stopped); :class:`ScheduleError` when ISL fails."""
     domain, relations = str(program.domain), str(dependence_union(dependences))
     if time_limit is None:
-        text = schedule_text(domain, relations, max_operations, serialize_sccs)
+        text = child.schedule_text(isl_context(), domain, relations, max_operations, serialize_sccs)
     else:
         text = _in_child(domain, relations, max_operations, serialize_sccs, time_limit)
-    if text.startswith(_FAILED):
-        raise ScheduleError(f"ISL's scheduler failed: {text.removeprefix(_FAILED)}")
-    if text == _OVER_BUDGET:
+    if text.startswith(child.FAILED):
+        raise ScheduleError(f"ISL's scheduler failed: {text.removeprefix(child.FAILED)}")
+    if text == child.OVER_BUDGET:
         raise IslBudgetExceeded("ISL's scheduler", max_operations)
     return read_user_text(isl.Schedule, text)
-
-
-_FAILED = "failed: "
-_OVER_BUDGET = "over budget"
-
-
-def schedule_text(domain: str, relations: str, max_operations: int, serialize: bool) -> str:
-    """ISL's schedule as text, from the domain and the dependences as text (what a child
-    process computes); or why there is none."""
-    constraints = isl.ScheduleConstraints.on_domain(read_user_text(isl.UnionSet, domain))
-    deps = read_user_text(isl.UnionMap, relations)
-    constraints = constraints.set_validity(deps).set_proximity(deps).set_coincidence(deps)
-    try:
-        with _options(serialize), budget(max_operations, "ISL's scheduler"):
-            return str(constraints.compute_schedule())
-    except IslBudgetExceeded:
-        return _OVER_BUDGET
-    except isl.Error as e:
-        return _FAILED + str(e).split(" in /")[0]
 
 
 def _in_child(
     domain: str, relations: str, max_operations: int, serialize: bool, seconds: float
 ) -> str:
-    """:func:`schedule_text` run by ``python -m poly.schedule_isl`` in a child process,
-    stopped after ``seconds``."""
-    request = json.dumps([domain, relations, max_operations, serialize])
-    root = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    """:func:`poly.schedule_isl_child.schedule_text` run as a script in a child process
+    (which imports islpy only), stopped after ``seconds``."""
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "poly.schedule_isl"],
-            input=request,
+            [sys.executable, "-P", child.__file__],  # -P: not its directory on sys.path
+            input=json.dumps([domain, relations, max_operations, serialize]),
             capture_output=True,
             text=True,
             timeout=seconds,
-            env=env,
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return _OVER_BUDGET
+        return child.OVER_BUDGET
     if done.returncode != 0:
-        return _FAILED + (done.stderr.strip().splitlines() or ["no answer"])[-1]
+        return child.FAILED + (done.stderr.strip().splitlines() or ["no answer"])[-1]
     return done.stdout
 
 
-def main() -> None:
-    """The child's side of :func:`_in_child`: a JSON request on stdin, the answer on stdout."""
-    domain, relations, max_operations, serialize = json.loads(sys.stdin.read())
-    sys.stdout.write(schedule_text(domain, relations, max_operations, serialize))
-
-
-__all__ = ["compute_schedule", "dependence_union", "schedule_text"]
-
-
-if __name__ == "__main__":
-    main()
+__all__ = ["compute_schedule", "dependence_union"]
