@@ -56,7 +56,10 @@ def compute_schedule(
         raise ScheduleError(f"ISL's scheduler failed: {text.removeprefix(child.FAILED)}")
     if text == child.OVER_BUDGET:
         raise IslBudgetExceeded("ISL's scheduler", max_operations)
-    return read_user_text(isl.Schedule, text)
+    try:
+        return read_user_text(isl.Schedule, text)
+    except isl.Error as e:  # a child that died half-way
+        raise ScheduleError(f"ISL's scheduler gave no schedule ({text[:40]!r}): {e}") from e
 
 
 def _in_child(
