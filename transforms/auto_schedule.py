@@ -60,7 +60,7 @@ from transforms.tiling import LoopTile
 
 MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
 TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
-SAME_COST = 0.01  # costs within 1 % of each other are the same to the model
+SAME_COST = 0.1  # a candidate less than 10 % cheaper is no gain to the model
 
 
 @dataclass
@@ -222,17 +222,17 @@ _ALLOCS = ("memref.alloc", "memref.alloca")
 
 def choose(candidates: list[Candidate], original: Candidate, overflows: bool) -> Candidate:
     """The candidate (in order of preference) the model expects to gain most over
-    ``original``: the cheapest, if cheaper; when none is, the first as cheap and tiled,
+    ``original``: the cheapest, if at least :data:`SAME_COST` cheaper; when none is, the first as cheap and tiled,
     if the data ``overflows`` the last cache level (tiles for L2 measured no faster on data
     that stays in L3, and slower where their bounds cost more than the reuse gains);
     else ``original``."""
     best = original
     for c in candidates:
-        if c.cost < best.cost * (1 - SAME_COST):
+        if c.cost < best.cost and c.cost < original.cost * (1 - SAME_COST):
             best = c
     if best is original and overflows:
         for c in candidates:
-            if c.tiles and c.cost <= original.cost * (1 + SAME_COST):
+            if c.tiles and c.cost <= original.cost:
                 return c
     return best
 
@@ -283,7 +283,11 @@ def plan_function(
         remarks.append(
             "original kept: no candidate has cheaper innermost accesses in the model, and "
             f"its data ({size // 1024} KiB) "
-            + ("overflows L3 but no candidate is tiled" if size > machine.l3 else "fits in L3")
+            + (
+                "overflows L3 but no tiled candidate is as cheap"
+                if size > machine.l3
+                else "fits in L3"
+            )
         )
     report = FunctionReport(
         name,
