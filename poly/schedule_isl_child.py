@@ -28,8 +28,9 @@ def schedule_text(
     ctx.set_schedule_serialize_sccs(int(serialize))
     ctx.set_max_operations(0)  # reading the text is not the scheduler's work
     try:
-        constraints = isl.ScheduleConstraints.on_domain(isl.UnionSet.read_from_str(ctx, domain))
-        deps = isl.UnionMap.read_from_str(ctx, relations)
+        # the text is the toolkit's own print of its objects: no name is spelled here
+        constraints = isl.ScheduleConstraints.on_domain(isl.UnionSet(domain, context=ctx))
+        deps = isl.UnionMap(relations, context=ctx)
         constraints = constraints.set_validity(deps).set_proximity(deps).set_coincidence(deps)
         ctx.reset_operations()
         ctx.set_max_operations(max_operations)
