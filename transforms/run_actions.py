@@ -47,20 +47,20 @@ from affine.errors import PolyError
 from affine.ir.core import Module, Operation
 from affine.ir.diagnostics import Diagnostic
 from affine.ir.types import DYNAMIC, MemRefType
-from transforms.registry import PassContext, PassOptionError, parse_options
+from transforms.registry import PassContext, PassOptionError, PassOptions, option, parse_options
 
 if TYPE_CHECKING:
     import numpy as np
 
 
 @dataclass
-class RunOptions:
-    """Options of ``--run`` (parsed like a pass's options)."""
+class RunOptions(PassOptions):
+    """Options of ``--run`` (parsed and checked like a pass's options)."""
 
     name: ClassVar[str] = "run"
     entry: str = ""
-    backend: str = "c"
-    repeats: int = 3
+    backend: str = option("c", choices=("c", "interp"))
+    repeats: int = option(3, minimum=1)
     timeout: float = 0.0
     sizes: str = ""
     inputs: str = ""
@@ -91,25 +91,19 @@ def parse_run_options(value: str) -> RunOptions:
     if text and "=" not in text and " " not in text:
         text = f"entry={text}"
     options = parse_options(RunOptions, text)
-    if options.backend not in ("c", "interp"):
-        raise PassOptionError(
-            f"invalid value '{options.backend}' for option 'backend' of '--run' (choose c or interp)"
-        )
-    if options.repeats < 1:
-        raise PassOptionError("option 'repeats' of '--run' must be at least 1")
     if options.timeout < 0:
         raise PassOptionError("option 'timeout' of '--run' must be a number of seconds >= 0")
     return options
 
 
-def named_list(text: str, option: str) -> dict[str, str]:
+def named_list(text: str, option_name: str) -> dict[str, str]:
     """``NAME=VALUE,NAME=VALUE`` as a dict (names without a leading ``%``)."""
     result: dict[str, str] = {}
     for item in filter(None, text.split(",")):
         name, equals, value = item.partition("=")
         if not equals or not name or not value:
             raise PassOptionError(
-                f"invalid item '{item}' in option '{option}' of '--run' (expected NAME=VALUE)"
+                f"invalid item '{item}' in option '{option_name}' of '--run' (expected NAME=VALUE)"
             )
         result[name.removeprefix("%")] = value
     return result
