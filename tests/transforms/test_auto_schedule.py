@@ -181,6 +181,7 @@ def _corpus() -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.mlir
 @pytest.mark.parametrize("name", _corpus())
 def test_every_corpus_kernel_keeps_its_results(name: str, mlir_opt: str) -> None:
     for options in ({}, SMALL_CACHES):
