@@ -10,7 +10,7 @@ does not check legality: :func:`check_distribution` does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from affine.dialects.affine_dialect import ForOp
 from affine.ir.core import Operation, Value
@@ -145,6 +145,39 @@ def distribute_for_tiling(function: Operation) -> None:
             if check_distribution(band, groups, analysis):
                 try:
                     distribute_band(band, groups)
+                except TransformError:
+                    continue
+                changed = True
+                break
+
+
+def distribute_imperfect_loops(
+    function: Operation,
+    worth: Callable[[Operation, Sequence[Sequence[Operation]]], bool] | None = None,
+) -> None:
+    """Distribute every loop (inner loops first) whose body holds loops among other parts
+    into one loop per part, where legal (and where ``worth(loop, groups)`` holds), until no
+    such loop can be split further: innermost nests become perfect bands of their own
+    where the dependences allow."""
+    changed = True
+    while changed:
+        changed = False
+        analysis = analysis_of(function)
+        candidates = [op for op in function.walk(post_order=True) if op.name == "affine.for"]
+        for loop in candidates:
+            groups = groups_of(loop)
+            if len(groups) < 2 or not any(
+                inner.name == "affine.for"
+                for group in groups
+                for op in group
+                for inner in op.walk()
+            ):
+                continue
+            if worth is not None and not worth(loop, groups):
+                continue
+            if check_distribution([loop], groups, analysis):
+                try:
+                    distribute_band([loop], groups)
                 except TransformError:
                     continue
                 changed = True
