@@ -294,12 +294,16 @@ def _bounds_use(loop: Operation, others: Sequence[Operation]) -> bool:
     return any(_iv(o) in operands for o in others)
 
 
-def tile_shape(machine: Machine, rows: bool, vector: bool, reduction: bool) -> tuple[int, int]:
+def tile_shape(
+    machine: Machine, rows: bool, vector: bool, reduction: bool, row_trips: int | None = None
+) -> tuple[int, int]:
     """The default ``(row_factor, vectors)`` for the roles present, from the register count
-    (docs/performance.md): with rows, vectors and a reduction, the largest tile of
-    ``MR x NV`` accumulators with ``MR * NV + NV + 1`` registers and ``NV >= MR - 1``
-    (5 x 5 with 32 registers); with a reduction but no rows, up to 8 vectors of accumulators;
-    without a reduction, 8 rows of one vector; scalar accumulators in 8 rows."""
+    (docs/performance.md): with rows, vectors and a reduction, the tile of ``MR x NV``
+    accumulators with ``MR * NV + NV + 1`` registers and ``NV >= MR - 1`` that does the
+    most work in full groups of rows (``MR * NV`` times the share of the ``row_trips`` rows,
+    when bounded, in full groups: 5 x 5 with 32 registers, 4 x 6 for cache tiles of 16
+    rows); with a reduction but no rows, up to 8 vectors of accumulators; without a
+    reduction, 8 rows of one vector; scalar accumulators in 8 rows."""
     registers = machine.vector_registers
     if rows and vector and reduction:
         shapes = [
@@ -308,7 +312,13 @@ def tile_shape(machine: Machine, rows: bool, vector: bool, reduction: bool) -> t
             for nv in range(1, registers)
             if mr * nv + nv + 1 <= registers and nv >= mr - 1
         ]
-        return max(shapes, key=lambda s: (s[0] * s[1], -abs(s[0] - s[1])))
+
+        def work(shape: tuple[int, int]) -> tuple[float, int]:
+            mr, nv = shape
+            full = 1.0 if not row_trips else (row_trips - row_trips % mr) / row_trips
+            return mr * nv * full, -abs(mr - nv)
+
+        return max(shapes, key=work)
     if vector and reduction:
         return 1, max(1, min(8, (registers - 1) // 2))
     if vector:
@@ -384,7 +394,13 @@ def plan_register_tile(
     between = [x for x in loops[first:] if x not in roles]
     if between:
         return Verdict(False, f"{where(between[0])} lies between the loops of the register tile")
-    mr, nv = tile_shape(machine, rows is not None, vector_loop is not None, reduction is not None)
+    mr, nv = tile_shape(
+        machine,
+        rows is not None,
+        vector_loop is not None,
+        reduction is not None,
+        trip_bound(rows) if rows is not None else None,
+    )
     mr = row_factor or mr
     nv = vectors or nv
     lanes = 1
@@ -622,7 +638,7 @@ class _TileEmitter:
         function = enclosing_function(top)
         assert function is not None and self.tile.reduction is not None
         entry = function.regions[0].blocks[0]
-        trips = constant_trip_count(self.tile.reduction)
+        trips = trip_bound(self.tile.reduction)
         assert trips is not None  # _packable requires it
         for root in self.packed:
             t = MemRefType((trips, self.tile.row_factor), root.results[0].type)
@@ -1035,6 +1051,24 @@ def _hoistable(body: Body, tile: RegisterTile, held: set[Operation]) -> list[Ope
     ]
 
 
+def trip_bound(loop: Operation) -> int | None:
+    """A constant bound on ``loop``'s trip count (step 1): its constant trip count, else
+    the smallest constant distance from its single lower bound to one of its upper bounds
+    (a cache tile's ``min(lb + 32, N)``); None when there is none."""
+    trips = constant_trip_count(loop)
+    if trips is not None:
+        return trips
+    lb, ub = lower_bound(loop), upper_bound(loop)
+    if lb.map.num_results != 1:
+        return None
+    spans = []
+    for k in range(ub.map.num_results):
+        span = difference(ub.result(k), lb)
+        if span.map.is_single_constant():
+            spans.append(span.map.single_constant_result)
+    return max(0, min(spans)) if spans else None
+
+
 def _pack_index(iv: Value, lower: ValueMap, row: int) -> ValueMap:
     """``[iv - lower, row]``: where a packed value of reduction iteration ``iv`` sits."""
     offset = _combined(_identity(iv), lower, lambda a, b: a - b)
@@ -1088,7 +1122,7 @@ def _packable(body: Body, tile: RegisterTile, vectorised: dict[Operation, bool])
     reduction = tile.reduction
     if tile.vector is None or reduction is None or ForOp(reduction).step != 1:
         return []
-    trips = constant_trip_count(reduction)
+    trips = trip_bound(reduction)
     if trips is None or trips <= 0:
         return []
     written = {_root(body.memref(op)) for op in body.stores()}

@@ -192,3 +192,41 @@ def test_a_reduction_reading_the_accumulators_elsewhere_is_refused() -> None:
         "dependence from affine.store at held.mlir:11:9 to affine.load at held.mlir:7:14 "
         "with distance (1, 0, -1)"
     ) in result.remarks[0]
+
+
+SCALED_MATMUL = """
+func.func @matmul(%C: memref<20x24xf32>, %A: memref<20x28xf32>, %B: memref<28x24xf32>) {
+  %alpha = arith.constant 1.5 : f32
+  affine.for %i = 0 to 20 {
+    affine.for %k = 0 to 28 {
+      affine.for %j = 0 to 24 {
+        %a = affine.load %A[%i, %k] : memref<20x28xf32>
+        %aa = arith.mulf %alpha, %a : f32
+        %b = affine.load %B[%k, %j] : memref<28x24xf32>
+        %p = arith.mulf %aa, %b : f32
+        %c = affine.load %C[%i, %j] : memref<20x24xf32>
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<20x24xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_cache_tiles_shape_the_register_tile_and_its_packed_operands() -> None:
+    # Cache tiles of 16 rows: 4 x 6 tiles leave no rows over (5 x 5 would leave one); the
+    # reduction loop of at most 8 iterations (a min bound) packs alpha * A into 8 x 4.
+    module = affine.parse(SCALED_MATMUL, "matmul.mlir")
+    tiled = transforms.tile(module, sizes=(16, 8, 24)).module
+    result = transforms.register_tile(tiled, vector_bits=128, registers=32)
+    text = print_module(result.module)
+    assert "memref.alloca() : memref<8x4xf32>" in text, text
+    widths = [len(loop.results) for loop in loops_with_vector_accumulators(result.module)]
+    assert widths and max(widths) == 24, text  # 4 rows x 6 vectors of 4 lanes
+    for backend in ("interp", "c"):
+        outcome = check_equivalent(
+            module.functions()[0], result.module.functions()[0], backend=backend
+        )
+        assert outcome, outcome
