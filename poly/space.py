@@ -250,17 +250,17 @@ def register_reversal_set(
         disjuncts.append([*base, *near_rows, f"{x[vector[0]]} < 0"])
     inside = [*base, *near_rows, *near_vector]
     equal: list[str] = []
-    for component in (reduction, rows[0] if rows else None, "body", vector[0] if vector else None):
-        if component is None:
-            continue
-        if component == "body":
-            if body_order < 0:
-                disjuncts.append([*inside, *equal])
-            if body_order != 0:
-                break
-            continue
-        disjuncts.append([*inside, *equal, f"{x[component]} < 0"])
-        equal.append(f"{x[component]} = 0")
+    before_body = [k for k in (reduction, rows[0] if rows else None) if k is not None]
+    after_body = [vector[0]] if vector else []
+    for k in before_body:
+        disjuncts.append([*inside, *equal, f"{x[k]} < 0"])
+        equal.append(f"{x[k]} = 0")
+    if body_order < 0:  # the target's op comes first in the body
+        disjuncts.append([*inside, *equal])
+    if body_order == 0:
+        for k in after_body:
+            disjuncts.append([*inside, *equal, f"{x[k]} < 0"])
+            equal.append(f"{x[k]} = 0")
     return _vector_set(count, disjuncts)
 
 

@@ -205,17 +205,18 @@ class Body:
             if op in self.access or op not in self.needed:
                 continue
             if op.name == "affine.apply":
-                if (
-                    iv
-                    in fully_compose(
-                        ValueMap(op.properties["map"].value, tuple(op.operands))
-                    ).operands
-                ):  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+                if iv in _applied(op).operands:
                     return op
                 continue
             if any(v is iv for v in op.operands):
                 return op
         return None
+
+
+def _applied(apply: Operation) -> ValueMap:
+    """The value of an ``affine.apply`` as a value map of its operands, composed."""
+    m = apply.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    return fully_compose(ValueMap(m, tuple(apply.operands)))
 
 
 def _pure(op: Operation) -> bool:
@@ -432,7 +433,7 @@ def _vector_element_types(body: Body, loop: Operation) -> list[Type]:
 def _bytes(t: Type) -> int:
     if isinstance(t, IndexType):
         return 8
-    width = t.width if isinstance(t, (IntegerType, FloatType)) else 8  # type: ignore[union-attr]  # both types have a width
+    width = t.width if isinstance(t, (IntegerType, FloatType)) else 8
     return max(1, (width + 7) // 8)
 
 
@@ -504,12 +505,12 @@ def _shape_problem(band: Sequence[Operation], body: Body, tile: RegisterTile) ->
         problem = vector_blocker(body, tile.vector)
         if problem is not None:
             return problem
-    for loop in (tile.rows, tile.vector):
-        if loop is None:
+    for grouped in (tile.rows, tile.vector):
+        if grouped is None:
             continue
-        f = ForOp(loop)
+        f = ForOp(grouped)
         if f.step != 1 or f.lower_bound_map.num_results != 1:
-            return f"{where(loop)} needs step 1 and a single lower bound to be cut into groups"
+            return f"{where(grouped)} needs step 1 and a single lower bound to be cut into groups"
     for loop in roles:
         others = [x for x in roles if x is not loop]
         if _bounds_use(loop, others):
@@ -737,7 +738,7 @@ class _TileEmitter:
             return
         span = difference(ub, lb)
         group = sizes[0]
-        start = _combined(lb, span, lambda low, n: low + n.floordiv(group) * group)
+        start = _group_start(lb, span, group)
         if span.map.is_single_constant():
             remainder = span.map.single_constant_result % group
             if remainder > 0:
@@ -747,7 +748,7 @@ class _TileEmitter:
             part = new_loop(start, _shifted(ub, 1 - size), size, like=loop)
             at.add(part)
             self.groups_body(part, size, tail)
-            start = _combined(lb, span, lambda low, n, s=size: low + n.floordiv(s) * s)
+            start = _group_start(lb, span, size)
 
     def groups_body(
         self, loop: Operation, size: int, tail: Callable[[_Insert, ValueMap, int], None]
@@ -922,11 +923,7 @@ class _Copy:
             self.store(at, self.key(op, m, n), value, memory, op.loc)
             return
         if op.name == "affine.apply":
-            vm = self.subscripts(
-                fully_compose(ValueMap(op.properties["map"].value, tuple(op.operands))),
-                m,
-                n,  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-            )
+            vm = self.subscripts(_applied(op), m, n)
             self.values[(op.results[0], m, n)] = self.created(
                 at, affine_apply(vm.map, vm.operands), op
             )
@@ -1011,6 +1008,12 @@ def _combined(
         x, y = both.map.results
     m = AffineMap.get(both.map.num_dims, both.map.num_symbols, [f(x, y)])
     return fully_compose(ValueMap(m, both.operands))
+
+
+def _group_start(lb: ValueMap, span: ValueMap, size: int) -> ValueMap:
+    """``lb + floor(span / size) * size``: where the iterations past the full groups of
+    ``size`` start."""
+    return _combined(lb, span, lambda low, n: low + n.floordiv(size) * size)
 
 
 @dataclass(frozen=True)
@@ -1248,6 +1251,9 @@ class RegisterTilePass:
             machine = machine.override(vector_registers=self.registers)
         return machine
 
+    def _rewrite(self, band: list[Operation], plan: RegisterTile) -> Callable[[], object]:
+        return lambda: register_tile_band(band, plan, self.fma, self.pack)
+
     def run(self, module: Module, context: PassContext) -> Module:
         for option in ("rows", "vectors", "vector_bits", "registers"):
             if getattr(self, option) < 0:
@@ -1277,12 +1283,7 @@ class RegisterTilePass:
                 if not verdict:
                     refuse(context, band[0], what, verdict.reason)
                     continue
-                attempt(
-                    context,
-                    band[0],
-                    what,
-                    lambda b=band, p=plan: register_tile_band(b, p, self.fma, self.pack),
-                )
+                attempt(context, band[0], what, self._rewrite(band, plan))
         return module
 
 
