@@ -20,7 +20,7 @@ transformation's own check is next to its rewrite in :mod:`transforms` (``check_
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -136,7 +136,23 @@ def violations(
 ) -> Verdict:
     """Illegal if some dependence inside the band has band distances in ``bad`` (after
     ``reorder`` maps the distance vectors to the new loop order)."""
+    return _first_hit(analysis, band, lambda edge: bad, "it would reverse the", reorder)
+
+
+def _first_hit(
+    analysis: FlowAnalysis,
+    band: Sequence[Operation],
+    bad_of: Callable[[Edge], isl.Set | None],
+    problem: str,
+    reorder: isl.Map | None = None,
+) -> Verdict:
+    """Illegal (``problem`` and the edge with a witness) when the band distances of a
+    dependence inside the band (mapped by ``reorder``) meet ``bad_of(edge)``; an edge whose
+    ``bad_of`` is None is not looked at, one that cannot be analysed makes it illegal."""
     for edge in analysis.memory:
+        bad = bad_of(edge)
+        if bad is None:
+            continue
         try:
             distances = band_distances(edge, band)
         except _Unknown:
@@ -145,14 +161,9 @@ def violations(
             continue
         if reorder is not None:
             distances = distances.apply(reorder)
-        hit = distances.intersect(bad.align_params(distances.get_space()))
-        if not hit.is_empty():
-            point = hit.sample_point()
-            witness = [
-                point.get_coordinate_val(isl.dim_type.set, k).to_python()
-                for k in range(hit.dim(isl.dim_type.set))
-            ]
-            return Verdict(False, f"it would reverse the {describe(edge, witness)}", edge)
+        witness = _hit(distances, bad)
+        if witness is not None:
+            return Verdict(False, f"{problem} {describe(edge, witness)}", edge)
     return LEGAL
 
 
@@ -262,22 +273,17 @@ def register_order_reversals(
     count = len(band)
     rows = (order.rows, order.row_window) if order.rows is not None else None
     vector = (order.vector, order.vector_window) if order.vector is not None else None
-    for edge in analysis.memory:
-        try:
-            distances = band_distances(edge, band)
-        except _Unknown:
-            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
-        if distances is None:
-            continue
+
+    def bad_of(edge: Edge) -> isl.Set | None:
+        if edge.source.op not in positions or edge.target.op not in positions:
+            return None  # not between two instances of the body
         step = positions[edge.target.op] - positions[edge.source.op]
         body_order = (step > 0) - (step < 0)
-        bad = register_reversal_set(
+        return register_reversal_set(
             count, order.fixed(count), rows, vector, order.reduction, body_order
         )
-        witness = _hit(distances, bad)
-        if witness is not None:
-            return Verdict(False, f"it would reverse the {describe(edge, witness)}", edge)
-    return LEGAL
+
+    return _first_hit(analysis, band, bad_of, "it would reverse the")
 
 
 def register_conflicts(
@@ -295,30 +301,21 @@ def register_conflicts(
     count = len(band)
     group_of = {op: k for k, (ops, _) in enumerate(held) for op in ops}
     window = register_window_set(count, order.fixed(count), order.near())
-    for edge in analysis.memory:
+
+    def bad_of(edge: Edge) -> isl.Set | None:
         source, target = group_of.get(edge.source.op), group_of.get(edge.target.op)
-        if source is None and target is None:
-            continue
-        try:
-            distances = band_distances(edge, band)
-        except _Unknown:
-            return Verdict(False, f"{describe(edge)} could not be analysed", edge)
-        if distances is None:
-            continue
-        bad = window
-        if source == target:
-            apart = [order.vector] if order.vector is not None else []
-            if order.rows is not None and not held[source][1]:  # type: ignore[index]  # source is a group here
-                apart.append(order.rows)
-            if not apart:
-                continue
-            bad = register_window_set(count, order.fixed(count), order.near(), apart)
-        witness = _hit(distances, bad)
-        if witness is not None:
-            return Verdict(
-                False,
-                f"a value held in registers across the reduction loop would miss the "
-                f"{describe(edge, witness)}",
-                edge,
-            )
-    return LEGAL
+        if source is None or source != target:
+            return None if target is None and source is None else window
+        apart = [order.vector] if order.vector is not None else []
+        if order.rows is not None and not held[source][1]:
+            apart.append(order.rows)
+        if not apart:
+            return None
+        return register_window_set(count, order.fixed(count), order.near(), apart)
+
+    return _first_hit(
+        analysis,
+        band,
+        bad_of,
+        "a value held in registers across the reduction loop would miss the",
+    )

@@ -60,6 +60,7 @@ from poly.legality import (
     unsupported_ops,
     where,
 )
+from poly.model import VIEW_OPS
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -68,14 +69,6 @@ from transforms.machine import Machine, detect, machine_from_options
 from transforms.registry import PassContext
 
 _MEMORY = ("affine.load", "affine.store")
-_VIEWS = (
-    "memref.cast",
-    "memref.subview",
-    "memref.reinterpret_cast",
-    "memref.view",
-    "memref.expand_shape",
-    "memref.collapse_shape",
-)
 
 
 @dataclass(frozen=True)
@@ -120,7 +113,7 @@ def _iv(loop: Operation) -> Value:
 
 def _root(memref: Value) -> Value:
     """The buffer a memref value views (through casts and views)."""
-    while memref.owner_op is not None and memref.owner_op.name in _VIEWS:
+    while memref.owner_op is not None and memref.owner_op.name in VIEW_OPS:
         memref = memref.owner_op.operands[0]
     return memref
 
@@ -161,21 +154,7 @@ class Body:
     def _needed(self) -> set[Operation]:
         """The stores and the ops whose values reach them; an ``affine.apply`` feeding only
         subscripts (composed into them) and unused loads are not needed."""
-        needed: set[Operation] = set()
-        work = self.stores()
-        while work:
-            op = work.pop()
-            if op in needed:
-                continue
-            needed.add(op)
-            if op.name == "affine.load":
-                continue
-            values = [op.operands[0]] if op.name == "affine.store" else op.operands
-            for v in values:
-                owner = v.owner_op
-                if owner is not None and owner in self.position:
-                    work.append(owner)
-        return needed
+        return _needed_past(self, set())
 
     def varies(self, op: Operation, iv: Value, memo: dict[Operation, bool] | None = None) -> bool:
         """Whether ``op``'s value (or address) changes with ``iv``."""
