@@ -198,6 +198,16 @@ def _applied(apply: Operation) -> ValueMap:
     return fully_compose(ValueMap(m, tuple(apply.operands)))
 
 
+def _body_or_verdict(band: Sequence[Operation]) -> Body | Verdict:
+    """The band's innermost body, or why a register tile cannot hold it."""
+    try:
+        body = Body(band)
+    except TransformError as error:
+        return Verdict(False, error.message)
+    verdict = unsupported_ops([band[-1]])
+    return body if verdict else verdict
+
+
 def _pure(op: Operation) -> bool:
     d = op.op_def
     return (
@@ -318,13 +328,9 @@ def plan_register_tile(
     are invariant along, the rows loop the innermost loop left; the shape defaults to
     :func:`tile_shape` and lanes fill a vector register of ``machine``."""
     machine = machine or detect()
-    try:
-        body = Body(band)
-    except TransformError as error:
-        return Verdict(False, error.message)
-    verdict = unsupported_ops([band[-1]])
-    if not verdict:
-        return verdict
+    body = _body_or_verdict(band)
+    if isinstance(body, Verdict):
+        return body
     loops = list(band)
     vector_loop = None
     best = 0
@@ -442,13 +448,9 @@ def check_register_tile(
     would reverse a dependence, or a held value would go stale (a dependence between a
     held access and another access of the same tile, or between rows or lanes of one held
     address)."""
-    try:
-        body = Body(band)
-    except TransformError as error:
-        return Verdict(False, error.message)
-    verdict = unsupported_ops([band[-1]])
-    if not verdict:
-        return verdict
+    body = _body_or_verdict(band)
+    if isinstance(body, Verdict):
+        return body
     problem = _shape_problem(band, body, tile)
     if problem is not None:
         return Verdict(False, problem)
