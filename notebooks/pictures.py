@@ -29,8 +29,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 import affine
-from poly import viz
-from poly.flow import FlowAnalysis
+from poly import FlowAnalysis, viz
 
 examples = Path("..") / "examples"
 stencil = affine.parse((examples / "stencil.mlir").read_text(), "stencil.mlir")

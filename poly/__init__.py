@@ -44,7 +44,6 @@ from poly.layout import OneToOne as OneToOne
 from poly.layout import bounding_box as bounding_box
 from poly.layout import footprint as footprint
 from poly.layout import normalize_memref_type as normalize_memref_type
-from poly.layout import normalize_memrefs as normalize_memrefs
 from poly.layout import one_to_one_on as one_to_one_on
 from poly.layout import parametric_bounding_box as parametric_bounding_box
 from poly.legality import Verdict as Verdict

@@ -12,7 +12,7 @@ says why.  Dimension and parameter names follow :mod:`poly.space`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import islpy as isl
@@ -21,16 +21,17 @@ from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.algebra import specialize_symbols
 from affine.math.expr import (
+    ADD,
     CEILDIV,
     CONST,
     DIM,
     FLOORDIV,
     MOD,
     MUL,
-    SYMBOL,
     AffineExpr,
     constant,
     dim,
+    fold,
     symbol,
 )
 from affine.math.integer_set import IntegerSet
@@ -83,58 +84,46 @@ def expr_to_pw_aff(
     ls = isl.LocalSpace.from_space(domain)
     universe = isl.Set.universe(domain)
     ctx = isl_context()
-    memo: dict[AffineExpr, isl.PwAff] = {}
 
-    def leaf(position: int, what: str) -> isl.PwAff:
+    def val(v: int) -> isl.Val:
+        return isl.Val.int_from_si(ctx, v)
+
+    def input_value(position: int, what: str) -> isl.PwAff:
         assert inputs is not None
         value = inputs[position]
         if value is None:
             raise NotPresburgerError(f"{expr} uses {what}, which is not affine")
         return value
 
-    def val(v: int) -> isl.Val:
-        return isl.Val.int_from_si(ctx, v)
+    def leaf(e: AffineExpr) -> isl.PwAff:
+        if e.kind == CONST:
+            return isl.PwAff.val_on_domain(universe, val(e.value))
+        is_dim = e.kind == DIM
+        if inputs is not None:
+            position = e.value if is_dim else num_dims + e.value
+            return input_value(position, dim_name(e.value) if is_dim else symbol_name(e.value))
+        kind = isl.dim_type.set if is_dim else isl.dim_type.param
+        return isl.PwAff.var_on_domain(ls, kind, e.value)
 
-    def rec(e: AffineExpr) -> isl.PwAff:
-        hit = memo.get(e)
-        if hit is not None:
-            return hit
-        kind = e.kind
-        if kind == CONST:
-            out = isl.PwAff.val_on_domain(universe, val(e.value))
-        elif kind == DIM:
-            if inputs is not None:
-                out = leaf(e.value, dim_name(e.value))
-            else:
-                out = isl.PwAff.var_on_domain(ls, isl.dim_type.set, e.value)
-        elif kind == SYMBOL:
-            if inputs is not None:
-                out = leaf(num_dims + e.value, symbol_name(e.value))
-            else:
-                out = isl.PwAff.var_on_domain(ls, isl.dim_type.param, e.value)
-        elif kind == "+":
-            out = rec(e.lhs).add(rec(e.rhs))
-        elif kind == MUL:
+    def node(e: AffineExpr, value_of: Callable[[AffineExpr], isl.PwAff]) -> isl.PwAff:
+        if e.kind == ADD:
+            return value_of(e.lhs).add(value_of(e.rhs))
+        if e.kind == MUL:
             if e.rhs.kind == CONST:
-                out = rec(e.lhs).scale_val(val(e.rhs.value))
-            elif e.lhs.kind == CONST:
-                out = rec(e.rhs).scale_val(val(e.lhs.value))
-            else:
-                raise NotPresburgerError(
-                    f"{e} multiplies by a symbol: bind the symbols to constants first "
-                    "(symbol_values=...)"
-                )
-        else:
-            if e.rhs.kind != CONST:
-                raise NotPresburgerError(
-                    f"{e} divides by a symbol: bind the symbols to constants first "
-                    "(symbol_values=...)"
-                )
-            out = _division(kind, rec(e.lhs), e.rhs.value, val)
-        memo[e] = out
-        return out
+                return value_of(e.lhs).scale_val(val(e.rhs.value))
+            if e.lhs.kind == CONST:
+                return value_of(e.rhs).scale_val(val(e.lhs.value))
+            raise NotPresburgerError(
+                f"{e} multiplies by a symbol: bind the symbols to constants first "
+                "(symbol_values=...)"
+            )
+        if e.rhs.kind != CONST:
+            raise NotPresburgerError(
+                f"{e} divides by a symbol: bind the symbols to constants first (symbol_values=...)"
+            )
+        return _division(e.kind, value_of(e.lhs), e.rhs.value, val)
 
-    return rec(expr)
+    return fold(expr, leaf, node)
 
 
 def _division(kind: str, numerator: isl.PwAff, q: int, val) -> isl.PwAff:

@@ -14,8 +14,6 @@ import islpy as isl
 
 from affine.analysis.layout import LayoutOracle
 from affine.analysis.layout import normalize_memref_type as _normalize_type
-from affine.analysis.layout import normalize_memrefs as _normalize_module
-from affine.ir.core import Module
 from affine.ir.types import DYNAMIC, MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.integer_set import IntegerSet
@@ -179,8 +177,3 @@ def normalize_memref_type(
 ) -> tuple[MemRefType, AffineMap]:
     """:func:`affine.analysis.layout.normalize_memref_type` with exact ISL bounds (any size)."""
     return _normalize_type(t, symbol_values, ISL_ORACLE)
-
-
-def normalize_memrefs(module: Module, remarks: list[str] | None = None) -> Module:
-    """:func:`affine.analysis.layout.normalize_memrefs` with exact ISL bounds (any size)."""
-    return _normalize_module(module, ISL_ORACLE, remarks)

@@ -20,7 +20,7 @@ from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
 from poly.context import budget, isl_context
 from poly.convert import pw_aff_to_expr, set_from_isl, set_to_isl, sets_from_isl
-from poly.space import param_names, symbol_names
+from poly.space import in_toolkit_context, param_names, symbol_names
 
 Piecewise = list[tuple[IntegerSet, AffineExpr]]  # (condition on the symbols, value)
 
@@ -32,7 +32,9 @@ Bindable = TypeVar("Bindable", isl.Set, isl.Map)
 
 def _isl(s: AnySet, symbol_values: SymbolValues | None = None) -> isl.Set:
     if isinstance(s, IntegerSet):
-        return set_to_isl(s, symbol_values=symbol_values)  # type: ignore[arg-type]
+        names = symbol_names(s.num_symbols)
+        by_position = {_position(key, names, s): v for key, v in (symbol_values or {}).items()}
+        return set_to_isl(s, symbol_values=by_position)
     whole = s if isinstance(s, isl.Set) else isl.Set.from_basic_set(s)
     return bind_params(whole, symbol_values or {})
 
@@ -40,19 +42,24 @@ def _isl(s: AnySet, symbol_values: SymbolValues | None = None) -> isl.Set:
 def bind_params(obj: Bindable, values: SymbolValues) -> Bindable:
     """``obj`` in the toolkit's ISL context with the parameters of ``values`` (keyed by
     name or by position among ``obj``'s parameters) fixed to their values and removed."""
-    if not obj.get_ctx() == isl_context():  # made elsewhere, e.g. by isl.Set("...")
-        obj = type(obj).read_from_str(isl_context(), str(obj))
+    obj = in_toolkit_context(obj)
     names = param_names(obj)
     positions = []
     for key, value in values.items():
-        position = names.index(key) if key in names else key
-        if not isinstance(position, int) or not 0 <= position < len(names):
-            raise ValueError(f"{obj} has no parameter {key!r} (its parameters: {names})")
+        position = _position(key, names, obj)
         obj = obj.fix_val(isl.dim_type.param, position, isl.Val.int_from_si(isl_context(), value))
         positions.append(position)
     for position in sorted(positions, reverse=True):
         obj = obj.project_out(isl.dim_type.param, position, 1)
     return obj
+
+
+def _position(key: int | str, names: list[str], owner: object) -> int:
+    """The position of the parameter ``key`` (a name among ``names`` or a position)."""
+    position = names.index(key) if key in names else key
+    if not isinstance(position, int) or not 0 <= position < len(names):
+        raise ValueError(f"{owner} has no parameter {key!r} (its parameters: {names})")
+    return position
 
 
 def _same_shape(a: IntegerSet, b: IntegerSet) -> None:

@@ -165,6 +165,14 @@ def read_user_text(kind: type[IslText], text: str) -> IslText:
     return kind.read_from_str(isl_context(), text)
 
 
+def in_toolkit_context(obj: IslText) -> IslText:
+    """``obj`` in the toolkit's context: itself when it lives there, else read from its text
+    (made elsewhere, e.g. by ``isl.Set("...")`` in islpy's default context), names kept."""
+    if obj.get_ctx() == isl_context():
+        return obj
+    return read_user_text(type(obj), str(obj))
+
+
 def param_id(name: str) -> isl.Id:
     """The ISL identifier of parameter ``name``."""
     return isl.Id.read_from_str(isl_context(), name)

@@ -25,7 +25,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 import islpy as isl
 import networkx as nx
@@ -39,7 +39,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 from matplotlib.ticker import MaxNLocator, MultipleLocator
+from mpl_toolkits.mplot3d import Axes3D
 
+from affine.dialects.affine_dialect import LoadOp, StoreOp
 from affine.ir.core import Operation, Value
 from affine.ir.types import DYNAMIC, MemRefType
 from affine.math.expr import print_expr
@@ -48,7 +50,7 @@ from poly.convert import set_to_isl
 from poly.flow import Edge, FlowAnalysis
 from poly.graph import dependence_graph
 from poly.model import WRITE, Access, Scope, Statement
-from poly.sets import bind_params, count_points, points
+from poly.sets import Bindable, bind_params, count_points, points
 from poly.space import param_names, read_user_text
 
 Point = tuple[int, ...]
@@ -152,7 +154,7 @@ def _scope_values(scope: Scope | None) -> dict[str, Value]:
     return {name: key for key, name in scope.param_names.items() if isinstance(key, Value)}
 
 
-def _bound(obj: isl.Set | isl.Map, params: Params, scope: Scope | None) -> isl.Set | isl.Map:
+def _bound(obj: Bindable, params: Params, scope: Scope | None) -> Bindable:
     """``obj`` with every parameter fixed from ``params`` (ValueError naming those missing)."""
     values: dict[str, int] = {}
     missing: list[str] = []
@@ -213,14 +215,11 @@ def _touched_text(op: Operation) -> str:
     """``%A[%i - 1, %j] @5`` for affine accesses (source names; the memref operands
     otherwise), with the op's line where it has a location."""
     where = f" @{op.loc.line}" if op.loc is not None else ""
-    attr = op.get_attr("map") if op.name in ("affine.load", "affine.store") else None
-    if attr is None:
+    if op.name not in ("affine.load", "affine.store"):
         memrefs = [v.name or "?" for v in op.operands if isinstance(v.type, MemRefType)]
         return " ".join(memrefs) + where
-    m = attr.value  # type: ignore[attr-defined]
-    memref, operands = op.operands[0], op.operands[1:]
-    if op.name == "affine.store":
-        memref, operands = op.operands[1], op.operands[2:]
+    view = LoadOp(op) if op.name == "affine.load" else StoreOp(op)
+    m, memref, operands = view.map, view.memref, view.map_operands
 
     def name(position: int, is_symbol: bool) -> str:
         value = operands[m.num_dims + position if is_symbol else position]
@@ -330,6 +329,7 @@ def _dependence_arrows(
     groups = []
     single = (Edge, isl.Map, isl.BasicMap, isl.UnionMap, str)
     for dependence in _as_list(dependences, single):
+        where: Scope | None
         if isinstance(dependence, Edge):
             relations = [_edge_relation(dependence)]
             labels = [dependence_label(dependence)]
@@ -403,8 +403,9 @@ class _Canvas:
 
     def __post_init__(self) -> None:
         if self.rank == 3:
-            self.ax = self.figure.add_subplot(*self.position, projection="3d")
-            self.ax.set_zlabel(self.labels[2])
+            box = cast(Axes3D, self.figure.add_subplot(*self.position, projection="3d"))
+            box.set_zlabel(self.labels[2])
+            self.ax = box
         else:
             self.ax = self.figure.add_subplot(*self.position)
         if self.rank == 1:
@@ -435,7 +436,7 @@ class _Canvas:
 
     def points(
         self,
-        pts: Sequence[Point],
+        pts: Sequence[Sequence[float]],
         color: Any,
         gid: str,
         label: str | None = None,
@@ -446,7 +447,7 @@ class _Canvas:
         """One marker per point: a scatter collection (a line of markers in 3-d) named
         ``gid``."""
         columns = self.columns(pts)
-        if self.rank == 3:
+        if isinstance(self.ax, Axes3D):
             self.ax.plot(
                 *columns,
                 linestyle="none",
@@ -459,7 +460,8 @@ class _Canvas:
             )
             return
         fill = {"facecolors": "none", "edgecolors": color} if hollow else {"color": color}
-        self.ax.scatter(*columns, s=size, marker=marker, label=label, zorder=2, gid=gid, **fill)
+        x, y = columns
+        self.ax.scatter(x, y, s=size, marker=marker, label=label, zorder=2, gid=gid, **fill)
 
     def arrows(
         self, pairs: Sequence[tuple[Point, Point]], color: str, label: str | None, width: float
@@ -473,7 +475,7 @@ class _Canvas:
         starts = self.columns([a for a, _ in pairs])
         ends = self.columns([b for _, b in pairs])
         vectors = [[e - s for s, e in zip(*axis)] for axis in zip(starts, ends)]
-        if self.rank == 3:
+        if isinstance(self.ax, Axes3D):
             self.ax.quiver(
                 *starts,
                 *vectors,
@@ -496,7 +498,6 @@ class _Canvas:
     ) -> None:
         """2-d arrows from ``tails`` (x and y columns) along ``vectors`` at their exact data
         length; ``width`` in fractions of the axes, ``head`` in shaft widths."""
-        named = {} if label is None else {"label": label}
         self.ax.quiver(
             *tails,
             *vectors,
@@ -508,7 +509,7 @@ class _Canvas:
             headwidth=head,
             headlength=head + 1,
             zorder=3,
-            **named,
+            label=label,
         )
 
     def arcs(
@@ -546,15 +547,17 @@ class _Canvas:
         )
 
     def text(
-        self, at: Sequence[float], text: str, offset: tuple[float, float] = (0, 0), **style
+        self, at: Sequence[float], text: str, offset: tuple[float, float] = (0, 0), **style: Any
     ) -> None:
         """``text`` centred at ``at``, moved by ``offset`` points (not in 3-d)."""
         style = {"ha": "center", "va": "center", "fontsize": 8, "zorder": 4, **style}
         where = [c[0] for c in self.columns([at])]
-        if self.rank == 3:
-            self.ax.text(*where, text, **style)
+        if isinstance(self.ax, Axes3D):
+            x, y, z = where
+            self.ax.text(x, y, z, text, **style)
         else:
-            self.ax.annotate(text, where, xytext=offset, textcoords="offset points", **style)
+            x, y = where
+            self.ax.annotate(text, (x, y), xytext=offset, textcoords="offset points", **style)
 
     def outlines(self, tile_of: Mapping[Point, Point]) -> None:
         """The boundary of each tile's unit cells (the edges between cells of different
@@ -595,7 +598,7 @@ class _Canvas:
             self.ax.set_ylim(limits[1][1], limits[1][0])
         else:
             self.ax.set_ylim(*limits[1])
-        if self.rank == 3:
+        if isinstance(self.ax, Axes3D):
             self.ax.set_zlim(*limits[2])
 
     def cells(self) -> None:
@@ -614,10 +617,11 @@ class _Canvas:
         handles, labels = self.ax.get_legend_handles_labels()
         if not handles:
             return
-        where = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0)}
-        if below:
-            where = {"loc": "upper center", "bbox_to_anchor": (0.5, -0.03)}
-        self.ax.legend(handles, labels, fontsize=7, borderaxespad=0.0, **where)
+        loc: Literal["upper left", "upper center"] = "upper center" if below else "upper left"
+        anchor = (0.5, -0.03) if below else (1.02, 1.0)
+        self.ax.legend(
+            handles, labels, loc=loc, bbox_to_anchor=anchor, fontsize=7, borderaxespad=0.0
+        )
 
 
 def _tile_color(tile: Point) -> str:
@@ -665,7 +669,9 @@ def _draw_domain(
             canvas.points(fronts[front], colors(number), gid=f"wavefront {number}")
         mappable = ScalarMappable(BoundaryNorm(range(len(fronts) + 1), colors.N), colors)
         bar = canvas.figure.colorbar(mappable, ax=canvas.ax, shrink=0.8, label="wavefront")
-        bar.set_ticks([k + 0.5 for k in range(len(fronts))], labels=range(len(fronts)))
+        bar.set_ticks(
+            [k + 0.5 for k in range(len(fronts))], labels=[str(k) for k in range(len(fronts))]
+        )
         summary.append(f"{len(fronts)} wavefronts")
     else:
         canvas.points(domain.points, POINT_COLOR, gid="points")
@@ -677,9 +683,7 @@ def _draw_domain(
                 canvas.text(point, str(rank), offset=(6, 6), fontsize=6, color="#333333")
     violated = 0
     for group in arrows:
-        kept, broken = list(group.pairs), []
-        if times is not None:
-            kept, broken = _split_by_order(group, times)
+        kept, broken = _split_by_order(group, times) if times is not None else (group.pairs, [])
         canvas.arrows(kept, group.color, group.label, 1.0)
         canvas.arrows(broken, VIOLATED_COLOR, f"{group.label}: violated", 2.0)
         violated += len(broken)
@@ -695,7 +699,8 @@ def _split_by_order(
     group: _Arrows, times: Mapping[Point, Point]
 ) -> tuple[list[tuple[Point, Point]], list[tuple[Point, Point]]]:
     """The pairs whose source runs strictly before the target, and the others."""
-    kept, broken = [], []
+    kept: list[tuple[Point, Point]] = []
+    broken: list[tuple[Point, Point]] = []
     for source, target in group.pairs:
         if source not in times or target not in times:
             raise ValueError(
@@ -917,8 +922,11 @@ def plot_graph(
     top to bottom in program order, every edge an arc on the left labelled with its kind,
     distance and the loops that carry it. Loop-carried edges are solid, loop-independent
     ones dashed; colours give the kind."""
-    analysis = source if isinstance(source, FlowAnalysis) else None
-    graph = dependence_graph(source, level, value_based) if analysis else source
+    analysis: FlowAnalysis | None = None
+    if isinstance(source, FlowAnalysis):
+        analysis, graph = source, dependence_graph(source, level, value_based)
+    else:
+        graph = source
     texts = _node_texts(graph, analysis)
     loop_names = _loop_names(analysis)
     nodes = list(graph.nodes)
@@ -1063,11 +1071,12 @@ def _access_relations(
         memref = _source_name(item.memref, item.memref_name)
         t = item.memref.type
         rank = item.relation.dim(isl.dim_type.out)
-        static = isinstance(t, MemRefType) and not t.layout and DYNAMIC not in t.shape
-        shape = list(t.shape) if static and len(t.shape) == rank else None  # type: ignore[union-attr]
+        shape = None
+        if isinstance(t, MemRefType) and not t.layout and len(t.shape) == rank:
+            shape = None if DYNAMIC in t.shape else list(t.shape)
         label = f"{item.kind} {_touched_text(item.op)}"
         return [(memref, label, item.kind == WRITE, item.relation, item.statement.scope, shape)]
-    found = []
+    found: list[tuple[str, str, bool, isl.Map, Scope | None, Sequence[int] | None]] = []
     for relation in _read_maps(item):
         name = (
             relation.get_tuple_name(isl.dim_type.out)

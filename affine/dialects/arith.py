@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from affine.dialects.common import (
-    FASTMATH_NONE,
-    OVERFLOW_NONE,
-    create,
-    op_error,
-    parse_optional_flags,
-    print_flags,
-)
+from typing import Any
+
+from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, create, op_error
+from affine.dialects.format import AttrSyntax, Group, define_format, enum_syntax, same_as
 from affine.ir.attributes import (
     Attribute,
     DenseElementsAttr,
@@ -21,7 +17,6 @@ from affine.ir.core import Operation
 from affine.ir.registry import CONSTANT, PURE, define
 from affine.ir.types import (
     I1,
-    I64,
     FloatType,
     IndexType,
     IntegerType,
@@ -31,7 +26,6 @@ from affine.ir.types import (
     VectorType,
 )
 from affine.math.float_formats import semantics
-from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -164,36 +158,19 @@ define(
 def _define_elementwise(
     name: str,
     arity: int,
-    flags: tuple[str, str, str] | None,
+    flags: str | None,
     kind: str,
     pure: bool = True,
     result_i1: bool = False,
 ) -> None:
-    """``flags`` is (property name, keyword, dialect attr mnemonic) for fastmath/overflow."""
-
-    def parse(p: Parser, offset: int) -> Operation:
-        operands = [p.parse_operand()]
-        for _ in range(arity - 1):
-            p.expect(",")
-            operands.append(p.parse_operand())
-        props: dict[str, Attribute] = {}
-        if flags is not None:
-            flag = parse_optional_flags(p, flags[1], flags[2])
-            props[flags[0]] = flag if flag is not None else _flags_default(flags)
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        result = _i1_like(t) if result_i1 else t
-        return create(p, name, offset, p.resolve_all(operands, t), [result], props, attrs)
-
-    def print_(pr: Printer, op: Operation) -> None:
-        pr.write(" " + pr.operands(op.operands))
-        if flags is not None:
-            pr.write(print_flags(op, flags[0], flags[1]))
-        pr.write(
-            pr.attr_dict(op.attributes, (flags[0],) if flags else ())
-            + " : "
-            + pr.type(op.operands[0].type)
-        )
+    """``%r = name %a, %b flags? attr-dict : type``; ``flags`` is the property of the
+    fastmath or overflow flags the op carries."""
+    names = ("operand",) if arity == 1 else ("lhs", "rhs", "third")[:arity]
+    typed = "operand" if result_i1 else "result"
+    operands = [Group(n, type=same_as(typed)) for n in names]
+    result = Group("result", type=lambda known: _i1_like(known["operand"][0]))
+    if not result_i1:
+        operands[0], result = Group(names[0], type=same_as("result")), Group("result")
 
     def verify(op: Operation) -> None:
         if len(op.operands) != arity:
@@ -205,18 +182,81 @@ def _define_elementwise(
         if any(v.type != t for v in op.operands) or op.results[0].type != expected:
             op_error(op, "requires the same type for all operands and results")
 
-    define(
+    define_format(
         name,
-        parse=parse,
-        print=print_,
+        " `,` ".join(f"${n}" for n in names)
+        + _flags_format(flags)
+        + f" attr-dict `:` type(${typed})",
+        operands=operands,
+        results=[result],
+        **_flags_properties(flags),
         verify=verify,
-        properties=(flags[0],) if flags else (),
         traits=(PURE,) if pure else (),
     )
 
 
-def _flags_default(flags: tuple[str, str, str]) -> OpaqueAttr:
-    return FASTMATH_NONE if flags[1] == "fastmath" else OVERFLOW_NONE
+# keyword -> (property, MLIR enum name, flags in bit order, separator mlir-opt prints
+# between them, the attribute of no flag)
+_FLAG_ENUMS = {
+    "fastmath": (
+        "fastmath",
+        "FastMathFlags",
+        ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
+        ",",
+        FASTMATH_NONE,
+    ),
+    "overflow": ("overflowFlags", "IntegerOverflowFlags", ("nsw", "nuw"), ", ", OVERFLOW_NONE),
+}
+
+
+def _flags_syntax(keyword: str) -> AttrSyntax:
+    """``<nnan,ninf>`` after ``fastmath`` (``<nsw>`` after ``overflow``), kept in mlir-opt's
+    canonical spelling: flags in bit order, all fastmath flags ``fast``."""
+    _, enum, names, separator, _ = _FLAG_ENUMS[keyword]
+    every = ("none", *names, "fast") if keyword == "fastmath" else ("none", *names)
+
+    def parse(p: Parser) -> Attribute:
+        p.expect("<", f" after '{keyword}'")
+        chosen: set[str] = set()
+        while True:
+            if p.kind != "id":
+                p.op_error("expected valid keyword or string")
+            if p.tok not in every:
+                p.op_error(f"expected ::mlir::arith::{enum} to be one of: {', '.join(every)}")
+            chosen.update(names if p.tok == "fast" else () if p.tok == "none" else (p.tok,))
+            p.advance()
+            if not p.accept(","):
+                break
+        p.expect(">")
+        if keyword == "fastmath" and chosen == set(names):
+            body = "fast"
+        else:
+            body = separator.join(n for n in names if n in chosen) or "none"
+        return OpaqueAttr(f"#arith.{keyword}<{body}>")
+
+    def show(pr: Printer, attr: Attribute) -> str:
+        assert isinstance(attr, OpaqueAttr)  # made by parse or the builders
+        return f"<{attr.body}>"
+
+    return AttrSyntax(parse, show)
+
+
+_FLAGS = {keyword: _flags_syntax(keyword) for keyword in _FLAG_ENUMS}
+
+
+def _flags_format(keyword: str | None) -> str:
+    """The optional flags after the operands: `` (`fastmath` `` $fastmath^)?``."""
+    if keyword is None:
+        return ""
+    return f" (`{keyword}` `` ${_FLAG_ENUMS[keyword][0]}^)?"
+
+
+def _flags_properties(keyword: str | None) -> dict[str, Any]:
+    """The flags property of ``define_format``: shown by ``$name``, none by default."""
+    if keyword is None:
+        return {"properties": ()}
+    prop, _, _, _, none = _FLAG_ENUMS[keyword]
+    return {"shown": {prop: _FLAGS[keyword]}, "defaults": {prop: none}, "properties": (prop,)}
 
 
 def _i1_like(t: Type) -> Type:
@@ -228,8 +268,8 @@ def _i1_like(t: Type) -> Type:
     return I1
 
 
-_FASTMATH = ("fastmath", "fastmath", "fastmath")
-_OVERFLOW = ("overflowFlags", "overflow", "overflow")
+_FASTMATH = "fastmath"
+_OVERFLOW = "overflow"
 
 for _op in ("addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf"):
     _define_elementwise(f"arith.{_op}", 2, _FASTMATH, "float")
@@ -258,36 +298,13 @@ for _op in ("absi", "ctlz", "cttz", "ctpop"):
 _define_elementwise("math.ipowi", 2, None, "int")
 
 
-def _parse_fpowi(p: Parser, offset: int) -> Operation:
-    a = p.parse_operand()
-    p.expect(",")
-    b = p.parse_operand()
-    flag = parse_optional_flags(p, "fastmath", "fastmath")
-    attrs = p.parse_optional_attr_dict()
-    types = p.parse_colon_type_list()
-    if len(types) != 2:
-        p.op_error("expected two types", offset)
-    return create(
-        p,
-        "math.fpowi",
-        offset,
-        p.resolve_all([a, b], types),
-        [types[0]],
-        {"fastmath": flag or FASTMATH_NONE},
-        attrs,
-    )
-
-
-def _print_fpowi(pr: Printer, op: Operation) -> None:
-    a, b = op.operands
-    pr.write(f" {pr.operand(a)}, {pr.operand(b)}{print_flags(op, 'fastmath', 'fastmath')}")
-    pr.write(
-        pr.attr_dict(op.attributes, ("fastmath",)) + f" : {pr.type(a.type)}, {pr.type(b.type)}"
-    )
-
-
-define(
-    "math.fpowi", parse=_parse_fpowi, print=_print_fpowi, properties=("fastmath",), traits=(PURE,)
+define_format(
+    "math.fpowi",
+    "$lhs `,` $rhs" + _flags_format(_FASTMATH) + " attr-dict `:` type($lhs) `,` type($rhs)",
+    operands=[Group("lhs"), Group("rhs")],
+    results=[Group("result", type=same_as("lhs"))],
+    **_flags_properties(_FASTMATH),
+    traits=(PURE,),
 )
 
 
@@ -295,42 +312,8 @@ define(
 
 
 def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> None:
-    def parse(p: Parser, offset: int) -> Operation:
-        pred_offset = p.start
-        word = p.parse_keyword() if p.at("id") else None
-        if word is None and p.at("str"):  # seed syntax: cmpi "slt", ...
-            word = unescape_string(p.tok)
-            p.advance()
-        if word not in predicates:
-            p.op_error(
-                "expected string or keyword containing one of the following enum values for "
-                f"attribute 'predicate' [{', '.join(predicates)}]",
-                pred_offset,
-            )
-        p.expect(",")
-        a = p.parse_operand()
-        p.expect(",")
-        b = p.parse_operand()
-        props: dict[str, Attribute] = {"predicate": IntegerAttr(predicates.index(word), I64)}
-        if fastmath:
-            props["fastmath"] = parse_optional_flags(p, "fastmath", "fastmath") or FASTMATH_NONE
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        constraint = FLOAT_LIKE if kind == "float" else SIGNLESS_INTEGER_LIKE
-        if not constraint[0](t):
-            p.op_error(f"'lhs' must be {constraint[1]}, but got '{t}'", offset)
-        return create(p, name, offset, p.resolve_all([a, b], t), [_i1_like(t)], props, attrs)
-
-    def print_(pr: Printer, op: Operation) -> None:
-        pred = predicates[op.properties["predicate"].value]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-        pr.write(f" {pred}, {pr.operands(op.operands)}")
-        if fastmath:
-            pr.write(print_flags(op, "fastmath", "fastmath"))
-        pr.write(
-            pr.attr_dict(op.attributes, ("predicate", "fastmath"))
-            + " : "
-            + pr.type(op.operands[0].type)
-        )
+    flags = _FASTMATH if fastmath else None
+    constraint = FLOAT_LIKE if kind == "float" else SIGNLESS_INTEGER_LIKE
 
     def verify(op: Operation) -> None:
         pred = op.properties.get("predicate")
@@ -353,12 +336,16 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
                 "failed to verify that result type has i1 element type and same shape as operands",
             )
 
-    define(
+    properties = _flags_properties(flags)
+    define_format(
         name,
-        parse=parse,
-        print=print_,
+        "$predicate `,` $lhs `,` $rhs" + _flags_format(flags) + " attr-dict `:` type($lhs)",
+        operands=[Group("lhs", constraint=constraint), Group("rhs", type=same_as("lhs"))],
+        results=[Group("result", type=lambda known: _i1_like(known["lhs"][0]))],
+        shown={"predicate": enum_syntax(predicates, "predicate"), **properties.pop("shown", {})},
+        properties=("predicate", *properties.pop("properties")),
+        **properties,
         verify=verify,
-        properties=("predicate", "fastmath") if fastmath else ("predicate",),
         traits=(PURE,),
     )
 
@@ -417,27 +404,7 @@ define(
 # -- casts -------------------------------------------------------------------------------------------
 
 
-def _define_cast(name: str, flags: tuple[str, str, str] | None = None) -> None:
-    def parse(p: Parser, offset: int) -> Operation:
-        a = p.parse_operand()
-        props: dict[str, Attribute] = {}
-        if flags is not None:
-            props[flags[0]] = parse_optional_flags(p, flags[1], flags[2]) or _flags_default(flags)
-        attrs = p.parse_optional_attr_dict()
-        t_in = p.parse_colon_type()
-        p.expect_op_keyword("to")
-        t_out = p.parse_type()
-        return create(p, name, offset, [p.resolve(a, t_in)], [t_out], props, attrs)
-
-    def print_(pr: Printer, op: Operation) -> None:
-        pr.write(" " + pr.operand(op.operands[0]))
-        if flags is not None:
-            pr.write(print_flags(op, flags[0], flags[1]))
-        pr.write(
-            pr.attr_dict(op.attributes, (flags[0],) if flags else ())
-            + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
-        )
-
+def _define_cast(name: str, flags: str | None = None) -> None:
     def verify(op: Operation) -> None:
         operand, result, compatible = _CASTS[name]
         check_types(op, operand, result)
@@ -454,12 +421,13 @@ def _define_cast(name: str, flags: tuple[str, str, str] | None = None) -> None:
         if encodings_differ or not compatible(_element(a), _element(b)):
             op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
-    define(
+    define_format(
         name,
-        parse=parse,
-        print=print_,
+        "$in" + _flags_format(flags) + " attr-dict `:` type($in) `to` type($out)",
+        operands=[Group("in")],
+        results=[Group("out")],
+        **_flags_properties(flags),
         verify=verify,
-        properties=(flags[0],) if flags else (),
         traits=(PURE,),
     )
 
@@ -542,25 +510,6 @@ def _check_elementwise_shapes(op: Operation) -> None:
             op_error(op, "all non-scalar operands/results must have the same shape and base type")
 
 
-def _parse_addui_extended(p: Parser, offset: int) -> Operation:
-    a = p.parse_operand()
-    p.expect(",")
-    b = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    t = p.parse_type()
-    p.expect(",")
-    flag = p.parse_type()
-    return create(
-        p, "arith.addui_extended", offset, p.resolve_all([a, b], t), [t, flag], None, attrs
-    )
-
-
-def _print_addui_extended(pr: Printer, op: Operation) -> None:
-    pr.write(" " + pr.operands(op.operands) + pr.attr_dict(op.attributes))
-    pr.write(f" : {pr.type(op.results[0].type)}, {pr.type(op.results[1].type)}")
-
-
 def _verify_addui_extended(op: Operation) -> None:
     check_types(op, SIGNLESS_INTEGER_LIKE, None)
     if not _signless_integer_like(op.results[0].type):
@@ -573,10 +522,11 @@ def _verify_addui_extended(op: Operation) -> None:
         op_error(op, "failed to verify that all of {lhs, rhs, sum} have same type")
 
 
-define(
+define_format(
     "arith.addui_extended",
-    parse=_parse_addui_extended,
-    print=_print_addui_extended,
+    "$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)",
+    operands=[Group("lhs", type=same_as("sum")), Group("rhs", type=same_as("sum"))],
+    results=[Group("sum"), Group("overflow")],
     verify=_verify_addui_extended,
     traits=(PURE,),
     result_names=lambda op: ["sum", "overflow"],
@@ -584,18 +534,6 @@ define(
 
 
 def _define_mul_extended(name: str) -> None:
-    def parse(p: Parser, offset: int) -> Operation:
-        a = p.parse_operand()
-        p.expect(",")
-        b = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type()
-        return create(p, name, offset, p.resolve_all([a, b], t), [t, t], None, attrs)
-
-    def print_(pr: Printer, op: Operation) -> None:
-        pr.write(" " + pr.operands(op.operands) + pr.attr_dict(op.attributes))
-        pr.write(" : " + pr.type(op.operands[0].type))
-
     def verify(op: Operation) -> None:
         check_types(op, SIGNLESS_INTEGER_LIKE, SIGNLESS_INTEGER_LIKE)
         _check_elementwise_shapes(op)
@@ -603,10 +541,11 @@ def _define_mul_extended(name: str) -> None:
         if any(v.type != t for v in list(op.operands) + list(op.results)):
             op_error(op, "failed to verify that all of {lhs, rhs, low, high} have same type")
 
-    define(
+    define_format(
         name,
-        parse=parse,
-        print=print_,
+        "$lhs `,` $rhs attr-dict `:` type($lhs)",
+        operands=[Group("lhs"), Group("rhs", type=same_as("lhs"))],
+        results=[Group("low", type=same_as("lhs")), Group("high", type=same_as("lhs"))],
         verify=verify,
         traits=(PURE,),
         result_names=lambda op: ["low", "high"],

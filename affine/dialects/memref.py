@@ -8,23 +8,32 @@ from affine.dialects.common import (
     create,
     op_error,
     parse_dma_start,
-    parse_dynamic_index_list,
     parse_prefetch_tail,
     prefetch_flags,
-    print_dynamic_index_list,
     print_prefetch,
     referenced_symbol,
-    segment_sizes,
     segments,
     string_value,
+)
+from affine.dialects.format import (
+    AFFINE_MAP,
+    OPTIONAL,
+    SYMBOL_REF,
+    VARIADIC,
+    AttrSyntax,
+    Group,
+    define_format,
+    element_of,
+    enum_syntax,
+    integer_syntax,
+    same_as,
 )
 from affine.dialects.func import parse_return_like, print_return_like
 from affine.ir.attributes import (
     UNIT,
-    AffineMapAttr,
     ArrayAttr,
     Attribute,
-    DenseArrayAttr,
+    BoolAttr,
     DenseElementsAttr,
     IntegerAttr,
     StringAttr,
@@ -53,36 +62,18 @@ from affine.ir.types import (
 )
 from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
-from affine.syntax.printer import Printer, print_map
+from affine.syntax.printer import Printer
+
+_MEMREF = (MemRefType, "builtin.memref")
+_CAST = "$source attr-dict `:` type($source) `to` type($dest)"
+_VIEW_OPERANDS = [
+    Group("source"),
+    Group("offsets", VARIADIC, INDEX),
+    Group("sizes", VARIADIC, INDEX),
+    Group("strides", VARIADIC, INDEX),
+]
 
 # -- alloc / alloca ---------------------------------------------------------------------------------
-
-
-def _parse_alloc(name: str):
-    def parse(p: Parser, offset: int) -> Operation:
-        dynamic = p.parse_operand_list("(")
-        syms = p.parse_operand_list("[?")
-        attrs = p.parse_optional_attr_dict()
-        t = p.parse_colon_type_of(MemRefType, "builtin.memref")
-        values = p.resolve_all(dynamic + syms, INDEX)
-        props = {"operandSegmentSizes": segment_sizes(len(dynamic), len(syms))}
-        for key in ("alignment",):
-            if key in attrs:
-                props[key] = attrs.pop(key)
-        return create(p, name, offset, values, [t], props, attrs)
-
-    return parse
-
-
-def _print_alloc(pr: Printer, op: Operation) -> None:
-    dyn, syms = segments(op, 0), segments(op, 1)
-    pr.write("(" + pr.operands(dyn) + ")")
-    if syms:
-        pr.write("[" + pr.operands(syms) + "]")
-    attrs = dict(op.attributes)
-    if "alignment" in op.properties:
-        attrs["alignment"] = op.properties["alignment"]
-    pr.write(pr.attr_dict(attrs) + " : " + pr.type(op.results[0].type))
 
 
 def _verify_alloc(op: Operation) -> None:
@@ -118,12 +109,13 @@ def _is_strided(t: MemRefType) -> bool:
 
 
 for _name in ("memref.alloc", "memref.alloca"):
-    define(
+    define_format(
         _name,
-        parse=_parse_alloc(_name),
-        print=_print_alloc,
-        verify=_verify_alloc,
+        "`(` $dynamicSizes `)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)",
+        operands=[Group("dynamicSizes", VARIADIC, INDEX), Group("symbolOperands", VARIADIC, INDEX)],
+        results=[Group("memref", kind=_MEMREF)],
         properties=("operandSegmentSizes", "alignment"),
+        verify=_verify_alloc,
         result_names=lambda op: [op.name.split(".")[1]],
     )
 
@@ -131,44 +123,7 @@ for _name in ("memref.alloc", "memref.alloca"):
 # -- dealloc / dim / load / store / cast / copy -----------------------------------------------------
 
 
-def _parse_dealloc(p: Parser, offset: int) -> Operation:
-    memref = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    return create(p, "memref.dealloc", offset, [p.resolve(memref, t)], [], None, attrs)
-
-
-def _print_dealloc(pr: Printer, op: Operation) -> None:
-    pr.write(
-        f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)} : {pr.type(op.operands[0].type)}"
-    )
-
-
-define("memref.dealloc", parse=_parse_dealloc, print=_print_dealloc)
-
-
-def _parse_dim(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    p.expect(",")
-    index = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    return create(
-        p,
-        "memref.dim",
-        offset,
-        [p.resolve(source, t), p.resolve(index, INDEX)],
-        [INDEX],
-        None,
-        attrs,
-    )
-
-
-def _print_dim(pr: Printer, op: Operation) -> None:
-    pr.write(
-        f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}{pr.attr_dict(op.attributes)} : "
-        f"{pr.type(op.operands[0].type)}"
-    )
+define_format("memref.dealloc", "$memref attr-dict `:` type($memref)", operands=[Group("memref")])
 
 
 def _verify_dim(op: Operation) -> None:
@@ -182,34 +137,14 @@ def _verify_dim(op: Operation) -> None:
         op_error(op, "operand #1 must be index")
 
 
-define(
+define_format(
     "memref.dim",
-    parse=_parse_dim,
-    print=_print_dim,
+    "$source `,` $index attr-dict `:` type($source)",
+    operands=[Group("source"), Group("index", type=INDEX)],
+    results=[Group("result", type=INDEX)],
     verify=_verify_dim,
     result_names=lambda op: ["dim"],
 )
-
-
-def _parse_memref_load(p: Parser, offset: int) -> Operation:
-    memref = p.parse_operand()
-    indices = p.parse_operand_list("[")
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
-    values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
-    props = {}
-    if "nontemporal" in attrs:
-        props["nontemporal"] = attrs.pop("nontemporal")
-    return create(p, "memref.load", offset, values, [t.element_type], props, attrs)
-
-
-def _print_memref_load(pr: Printer, op: Operation) -> None:
-    attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:])}]{pr.attr_dict(attrs)} : "
-        f"{pr.type(op.operands[0].type)}"
-    )
 
 
 def _verify_memref_load(op: Operation) -> None:
@@ -226,31 +161,6 @@ def _verify_memref_load(op: Operation) -> None:
         op_error(op, "result type must match element type of memref")
 
 
-def _parse_memref_store(p: Parser, offset: int) -> Operation:
-    value = p.parse_operand()
-    p.expect(",")
-    memref = p.parse_operand()
-    indices = p.parse_operand_list("[")
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
-    values = [p.resolve(value, t.element_type), p.resolve(memref, t)] + p.resolve_all(
-        indices, INDEX
-    )
-    props = {}
-    if "nontemporal" in attrs:
-        props["nontemporal"] = attrs.pop("nontemporal")
-    return create(p, "memref.store", offset, values, [], props, attrs)
-
-
-def _print_memref_store(pr: Printer, op: Operation) -> None:
-    attrs = dict(op.attributes)
-    attrs.update({k: v for k, v in op.properties.items() if k == "nontemporal" and v.value})
-    pr.write(
-        f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])}[{pr.operands(op.operands[2:])}]"
-        f"{pr.attr_dict(attrs)} : {pr.type(op.operands[1].type)}"
-    )
-
-
 def _verify_memref_store(op: Operation) -> None:
     t = op.operands[1].type
     if not isinstance(t, MemRefType):
@@ -261,115 +171,30 @@ def _verify_memref_store(op: Operation) -> None:
         op_error(op, "value to store must have the same type as memref element type")
 
 
-define(
+define_format(
     "memref.load",
-    parse=_parse_memref_load,
-    print=_print_memref_load,
+    "$memref `[` $indices `]` attr-dict `:` type($memref)",
+    operands=[Group("memref", kind=_MEMREF), Group("indices", VARIADIC, INDEX)],
+    results=[Group("result", type=element_of("memref"))],
+    properties=("nontemporal",),
+    optional_defaults={"nontemporal": BoolAttr(False)},
     verify=_verify_memref_load,
-    properties=("nontemporal",),
 )
-define(
+define_format(
     "memref.store",
-    parse=_parse_memref_store,
-    print=_print_memref_store,
-    verify=_verify_memref_store,
+    "$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)",
+    operands=[
+        Group("value", type=element_of("memref")),
+        Group("memref", kind=_MEMREF),
+        Group("indices", VARIADIC, INDEX),
+    ],
     properties=("nontemporal",),
+    optional_defaults={"nontemporal": BoolAttr(False)},
+    verify=_verify_memref_store,
 )
-
-
-def _parse_cast_like(name: str):
-    def parse(p: Parser, offset: int) -> Operation:
-        source = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        t_in = p.parse_colon_type()
-        p.expect_op_keyword("to")
-        t_out = p.parse_type()
-        return create(p, name, offset, [p.resolve(source, t_in)], [t_out], None, attrs)
-
-    return parse
-
-
-def _print_cast_like(pr: Printer, op: Operation) -> None:
-    pr.write(
-        f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)} : {pr.type(op.operands[0].type)} to "
-        f"{pr.type(op.results[0].type)}"
-    )
-
-
-def _parse_copy(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    p.expect(",")
-    target = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    return create(
-        p,
-        "memref.copy",
-        offset,
-        [p.resolve(source, t_in), p.resolve(target, t_out)],
-        [],
-        None,
-        attrs,
-    )
-
-
-def _print_copy(pr: Printer, op: Operation) -> None:
-    a, b = op.operands
-    pr.write(
-        f" {pr.operand(a)}, {pr.operand(b)}{pr.attr_dict(op.attributes)} : {pr.type(a.type)} to {pr.type(b.type)}"
-    )
 
 
 # -- subview ---------------------------------------------------------------------------------------
-
-
-def _parse_subview(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    lists = [parse_dynamic_index_list(p) for _ in range(3)]
-    return _finish_view(p, "memref.subview", offset, source, lists)
-
-
-def _finish_view(
-    p: Parser,
-    name: str,
-    offset: int,
-    source: tuple[Value, int],
-    lists: list[tuple[list[int], list[tuple[Value, int]]]],
-) -> Operation:
-    """Read ``attr-dict : source-type to result-type`` and create a view op whose static and
-    dynamic offsets, sizes and strides are ``lists`` (in that order)."""
-    (offsets, dyn_offsets), (sizes, dyn_sizes), (strides, dyn_strides) = lists
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    values = (
-        [p.resolve(source, t_in)]
-        + p.resolve_all(dyn_offsets, INDEX)
-        + p.resolve_all(dyn_sizes, INDEX)
-        + p.resolve_all(dyn_strides, INDEX)
-    )
-    props = {
-        "operandSegmentSizes": segment_sizes(1, len(dyn_offsets), len(dyn_sizes), len(dyn_strides)),
-        "static_offsets": DenseArrayAttr(I64, offsets),
-        "static_sizes": DenseArrayAttr(I64, sizes),
-        "static_strides": DenseArrayAttr(I64, strides),
-    }
-    return create(p, name, offset, values, [t_out], props, attrs)
-
-
-def _print_subview(pr: Printer, op: Operation) -> None:
-    props = op.properties
-    pr.write(f" {pr.operand(op.operands[0])}")
-    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
-    pr.write(" " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2)))
-    pr.write(" " + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3)))
-    pr.write(
-        pr.attr_dict(op.attributes)
-        + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
-    )
 
 
 # -- dma_start / dma_wait --------------------------------------------------------------------------
@@ -491,24 +316,6 @@ define(
 )
 
 
-def _parse_memref_dma_wait(p: Parser, offset: int) -> Operation:
-    tag = p.parse_operand()
-    tag_idx = p.parse_operand_list("[")
-    p.expect(",")
-    num = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    values = [p.resolve(tag, t)] + p.resolve_all(tag_idx, INDEX) + [p.resolve(num, INDEX)]
-    return create(p, "memref.dma_wait", offset, values, [], None, attrs)
-
-
-def _print_memref_dma_wait(pr: Printer, op: Operation) -> None:
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.operands(op.operands[1:-1])}], {pr.operand(op.operands[-1])}"
-        f"{pr.attr_dict(op.attributes)} : {pr.type(op.operands[0].type)}"
-    )
-
-
 def _verify_memref_dma_wait(op: Operation) -> None:
     if not op.operands or not isinstance(op.operands[0].type, MemRefType):
         op_error(op, "operand #0 must be memref of any type values")
@@ -524,10 +331,14 @@ def _verify_memref_dma_wait(op: Operation) -> None:
         )
 
 
-define(
+define_format(
     "memref.dma_wait",
-    parse=_parse_memref_dma_wait,
-    print=_print_memref_dma_wait,
+    "$tagMemRef `[` $tagIndices `]` `,` $numElements attr-dict `:` type($tagMemRef)",
+    operands=[
+        Group("tagMemRef"),
+        Group("tagIndices", VARIADIC, INDEX),
+        Group("numElements", type=INDEX),
+    ],
     verify=_verify_memref_dma_wait,
 )
 
@@ -637,20 +448,6 @@ define(
 )
 
 
-def _parse_get_global(p: Parser, offset: int) -> Operation:
-    if not p.at("@"):
-        p.wrong_token("expected attribute value")
-    name = p._parse_symbol_ref()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
-    return create(p, "memref.get_global", offset, [], [t], {"name": name}, attrs)
-
-
-def _print_get_global(pr: Printer, op: Operation) -> None:
-    pr.write(" " + pr.attr(op.properties["name"]) + pr.attr_dict(op.attributes))
-    pr.write(" : " + pr.type(op.results[0].type))
-
-
 def _verify_get_global(op: Operation) -> None:
     target = referenced_symbol(
         op,
@@ -669,29 +466,18 @@ def _verify_get_global(op: Operation) -> None:
         )
 
 
-define(
+define_format(
     "memref.get_global",
-    parse=_parse_get_global,
-    print=_print_get_global,
-    verify=_verify_get_global,
+    "$name attr-dict `:` type($result)",
+    results=[Group("result", kind=_MEMREF)],
+    shown={"name": SYMBOL_REF},
     properties=("name",),
+    verify=_verify_get_global,
     traits=(PURE,),
 )
 
 
 # -- simple unary ops: rank / extract_aligned_pointer_as_index / memory_space_cast / realloc ------
-
-
-def _parse_rank(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    return create(p, "memref.rank", offset, [p.resolve(source, t)], [INDEX], None, attrs)
-
-
-def _print_rank(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
-    pr.write(" : " + pr.type(op.operands[0].type))
 
 
 def _verify_memref_operand(op: Operation) -> None:
@@ -702,38 +488,21 @@ def _verify_memref_operand(op: Operation) -> None:
         )
 
 
-define(
+define_format(
     "memref.rank",
-    parse=_parse_rank,
-    print=_print_rank,
+    "$memref attr-dict `:` type($memref)",
+    operands=[Group("memref")],
+    results=[Group("result", type=INDEX)],
     verify=_verify_memref_operand,
     traits=(PURE,),
 )
 
 
-def _parse_arrow_cast(name: str):
-    """``%m : memref<...> -> index``."""
-
-    def parse(p: Parser, offset: int) -> Operation:
-        source = p.parse_operand()
-        attrs = p.parse_optional_attr_dict()
-        t_in = p.parse_colon_type()
-        p.expect("->")
-        t_out = p.parse_type()
-        return create(p, name, offset, [p.resolve(source, t_in)], [t_out], None, attrs)
-
-    return parse
-
-
-def _print_arrow_cast(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
-    pr.write(f" : {pr.type(op.operands[0].type)} -> {pr.type(op.results[0].type)}")
-
-
-define(
+define_format(
     "memref.extract_aligned_pointer_as_index",
-    parse=_parse_arrow_cast("memref.extract_aligned_pointer_as_index"),
-    print=_print_arrow_cast,
+    "$source attr-dict `:` type($source) `->` type($aligned_pointer)",
+    operands=[Group("source")],
+    results=[Group("aligned_pointer")],
     verify=_verify_memref_operand,
     traits=(PURE,),
     result_names=lambda op: ["intptr"],
@@ -752,42 +521,15 @@ def _verify_memory_space_cast(op: Operation) -> None:
         op_error(op, f"operand type '{a}' and result type '{b}' are cast incompatible")
 
 
-define(
+define_format(
     "memref.memory_space_cast",
-    parse=_parse_cast_like("memref.memory_space_cast"),
-    print=_print_cast_like,
+    _CAST,
+    operands=[Group("source")],
+    results=[Group("dest")],
     verify=_verify_memory_space_cast,
     traits=(PURE,),
     result_names=lambda op: ["memspacecast"],
 )
-
-
-def _parse_realloc(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    size = []
-    if p.accept("("):
-        size = [p.parse_operand()]
-        p.expect(")")
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    values = [p.resolve(source, t_in)] + p.resolve_all(size, INDEX)
-    props = {}
-    if "alignment" in attrs:
-        props["alignment"] = attrs.pop("alignment")
-    return create(p, "memref.realloc", offset, values, [t_out], props, attrs)
-
-
-def _print_realloc(pr: Printer, op: Operation) -> None:
-    pr.write(" " + pr.operand(op.operands[0]))
-    if len(op.operands) > 1:
-        pr.write(f"({pr.operand(op.operands[1])})")
-    attrs = dict(op.attributes)
-    if "alignment" in op.properties:
-        attrs["alignment"] = op.properties["alignment"]
-    pr.write(pr.attr_dict(attrs))
-    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
 
 
 def _verify_realloc(op: Operation) -> None:
@@ -804,36 +546,17 @@ def _verify_realloc(op: Operation) -> None:
         op_error(op, "unnecessary dimension operand")
 
 
-define(
+define_format(
     "memref.realloc",
-    parse=_parse_realloc,
-    print=_print_realloc,
-    verify=_verify_realloc,
+    "$source (`(` $dynamicResultSize^ `)`)? attr-dict `:` type($source) `to` type($result)",
+    operands=[Group("source"), Group("dynamicResultSize", OPTIONAL, INDEX)],
+    results=[Group("result")],
     properties=("alignment",),
+    verify=_verify_realloc,
 )
 
 
 # -- reshape / transpose ------------------------------------------------------------------------------
-
-
-def _parse_reshape(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    p.expect("(")
-    shape = p.parse_operand()
-    p.expect(")")
-    attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    ftype = p.parse_function_type()
-    if len(ftype.inputs) != 2 or len(ftype.results) != 1:
-        p.op_error("expected two operand types and one result type", offset)
-    values = [p.resolve(source, ftype.inputs[0]), p.resolve(shape, ftype.inputs[1])]
-    return create(p, "memref.reshape", offset, values, ftype.results, None, attrs)
-
-
-def _print_reshape(pr: Printer, op: Operation) -> None:
-    src, shape = op.operands
-    pr.write(f" {pr.operand(src)}({pr.operand(shape)}){pr.attr_dict(op.attributes)}")
-    pr.write(" : " + pr.functional_type(op))
 
 
 def _verify_reshape(op: Operation) -> None:
@@ -857,32 +580,14 @@ def _verify_reshape(op: Operation) -> None:
             op_error(op, "length of shape operand differs from the result's memref rank")
 
 
-define(
+define_format(
     "memref.reshape",
-    parse=_parse_reshape,
-    print=_print_reshape,
+    "$source `(` $shape `)` attr-dict `:` functional-type(operands, results)",
+    operands=[Group("source"), Group("shape")],
     verify=_verify_reshape,
     traits=(PURE,),
     result_names=lambda op: ["reshape"],
 )
-
-
-def _parse_transpose(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    permutation = p.parse_affine_map_body()
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    props = {"permutation": AffineMapAttr(permutation)}
-    return create(p, "memref.transpose", offset, [p.resolve(source, t_in)], [t_out], props, attrs)
-
-
-def _print_transpose(pr: Printer, op: Operation) -> None:
-    permutation = op.properties["permutation"].value
-    pr.write(f" {pr.operand(op.operands[0])} {print_map(permutation)}")
-    pr.write(pr.attr_dict(op.attributes, ("permutation",)))
-    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
 
 
 def _verify_transpose(op: Operation) -> None:
@@ -921,12 +626,14 @@ def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefT
     return MemRefType(shape, like.element_type, layout, like.memory_space)
 
 
-define(
+define_format(
     "memref.transpose",
-    parse=_parse_transpose,
-    print=_print_transpose,
-    verify=_verify_transpose,
+    "$in $permutation attr-dict `:` type($in) `to` type($result)",
+    operands=[Group("in")],
+    results=[Group("result")],
+    shown={"permutation": AFFINE_MAP},
     properties=("permutation",),
+    verify=_verify_transpose,
     traits=(PURE,),
     result_names=lambda op: ["transpose"],
 )
@@ -940,38 +647,6 @@ ATOMIC_KINDS = [
 ]  # fmt: skip
 _FLOAT_KINDS = ("addf", "maximumf", "minimumf", "mulf")
 _INT_KINDS = ("addi", "maxs", "maxu", "mins", "minu", "muli", "ori", "xori", "andi")
-
-
-def _parse_atomic_rmw(p: Parser, offset: int) -> Operation:
-    kind_offset = p.start
-    kind = p.parse_keyword() if p.at("id") else None
-    if kind not in ATOMIC_KINDS:
-        p.op_error(
-            "expected string or keyword containing one of the following enum values for "
-            f"attribute 'kind' [{', '.join(ATOMIC_KINDS)}]",
-            kind_offset,
-        )
-    value = p.parse_operand()
-    p.expect(",")
-    memref = p.parse_operand()
-    indices = p.parse_operand_list("[")
-    attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    ftype = p.parse_function_type()
-    if len(ftype.inputs) != 2 or len(ftype.results) != 1:
-        p.op_error("expected two operand types and one result type", offset)
-    values = [p.resolve(value, ftype.inputs[0]), p.resolve(memref, ftype.inputs[1])]
-    values += p.resolve_all(indices, INDEX)
-    props = {"kind": IntegerAttr(ATOMIC_KINDS.index(kind), I64)}
-    return create(p, "memref.atomic_rmw", offset, values, ftype.results, props, attrs)
-
-
-def _print_atomic_rmw(pr: Printer, op: Operation) -> None:
-    kind = ATOMIC_KINDS[op.properties["kind"].value]
-    value, memref = op.operands[:2]
-    pr.write(f" {kind} {pr.operand(value)}, {pr.operand(memref)}[{pr.operands(op.operands[2:])}]")
-    pr.write(pr.attr_dict(op.attributes, ("kind",)))
-    pr.write(f" : ({pr.type(value.type)}, {pr.type(memref.type)}) -> {pr.type(op.results[0].type)}")
 
 
 def _verify_atomic_rmw(op: Operation) -> None:
@@ -995,12 +670,15 @@ def _verify_atomic_rmw(op: Operation) -> None:
         op_error(op, f"with kind '{kind}' expects an integer type")
 
 
-define(
+define_format(
     "memref.atomic_rmw",
-    parse=_parse_atomic_rmw,
-    print=_print_atomic_rmw,
-    verify=_verify_atomic_rmw,
+    "$kind $value `,` $memref `[` $indices `]` attr-dict `:` `(` type($value) `,` type($memref) `)` "
+    "`->` type($result)",
+    operands=[Group("value"), Group("memref", kind=_MEMREF), Group("indices", VARIADIC, INDEX)],
+    results=[Group("result")],
+    shown={"kind": enum_syntax(ATOMIC_KINDS, "kind")},
     properties=("kind",),
+    verify=_verify_atomic_rmw,
 )
 
 
@@ -1126,23 +804,6 @@ define(
 # -- assume_alignment / prefetch / extract_strided_metadata ----------------------------------------
 
 
-def _parse_assume_alignment(p: Parser, offset: int) -> Operation:
-    memref = p.parse_operand()
-    p.expect(",")
-    alignment = p.parse_integer()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type_of(MemRefType, "builtin.memref")
-    props = {"alignment": IntegerAttr(alignment, I32)}
-    return create(p, "memref.assume_alignment", offset, [p.resolve(memref, t)], [t], props, attrs)
-
-
-def _print_assume_alignment(pr: Printer, op: Operation) -> None:
-    alignment = op.properties["alignment"].value
-    pr.write(f" {pr.operand(op.operands[0])}, {alignment}")
-    pr.write(pr.attr_dict(op.attributes, ("alignment",)))
-    pr.write(" : " + pr.type(op.operands[0].type))
-
-
 def _verify_assume_alignment(op: Operation) -> None:
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
@@ -1155,12 +816,14 @@ def _verify_assume_alignment(op: Operation) -> None:
         op_error(op, "alignment must be power of 2")
 
 
-define(
+define_format(
     "memref.assume_alignment",
-    parse=_parse_assume_alignment,
-    print=_print_assume_alignment,
-    verify=_verify_assume_alignment,
+    "$memref `,` $alignment attr-dict `:` type($memref)",
+    operands=[Group("memref", kind=_MEMREF)],
+    results=[Group("result", type=same_as("memref"))],
+    shown={"alignment": integer_syntax(I32)},
     properties=("alignment",),
+    verify=_verify_assume_alignment,
     traits=(PURE,),
     result_names=lambda op: ["assume_align"],
 )
@@ -1207,28 +870,6 @@ define(
 )
 
 
-def _parse_extract_strided_metadata(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    t = p.parse_colon_type()
-    p.expect("->")
-    result_types = p.parse_type_list_no_parens()
-    return create(
-        p,
-        "memref.extract_strided_metadata",
-        offset,
-        [p.resolve(source, t)],
-        result_types,
-        None,
-        attrs,
-    )
-
-
-def _print_extract_strided_metadata(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operand(op.operands[0])}{pr.attr_dict(op.attributes)}")
-    pr.write(f" : {pr.type(op.operands[0].type)} -> {pr.type_list(r.type for r in op.results)}")
-
-
 def _strided_metadata_names(op: Operation) -> list[str | None]:
     rank = (len(op.results) - 2) // 2
     names: list[str | None] = ["base_buffer", "offset"]
@@ -1237,10 +878,10 @@ def _strided_metadata_names(op: Operation) -> list[str | None]:
     return names
 
 
-define(
+define_format(
     "memref.extract_strided_metadata",
-    parse=_parse_extract_strided_metadata,
-    print=_print_extract_strided_metadata,
+    "$source attr-dict `:` type($source) `->` type(results)",
+    operands=[Group("source")],
     traits=(PURE,),
     result_names=_strided_metadata_names,
 )
@@ -1306,42 +947,6 @@ def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]
             error(f"expected sizes to be non-negative, but got {value}")
 
 
-def _parse_offsets_sizes_strides_keywords(p: Parser):
-    """``offset: [..], sizes: [..], strides: [..]`` of reinterpret_cast."""
-    lists = []
-    for keyword in ("offset", "sizes", "strides"):
-        p.expect_op_keyword(keyword)
-        p.expect(":")
-        lists.append(parse_dynamic_index_list(p))
-        if keyword != "strides":
-            p.expect(",")
-    return lists
-
-
-def _parse_reinterpret_cast(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    p.expect_op_keyword("to")
-    lists = list(_parse_offsets_sizes_strides_keywords(p))
-    return _finish_view(p, "memref.reinterpret_cast", offset, source, lists)
-
-
-def _print_reinterpret_cast(pr: Printer, op: Operation) -> None:
-    props = op.properties
-    pr.write(f" {pr.operand(op.operands[0])} to offset: ")
-    pr.write(print_dynamic_index_list(pr, props["static_offsets"].values, segments(op, 1)))
-    pr.write(
-        ", sizes: " + print_dynamic_index_list(pr, props["static_sizes"].values, segments(op, 2))
-    )
-    pr.write(
-        ", strides: "
-        + print_dynamic_index_list(pr, props["static_strides"].values, segments(op, 3))
-    )
-    pr.write(
-        pr.attr_dict(op.attributes)
-        + f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}"
-    )
-
-
 def _verify_reinterpret_cast(op: Operation) -> None:
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(result, MemRefType):
@@ -1394,12 +999,16 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             )
 
 
-define(
+define_format(
     "memref.reinterpret_cast",
-    parse=_parse_reinterpret_cast,
-    print=_print_reinterpret_cast,
-    verify=_verify_reinterpret_cast,
+    "$source `to` `offset` `` `:` custom<DynamicIndexList>($offsets, $static_offsets) `` `,` "
+    "`sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes) `` `,` `strides` `` `:` "
+    "custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` "
+    "type($result)",
+    operands=_VIEW_OPERANDS,
+    results=[Group("result")],
     properties=("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
+    verify=_verify_reinterpret_cast,
     traits=(PURE,),
     result_names=lambda op: ["reinterpret_cast"],
 )
@@ -1408,52 +1017,28 @@ define(
 # -- collapse_shape / expand_shape -----------------------------------------------------------------
 
 
-def _parse_reassociation(p: Parser):
-    p.expect("[")
-    groups = []
-    if not p.accept("]"):
-        while True:
-            p.expect("[")
-            group = []
-            if not p.accept("]"):
-                while True:
-                    group.append(IntegerAttr(p.parse_integer(), I64))
-                    if not p.accept(","):
-                        break
-                p.expect("]")
-            groups.append(ArrayAttr(group))
-            if not p.accept(","):
-                break
-        p.expect("]")
-    return ArrayAttr(groups)
+def _parse_reassociation(p: Parser) -> Attribute:
+    """``[[0, 1], [2]]``: the groups of dimensions, as arrays of i64 attributes."""
+
+    def group() -> Attribute:
+        return ArrayAttr(p.parse_comma_list("[", lambda: IntegerAttr(p.parse_integer(), I64)))
+
+    return ArrayAttr(p.parse_comma_list("[", group))
 
 
-def _reassociation(op: Operation) -> list[list[int]]:
-    attr = op.properties["reassociation"]
+def _groups(attr: Attribute) -> list[list[int]]:
     return [[e.value for e in group.elements] for group in attr.elements]
 
 
-def _print_reassociation(op: Operation) -> str:
-    return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in _reassociation(op)) + "]"
+def _reassociation(op: Operation) -> list[list[int]]:
+    return _groups(op.properties["reassociation"])
 
 
-def _parse_collapse_shape(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    reassociation = _parse_reassociation(p)
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("into")
-    t_out = p.parse_type()
-    props = {"reassociation": reassociation}
-    return create(
-        p, "memref.collapse_shape", offset, [p.resolve(source, t_in)], [t_out], props, attrs
-    )
+def _show_reassociation(pr: Printer, attr: Attribute) -> str:
+    return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in _groups(attr)) + "]"
 
 
-def _print_collapse_shape(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)}")
-    pr.write(pr.attr_dict(op.attributes, ("reassociation",)))
-    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
+_REASSOCIATION = AttrSyntax(_parse_reassociation, _show_reassociation)
 
 
 def _verify_collapsed_shape(
@@ -1548,37 +1133,17 @@ def _verify_collapse_shape(op: Operation) -> None:
         op_error(op, f"expected collapsed type to be '{expected}' but found '{result}'")
 
 
-define(
+define_format(
     "memref.collapse_shape",
-    parse=_parse_collapse_shape,
-    print=_print_collapse_shape,
-    verify=_verify_collapse_shape,
+    "$src $reassociation attr-dict `:` type($src) `into` type($result)",
+    operands=[Group("src")],
+    results=[Group("result")],
+    shown={"reassociation": _REASSOCIATION},
     properties=("reassociation",),
+    verify=_verify_collapse_shape,
     traits=(PURE,),
     result_names=lambda op: ["collapse_shape"],
 )
-
-
-def _parse_expand_shape(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    reassociation = _parse_reassociation(p)
-    p.expect_op_keyword("output_shape")
-    shape, dynamic = parse_dynamic_index_list(p)
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("into")
-    t_out = p.parse_type()
-    values = [p.resolve(source, t_in)] + p.resolve_all(dynamic, INDEX)
-    props = {"reassociation": reassociation, "static_output_shape": DenseArrayAttr(I64, shape)}
-    return create(p, "memref.expand_shape", offset, values, [t_out], props, attrs)
-
-
-def _print_expand_shape(pr: Printer, op: Operation) -> None:
-    shape = op.properties["static_output_shape"].values
-    pr.write(f" {pr.operand(op.operands[0])} {_print_reassociation(op)} output_shape ")
-    pr.write(print_dynamic_index_list(pr, shape, op.operands[1:]))
-    pr.write(pr.attr_dict(op.attributes, ("reassociation", "static_output_shape")))
-    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
 
 
 def _verify_expand_shape(op: Operation) -> None:
@@ -1629,40 +1194,21 @@ def _verify_expand_shape(op: Operation) -> None:
             op_error(op, f"invalid output shape provided at pos {pos}")
 
 
-define(
+define_format(
     "memref.expand_shape",
-    parse=_parse_expand_shape,
-    print=_print_expand_shape,
-    verify=_verify_expand_shape,
+    "$src $reassociation `output_shape` custom<DynamicIndexList>($output_shape, "
+    "$static_output_shape) attr-dict `:` type($src) `into` type($result)",
+    operands=[Group("src"), Group("output_shape", VARIADIC, INDEX)],
+    results=[Group("result")],
+    shown={"reassociation": _REASSOCIATION},
     properties=("reassociation", "static_output_shape"),
+    verify=_verify_expand_shape,
     traits=(PURE,),
     result_names=lambda op: ["expand_shape"],
 )
 
 
 # -- view -------------------------------------------------------------------------------------------
-
-
-def _parse_view(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    p.expect("[")
-    shift = [p.parse_operand()]
-    p.expect("]")
-    sizes = p.parse_operand_list("[")
-    attrs = p.parse_optional_attr_dict()
-    t_in = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    t_out = p.parse_type()
-    values = [p.resolve(source, t_in)] + p.resolve_all(shift + sizes, INDEX)
-    return create(p, "memref.view", offset, values, [t_out], None, attrs)
-
-
-def _print_view(pr: Printer, op: Operation) -> None:
-    pr.write(
-        f" {pr.operand(op.operands[0])}[{pr.operand(op.operands[1])}]"
-        f"[{pr.operands(op.operands[2:])}]{pr.attr_dict(op.attributes)}"
-    )
-    pr.write(f" : {pr.type(op.operands[0].type)} to {pr.type(op.results[0].type)}")
 
 
 def _verify_view(op: Operation) -> None:
@@ -1684,10 +1230,11 @@ def _verify_view(op: Operation) -> None:
         )
 
 
-define(
+define_format(
     "memref.view",
-    parse=_parse_view,
-    print=_print_view,
+    "$source `[` $byte_shift `]` `` `[` $sizes `]` attr-dict `:` type($source) `to` type($result)",
+    operands=[Group("source"), Group("byte_shift", type=INDEX), Group("sizes", VARIADIC, INDEX)],
+    results=[Group("result")],
     verify=_verify_view,
     traits=(PURE,),
     result_names=lambda op: ["view"],
@@ -1854,23 +1401,33 @@ def _verify_memref_copy(op: Operation) -> None:
         op_error(op, "requires the same shape for all operands")
 
 
-define(
+define_format(
     "memref.subview",
-    parse=_parse_subview,
-    print=_print_subview,
-    verify=_verify_subview,
+    "$source `` custom<DynamicIndexList>($offsets, $static_offsets) "
+    "custom<DynamicIndexList>($sizes, $static_sizes) "
+    "custom<DynamicIndexList>($strides, $static_strides) attr-dict `:` type($source) `to` "
+    "type($result)",
+    operands=_VIEW_OPERANDS,
+    results=[Group("result")],
     properties=("operandSegmentSizes", "static_offsets", "static_sizes", "static_strides"),
+    verify=_verify_subview,
     traits=(PURE,),
     result_names=lambda op: ["subview"],
 )
-define(
+define_format(
     "memref.cast",
-    parse=_parse_cast_like("memref.cast"),
-    print=_print_cast_like,
+    _CAST,
+    operands=[Group("source")],
+    results=[Group("dest")],
     verify=_verify_memref_cast_compat,
     traits=(PURE,),
     result_names=lambda op: ["cast"],
 )
-define("memref.copy", parse=_parse_copy, print=_print_copy, verify=_verify_memref_copy)
+define_format(
+    "memref.copy",
+    "$source `,` $target attr-dict `:` type($source) `to` type($target)",
+    operands=[Group("source"), Group("target")],
+    verify=_verify_memref_copy,
+)
 
 __all__ = ["MemRefDmaStart"]

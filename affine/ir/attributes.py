@@ -8,7 +8,9 @@ references); attributes of other dialects (``#arith.fastmath<fast>``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from affine.ir.printing import printer
 from affine.ir.types import (
@@ -31,7 +33,8 @@ from affine.math.integer_set import IntegerSet
 
 
 class Attribute(Immutable):
-    """Base class: structural equality and hashing over :meth:`_key`."""
+    """Base class of attributes: each is a frozen dataclass, equal to another of its class
+    with equal fields."""
 
     __slots__ = ()
 
@@ -39,10 +42,9 @@ class Attribute(Immutable):
         return printer().attr_to_str(self)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class IntegerAttr(Attribute):
     """An integer of a given integer or index type; ``i1`` integers print as booleans."""
-
-    __slots__ = ("type", "value")
 
     value: int
     type: Type
@@ -52,9 +54,6 @@ class IntegerAttr(Attribute):
         if isinstance(type, IntegerType) and not type.signedness and type.width >= 1:
             value = signless(value, type)
         init_fields(self, value=value, type=type)
-
-    def _key(self) -> tuple:
-        return (self.value, self.type)
 
 
 def signless(value, t: IntegerType):
@@ -77,6 +76,7 @@ def IndexAttr(value: int) -> IntegerAttr:
     return IntegerAttr(value, INDEX)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class FloatAttr(Attribute):
     """A value of a float type: ``bits`` is its exact encoding (the source of truth: equality
     and printing use it), ``value`` the nearest Python float.
@@ -84,9 +84,7 @@ class FloatAttr(Attribute):
     ``FloatAttr(x, t)`` rounds the double ``x`` to ``t`` as APFloat converts it (to nearest,
     ties to even); :meth:`from_bits` takes an encoding as it is."""
 
-    __slots__ = ("bits", "type", "value")
-
-    value: float
+    value: float = field(compare=False)  # decoded from bits
     type: FloatType
     bits: int
 
@@ -101,43 +99,27 @@ class FloatAttr(Attribute):
         does not write come out canonical)."""
         return cls(0.0, type, bits)
 
-    def _key(self) -> tuple:
-        return (self.bits, self.type)
 
-
+@dataclass(frozen=True, slots=True, repr=False)
 class StringAttr(Attribute):
-    __slots__ = ("type", "value")
-
     value: str
-    type: Type | None
-
-    def __init__(self, value: str, type: Type | None = None) -> None:
-        init_fields(self, value=value, type=type)
-
-    def _key(self) -> tuple:
-        return (self.value, self.type)
+    type: Type | None = None
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class UnitAttr(Attribute):
-    __slots__ = ()
-
-    def _key(self) -> tuple:
-        return ()
+    pass
 
 
 UNIT = UnitAttr()
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class ArrayAttr(Attribute):
-    __slots__ = ("elements",)
-
     elements: tuple[Attribute, ...]
 
     def __init__(self, elements: Iterable[Attribute]) -> None:
         init_fields(self, elements=tuple(elements))
-
-    def _key(self) -> tuple:
-        return self.elements
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -149,41 +131,35 @@ class ArrayAttr(Attribute):
         return iter(self.elements)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class DenseArrayAttr(Attribute):
     """``array<i32: 1, 2>``: a 1-d array of integers or floats of one type.
 
     For a float type ``bits`` holds the exact encodings (the source of truth) and ``values``
     the nearest Python floats; ``values`` given without ``bits`` are rounded to the type."""
 
-    __slots__ = ("bits", "element_type", "values")
-
     element_type: Type
-    values: tuple
-    bits: tuple[int, ...] | None
+    values: tuple = field(compare=False)  # compared through exact
+    bits: tuple[int, ...] | None = field(compare=False)
+    exact: tuple = field(repr=False)  # bits, or values when there are no bits
 
     def __init__(
         self, element_type: Type, values: Iterable, bits: Iterable[int] | None = None
     ) -> None:
         values, bits = _float_entries(element_type, values, bits)
-        init_fields(self, element_type=element_type, values=values, bits=bits)
-
-    def _key(self) -> tuple:
-        return (self.element_type, self.values if self.bits is None else self.bits)
+        exact = values if bits is None else bits
+        init_fields(self, element_type=element_type, values=values, bits=bits, exact=exact)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class DictionaryAttr(Attribute):
     """Named attributes, kept sorted by name (MLIR's canonical order)."""
-
-    __slots__ = ("entries",)
 
     entries: tuple[tuple[str, Attribute], ...]
 
     def __init__(self, entries: Mapping[str, Attribute] | Iterable[tuple[str, Attribute]]) -> None:
         items = entries.items() if isinstance(entries, Mapping) else entries
         init_fields(self, entries=tuple(sorted(items, key=lambda kv: kv[0])))
-
-    def _key(self) -> tuple:
-        return self.entries
 
     def as_dict(self) -> dict[str, Attribute]:
         return dict(self.entries)
@@ -198,6 +174,7 @@ class DictionaryAttr(Attribute):
         return len(self.entries)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class DenseElementsAttr(Attribute):
     """``dense<...> : tensor<...>`` with values stored flat in row-major order.
 
@@ -209,12 +186,11 @@ class DenseElementsAttr(Attribute):
     the element type.  ``hex`` keeps a hexadecimal payload whose element type is not decoded.
     """
 
-    __slots__ = ("bits", "hex", "type", "values")
-
     type: ShapedType
-    values: tuple
+    values: tuple = field(compare=False)  # compared through exact
     hex: str | None
-    bits: tuple | None
+    bits: tuple | None = field(compare=False)
+    exact: tuple = field(repr=False)  # bits, or values when there are no bits
 
     def __init__(
         self,
@@ -230,10 +206,8 @@ class DenseElementsAttr(Attribute):
                 values, bits = values[:1], (None if bits is None else bits[:1])
         else:
             values, bits = tuple(values), None
-        init_fields(self, type=type, values=values, hex=hex, bits=bits)
-
-    def _key(self) -> tuple:
-        return (self.type, self.values if self.bits is None else self.bits, self.hex)
+        exact = values if bits is None else bits
+        init_fields(self, type=type, values=values, hex=hex, bits=bits, exact=exact)
 
     @property
     def is_splat(self) -> bool:
@@ -256,94 +230,51 @@ def _float_entries(
     nearest Python floats (pairs for complex), otherwise ``(values, None)``."""
     complex_parts = isinstance(element, ComplexType)
     scalar = element.element_type if complex_parts else element
-    if isinstance(scalar, IntegerType) and not scalar.signedness and scalar.width >= 1:
+
+    def each(convert: Callable[[Any], Any], entries: Iterable) -> tuple:
+        """``convert`` applied to every entry (to both parts of a complex one)."""
         if complex_parts:
-            return tuple((signless(re, scalar), signless(im, scalar)) for re, im in values), None
-        return tuple(signless(v, scalar) for v in values), None
+            return tuple((convert(re), convert(im)) for re, im in entries)
+        return tuple(convert(v) for v in entries)
+
+    if isinstance(scalar, IntegerType) and not scalar.signedness and scalar.width >= 1:
+        return each(lambda v: signless(v, scalar), values), None
     if not isinstance(scalar, FloatType):
         return tuple(values), None
     sem = SEMANTICS[scalar.name]
-    if bits is None:
-        encode = sem.from_double
-        if complex_parts:
-            bits = tuple((encode(re), encode(im)) for re, im in values)
-        else:
-            bits = tuple(encode(v) for v in values)
-    else:
-        canonical = sem.canonical
-        if complex_parts:
-            bits = tuple((canonical(re), canonical(im)) for re, im in bits)
-        else:
-            bits = tuple(canonical(b) for b in bits)
-    decode = sem.to_double
-    if complex_parts:
-        return tuple((decode(re), decode(im)) for re, im in bits), bits
-    return tuple(decode(b) for b in bits), bits
+    bits = each(sem.from_double, values) if bits is None else each(sem.canonical, bits)
+    return each(sem.to_double, bits), bits
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class SparseElementsAttr(Attribute):
     """``sparse<indices, values> : type``: ``values[i]`` sits at row ``i`` of ``indices``
     (an i64 tensor of shape ``[N, rank]``, or ``[N]`` for rank 1), zero elsewhere; both
     ``None`` for ``sparse<>``."""
 
-    __slots__ = ("indices", "type", "values")
-
     type: ShapedType
     indices: DenseElementsAttr | None
     values: DenseElementsAttr | None
 
-    def __init__(
-        self,
-        type: ShapedType,
-        indices: DenseElementsAttr | None,
-        values: DenseElementsAttr | None,
-    ) -> None:
-        init_fields(self, type=type, indices=indices, values=values)
 
-    def _key(self) -> tuple:
-        return (self.type, self.indices, self.values)
-
-
+@dataclass(frozen=True, slots=True, repr=False)
 class AffineMapAttr(Attribute):
-    __slots__ = ("value",)
-
     value: AffineMap
 
-    def __init__(self, value: AffineMap) -> None:
-        init_fields(self, value=value)
 
-    def _key(self) -> tuple:
-        return (self.value,)
-
-
+@dataclass(frozen=True, slots=True, repr=False)
 class IntegerSetAttr(Attribute):
-    __slots__ = ("value",)
-
     value: IntegerSet
 
-    def __init__(self, value: IntegerSet) -> None:
-        init_fields(self, value=value)
 
-    def _key(self) -> tuple:
-        return (self.value,)
-
-
+@dataclass(frozen=True, slots=True, repr=False)
 class TypeAttr(Attribute):
-    __slots__ = ("value",)
-
     value: Type
 
-    def __init__(self, value: Type) -> None:
-        init_fields(self, value=value)
 
-    def _key(self) -> tuple:
-        return (self.value,)
-
-
+@dataclass(frozen=True, slots=True, repr=False)
 class SymbolRefAttr(Attribute):
     """``@root`` or ``@root::@nested::@leaf``."""
-
-    __slots__ = ("nested", "root")
 
     root: str
     nested: tuple[str, ...]
@@ -351,29 +282,19 @@ class SymbolRefAttr(Attribute):
     def __init__(self, root: str, nested: Sequence[str] = ()) -> None:
         init_fields(self, root=root, nested=tuple(nested))
 
-    def _key(self) -> tuple:
-        return (self.root, self.nested)
-
     @property
     def leaf(self) -> str:
         return self.nested[-1] if self.nested else self.root
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class OpaqueAttr(Attribute):
     """An attribute kept as text: dialect attributes (``#arith.fastmath<fast>``),
     ``dense_resource<...>``, ``sparse<...>`` and the like.  ``type`` is a trailing
     ``: type`` when the attribute has one."""
 
-    __slots__ = ("text", "type")
-
     text: str
-    type: Type | None
-
-    def __init__(self, text: str, type: Type | None = None) -> None:
-        init_fields(self, text=text, type=type)
-
-    def _key(self) -> tuple:
-        return (self.text, self.type)
+    type: Type | None = None
 
     @property
     def dialect(self) -> str:
@@ -386,18 +307,11 @@ class OpaqueAttr(Attribute):
         return self.text[start + 1 : -1] if start >= 0 else ""
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class LocationAttr(Attribute):
     """A source location ``loc(...)`` kept as text."""
 
-    __slots__ = ("text",)
-
     text: str
-
-    def __init__(self, text: str) -> None:
-        init_fields(self, text=text)
-
-    def _key(self) -> tuple:
-        return (self.text,)
 
 
 def int_attr(value: int, type: Type = I64) -> IntegerAttr:

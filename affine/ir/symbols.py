@@ -3,7 +3,9 @@
 Invariant: the one lookup of a symbol by name (MLIR's ``SymbolTable::lookupNearestSymbolFrom``):
 from an op, the nearest enclosing op with the symbol-table trait (the op itself included),
 then the op of that name among the ops directly in its region. Calls, ``func.constant``,
-``memref.get_global``, the verifier's duplicate check and ``Module.function`` use it.
+``memref.get_global``, and the verifier's duplicate check use it (``Module.function`` finds a
+function by name anywhere in the module, nested modules included, for the command line's
+``--func``).
 """
 
 from __future__ import annotations

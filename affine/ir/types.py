@@ -13,6 +13,7 @@ map from indices to the linear (or multi-dimensional) physical position.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affine.ir.hooks import Hook
@@ -39,7 +40,8 @@ def _integer_attr() -> Any:
 
 
 class Type(Immutable):
-    """Base class: structural equality and hashing over :meth:`_key`."""
+    """Base class of types: each is a frozen dataclass, equal to another of its class with
+    equal fields."""
 
     __slots__ = ()
 
@@ -47,47 +49,29 @@ class Type(Immutable):
         return printer().type_to_str(self)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class IndexType(Type):
-    __slots__ = ()
-
-    def _key(self) -> tuple:
-        return ()
+    pass
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class NoneType(Type):
-    __slots__ = ()
-
-    def _key(self) -> tuple:
-        return ()
+    pass
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class IntegerType(Type):
     """``iN`` (signless), ``siN`` or ``uiN``."""
 
-    __slots__ = ("signedness", "width")
-
     width: int
-    signedness: str  # "", "s" or "u"
-
-    def __init__(self, width: int, signedness: str = "") -> None:
-        init_fields(self, width=width, signedness=signedness)
-
-    def _key(self) -> tuple:
-        return (self.width, self.signedness)
+    signedness: str = ""  # "", "s" or "u"
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class FloatType(Type):
     """A floating point type named as in MLIR: ``f16``, ``bf16``, ``f32``, ``f8E4M3FN``..."""
 
-    __slots__ = ("name",)
-
     name: str
-
-    def __init__(self, name: str) -> None:
-        init_fields(self, name=name)
-
-    def _key(self) -> tuple:
-        return (self.name,)
 
     @property
     def width(self) -> int:
@@ -102,41 +86,26 @@ FLOAT_WIDTHS = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class ComplexType(Type):
-    __slots__ = ("element_type",)
-
     element_type: Type
 
-    def __init__(self, element_type: Type) -> None:
-        init_fields(self, element_type=element_type)
 
-    def _key(self) -> tuple:
-        return (self.element_type,)
-
-
+@dataclass(frozen=True, slots=True, repr=False)
 class TupleType(Type):
-    __slots__ = ("types",)
-
     types: tuple[Type, ...]
 
     def __init__(self, types: Sequence[Type]) -> None:
         init_fields(self, types=tuple(types))
 
-    def _key(self) -> tuple:
-        return self.types
 
-
+@dataclass(frozen=True, slots=True, repr=False)
 class FunctionType(Type):
-    __slots__ = ("inputs", "results")
-
     inputs: tuple[Type, ...]
     results: tuple[Type, ...]
 
     def __init__(self, inputs: Sequence[Type], results: Sequence[Type]) -> None:
         init_fields(self, inputs=tuple(inputs), results=tuple(results))
-
-    def _key(self) -> tuple:
-        return (self.inputs, self.results)
 
 
 class ShapedType(Type):
@@ -178,10 +147,10 @@ class ShapedType(Type):
         return n
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class VectorType(ShapedType):
-    __slots__ = ("element_type", "scalable", "shape")
-
     shape: tuple[int, ...]
+    element_type: Type
     scalable: tuple[bool, ...]
 
     def __init__(
@@ -195,15 +164,13 @@ class VectorType(ShapedType):
             scalable=tuple(scalable) if scalable else (False,) * len(shape),
         )
 
-    def _key(self) -> tuple:
-        return (self.shape, self.element_type, self.scalable)
 
-
+@dataclass(frozen=True, slots=True, repr=False)
 class TensorType(ShapedType):
     """Ranked (``shape`` a tuple) or unranked (``shape`` None) tensor."""
 
-    __slots__ = ("element_type", "encoding", "shape")
-
+    shape: tuple[int, ...] | None
+    element_type: Type
     encoding: Attribute | None
 
     def __init__(
@@ -216,34 +183,16 @@ class TensorType(ShapedType):
             encoding=encoding,
         )
 
-    def _key(self) -> tuple:
-        return (self.shape, self.element_type, self.encoding)
 
-
-class StridedLayout:
+@dataclass(frozen=True, slots=True, repr=False)
+class StridedLayout(Immutable):
     """``strided<[s0, s1, ...], offset: o>``; ``DYNAMIC`` entries are ``?``."""
-
-    __slots__ = ("offset", "strides")
 
     strides: tuple[int, ...]
     offset: int
 
     def __init__(self, strides: Sequence[int], offset: int = 0) -> None:
-        object.__setattr__(self, "strides", tuple(strides))
-        object.__setattr__(self, "offset", offset)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("StridedLayout is immutable")
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, StridedLayout)
-            and self.strides == other.strides
-            and self.offset == other.offset
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.strides, self.offset))
+        init_fields(self, strides=tuple(strides), offset=offset)
 
     def __repr__(self) -> str:
         return printer().strided_to_str(self)
@@ -278,6 +227,7 @@ def _is_identity_layout(m: AffineMap) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class MemRefType(ShapedType):
     """``memref<shape x element, layout, memory-space>``.
 
@@ -286,12 +236,8 @@ class MemRefType(ShapedType):
     default space 0) or an attribute (an integer attribute for numbered spaces).
     """
 
-    __slots__ = ("element_type", "layout", "memory_space", "shape")
-
     shape: tuple[int, ...]
-    layout: tuple[AffineMap, ...] | StridedLayout
-    memory_space: Attribute | None
-
+    element_type: Type
     layout: Layout
     memory_space: Attribute | None
 
@@ -317,9 +263,6 @@ class MemRefType(ShapedType):
             layout=layout,
             memory_space=memory_space,
         )
-
-    def _key(self) -> tuple:
-        return (self.shape, self.element_type, self.layout, self.memory_space)
 
     @property
     def memory_space_number(self) -> int | None:
@@ -377,9 +320,9 @@ def _compose_symbols_in_order(outer: AffineMap, inner: AffineMap) -> AffineMap:
     return composed.replace(None, reorder, composed.num_dims, composed.num_symbols)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
 class UnrankedMemRefType(ShapedType):
-    __slots__ = ("element_type", "memory_space")
-
+    element_type: Type
     memory_space: Attribute | None
 
     shape = None
@@ -392,22 +335,12 @@ class UnrankedMemRefType(ShapedType):
             memory_space = None  # as for ranked memrefs, the default space 0 is dropped
         init_fields(self, element_type=element_type, memory_space=memory_space)
 
-    def _key(self) -> tuple:
-        return (self.element_type, self.memory_space)
 
-
+@dataclass(frozen=True, slots=True, repr=False)
 class OpaqueType(Type):
     """A type of another dialect, kept as its text (``!llvm.ptr``, ``!mydialect.t<...>``)."""
 
-    __slots__ = ("text",)
-
     text: str
-
-    def __init__(self, text: str) -> None:
-        init_fields(self, text=text)
-
-    def _key(self) -> tuple:
-        return (self.text,)
 
     @property
     def dialect(self) -> str:

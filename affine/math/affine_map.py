@@ -19,15 +19,16 @@ from affine.math.expr import (
     print_expr,
     symbol,
 )
-from affine.math.interning import InternTable
+from affine.math.interning import Interned, InternTable
 
 SizeEntry = tuple[AffineExpr, ...]  # the minimum of the listed expressions
 
 
-class AffineMap:
+class AffineMap(Interned):
     """An interned affine map.  Construct with :meth:`AffineMap.get` and friends."""
 
-    __slots__ = ("__weakref__", "num_dims", "num_symbols", "results", "size")
+    __slots__ = ("num_dims", "num_symbols", "results", "size")
+    BUILT_BY = "AffineMap.get(...)"
 
     num_dims: int
     num_symbols: int
@@ -35,9 +36,6 @@ class AffineMap:
     size: tuple[SizeEntry, ...] | None
 
     _table: InternTable[AffineMap] = InternTable()
-
-    def __new__(cls, *args, **kwargs):
-        raise TypeError("use AffineMap.get(...) to build affine maps")
 
     @classmethod
     def get(
@@ -272,28 +270,8 @@ class AffineMap:
     def __str__(self) -> str:
         return print_map(self)
 
-    def __repr__(self) -> str:
-        return f"AffineMap({print_map(self)})"
-
-    def _repr_latex_(self) -> str:
-        """LaTeX for Jupyter (through sympy, imported on first use)."""
-        # lazy: start-up cost (sympy, loaded only for notebooks)
-        from affine.math.symbolic import display_latex
-
-        return display_latex(self)
-
-    def __reduce__(self):
-        return (_rebuild_map, (self.num_dims, self.num_symbols, self.results, self.size))
-
-    def __copy__(self) -> AffineMap:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> AffineMap:
-        return self
-
-
-def _rebuild_map(nd: int, ns: int, results: tuple, size: tuple | None) -> AffineMap:
-    return AffineMap.get(nd, ns, results, size)
+    def __reduce__(self) -> tuple:
+        return (AffineMap.get, (self.num_dims, self.num_symbols, self.results, self.size))
 
 
 def _check_ids(expr: AffineExpr, num_dims: int, num_symbols: int, what: str) -> None:

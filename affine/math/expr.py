@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from math import gcd
-from typing import Union
+from typing import TypeVar, Union
 
 from affine.errors import PolyError
-from affine.math.interning import InternTable
+from affine.math.interning import Interned, InternTable
 
 ADD = "+"
 MUL = "*"
@@ -40,6 +40,7 @@ SYMBOL = "symbol"
 BINARY_KINDS = (ADD, MUL, FLOORDIV, CEILDIV, MOD)
 
 ExprLike = Union["AffineExpr", int]
+T = TypeVar("T")
 
 
 class AffineExprError(PolyError, ValueError):
@@ -61,11 +62,12 @@ def mod(a: int, b: int) -> int:
     return a % b
 
 
-class AffineExpr:
+class AffineExpr(Interned):
     """An interned affine expression node.  Build with :func:`dim`, :func:`symbol`,
     :func:`constant` and the arithmetic operators; never call the constructor."""
 
-    __slots__ = ("__weakref__", "_symbolic", "kind", "lhs", "rhs", "value")
+    __slots__ = ("_symbolic", "kind", "lhs", "rhs", "value")
+    BUILT_BY = "dim(), symbol(), constant() and the arithmetic operators"
 
     kind: str
     lhs: AffineExpr
@@ -235,26 +237,19 @@ class AffineExpr:
         """
         dims = dims or ()
         symbols = symbols or ()
-        cache: dict[AffineExpr, AffineExpr] = {}
 
-        def rec(e: AffineExpr) -> AffineExpr:
-            hit = cache.get(e)
-            if hit is not None:
-                return hit
-            kind = e.kind
-            if kind == DIM:
-                out = dims[e.value] if e.value < len(dims) else e
-            elif kind == SYMBOL:
-                out = symbols[e.value] if e.value < len(symbols) else e
-            elif kind == CONST:
-                out = e
-            else:
-                lhs, rhs = rec(e.lhs), rec(e.rhs)
-                out = e if (lhs is e.lhs and rhs is e.rhs) else lhs.binary(kind, rhs)
-            cache[e] = out
-            return out
+        def leaf(e: AffineExpr) -> AffineExpr:
+            if e.kind == DIM and e.value < len(dims):
+                return dims[e.value]
+            if e.kind == SYMBOL and e.value < len(symbols):
+                return symbols[e.value]
+            return e
 
-        return rec(self)
+        def node(e: AffineExpr, value_of: Callable[[AffineExpr], AffineExpr]) -> AffineExpr:
+            lhs, rhs = value_of(e.lhs), value_of(e.rhs)
+            return e if (lhs is e.lhs and rhs is e.rhs) else lhs.binary(e.kind, rhs)
+
+        return fold(self, leaf, node)
 
     def shift_dims(self, num_dims: int, shift: int, offset: int = 0) -> AffineExpr:
         """Rename ``d_i`` to ``d_{i+shift}`` for ``offset <= i < num_dims``."""
@@ -304,17 +299,7 @@ class AffineExpr:
     def __str__(self) -> str:
         return print_expr(self)
 
-    def __repr__(self) -> str:
-        return f"AffineExpr({print_expr(self)})"
-
-    def _repr_latex_(self) -> str:
-        """LaTeX for Jupyter (through sympy, imported on first use)."""
-        # lazy: start-up cost (sympy, loaded only for notebooks)
-        from affine.math.symbolic import display_latex
-
-        return display_latex(self)
-
-    def __reduce__(self):  # pickling rebuilds through the interning constructors
+    def __reduce__(self) -> tuple:  # pickling rebuilds through the interning constructors
         if self.kind == CONST:
             return (constant, (self.value,))
         if self.kind == DIM:
@@ -322,12 +307,6 @@ class AffineExpr:
         if self.kind == SYMBOL:
             return (symbol, (self.value,))
         return (_rebuild_binary, (self.kind, self.lhs, self.rhs))
-
-    def __copy__(self) -> AffineExpr:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> AffineExpr:
-        return self
 
 
 # -- interning ---------------------------------------------------------------------------
@@ -361,6 +340,26 @@ def _binary(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         # Children are kept alive by the node itself, so their ids in the key stay valid.
         _TABLE.add(key, e)
     return e
+
+
+def fold(
+    expr: AffineExpr,
+    leaf: Callable[[AffineExpr], T],
+    node: Callable[[AffineExpr, Callable[[AffineExpr], T]], T],
+) -> T:
+    """The value of ``expr`` computed bottom-up: ``leaf(e)`` for a constant, dimension or
+    symbol, ``node(e, value_of)`` for a binary node, where ``value_of`` gives the value of a
+    subexpression (asked for when needed). Each distinct subexpression is computed once:
+    expressions are DAGs, and shared subtrees would otherwise be visited once per path."""
+    memo: dict[AffineExpr, T] = {}
+
+    def value_of(e: AffineExpr) -> T:
+        if e in memo:
+            return memo[e]
+        value = memo[e] = node(e, value_of) if e.kind in BINARY_KINDS else leaf(e)
+        return value
+
+    return value_of(expr)
 
 
 def _rebuild_binary(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:

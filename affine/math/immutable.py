@@ -1,4 +1,11 @@
-"""The base of the immutable value classes (types, attributes): equality by key, cached hash."""
+"""The base of the structural value classes (types, attributes, strided layouts).
+
+Invariant: a value class is a ``@dataclass(frozen=True, slots=True, repr=False)`` deriving
+from :class:`Immutable`: equal to another of its class with equal fields (those declared
+``field(compare=False)`` are derived from the others and do not count), hashable, never
+changed, and printed through the printer. A class whose constructor normalises its
+arguments writes ``__init__`` and sets its fields with :func:`init_fields`.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +13,10 @@ from typing import Any
 
 
 class Immutable:
-    """Structural equality and hashing over :meth:`_key`; fields are set once, by :func:`init_fields`."""
+    """What value classes share besides their dataclass methods: copies are the value
+    itself, and ``repr`` shows the printed form."""
 
-    __slots__ = ("_hash",)
-
-    def _key(self) -> tuple:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is type(self) and self._key() == other._key())
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            h = hash((type(self).__name__, self._key()))
-            object.__setattr__(self, "_hash", h)
-            return h
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self})"
@@ -38,6 +29,6 @@ class Immutable:
 
 
 def init_fields(obj: Immutable, **fields: Any) -> None:
-    """Set the fields of a new immutable object (its constructor's only way to write them)."""
+    """Set the fields of a new frozen value (its own ``__init__``'s only way to write them)."""
     for name, value in fields.items():
         object.__setattr__(obj, name, value)

@@ -11,13 +11,14 @@ from collections.abc import Iterable, Sequence
 
 from affine.math.affine_map import _check_ids, print_ids
 from affine.math.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
-from affine.math.interning import InternTable
+from affine.math.interning import Interned, InternTable
 
 
-class IntegerSet:
+class IntegerSet(Interned):
     """An interned conjunction of affine constraints over dimensions and symbols."""
 
-    __slots__ = ("__weakref__", "constraints", "eq_flags", "num_dims", "num_symbols")
+    __slots__ = ("constraints", "eq_flags", "num_dims", "num_symbols")
+    BUILT_BY = "IntegerSet.get(...)"
 
     num_dims: int
     num_symbols: int
@@ -25,9 +26,6 @@ class IntegerSet:
     eq_flags: tuple[bool, ...]  # True: ``expr == 0``; False: ``expr >= 0``
 
     _table: InternTable[IntegerSet] = InternTable()
-
-    def __new__(cls, *args, **kwargs):
-        raise TypeError("use IntegerSet.get(...) to build integer sets")
 
     @classmethod
     def get(
@@ -103,31 +101,8 @@ class IntegerSet:
     def __str__(self) -> str:
         return print_set(self)
 
-    def __repr__(self) -> str:
-        return f"IntegerSet({print_set(self)})"
-
-    def _repr_latex_(self) -> str:
-        """LaTeX for Jupyter (through sympy, imported on first use)."""
-        # lazy: start-up cost (sympy, loaded only for notebooks)
-        from affine.math.symbolic import display_latex
-
-        return display_latex(self)
-
-    def __reduce__(self):
-        return (
-            _rebuild_set,
-            (self.num_dims, self.num_symbols, self.constraints, self.eq_flags),
-        )
-
-    def __copy__(self) -> IntegerSet:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> IntegerSet:
-        return self
-
-
-def _rebuild_set(nd: int, ns: int, constraints: tuple, flags: tuple) -> IntegerSet:
-    return IntegerSet.get(nd, ns, constraints, flags)
+    def __reduce__(self) -> tuple:
+        return (IntegerSet.get, (self.num_dims, self.num_symbols, self.constraints, self.eq_flags))
 
 
 def print_set(s: IntegerSet) -> str:

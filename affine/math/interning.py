@@ -10,9 +10,31 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
+
+from affine.math.immutable import Immutable
 
 V = TypeVar("V")
+Self = TypeVar("Self", bound="Interned")
+
+
+class Interned(Immutable):
+    """Base of the interned values (expressions, maps, sets): made only by their class's
+    constructors (``BUILT_BY``), never by calling the class, so that equal values are one
+    object; Jupyter shows them in LaTeX."""
+
+    __slots__ = ("__weakref__",)
+    BUILT_BY: ClassVar[str]
+
+    def __new__(cls: type[Self], *args: object, **kwargs: object) -> Self:
+        raise TypeError(f"{cls.__name__} values are interned: build them with {cls.BUILT_BY}")
+
+    def _repr_latex_(self) -> str:
+        """LaTeX for Jupyter (through sympy, imported on first use)."""
+        # lazy: start-up cost (sympy, loaded only for notebooks)
+        from affine.math.symbolic import display_latex
+
+        return display_latex(self)
 
 
 class InternTable(Generic[V]):

@@ -24,7 +24,7 @@ nested or merged) of smallest estimated size.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Union
 
@@ -38,10 +38,10 @@ from affine.math.expr import (
     FLOORDIV,
     MOD,
     MUL,
-    SYMBOL,
     AffineExpr,
     constant,
     dim,
+    fold,
     symbol,
 )
 from affine.math.integer_set import IntegerSet
@@ -80,24 +80,40 @@ def _atom_is_symbolic(atom: Atom) -> bool:
     return atom.symbolic if isinstance(atom, Local) else atom.kind != DIM
 
 
-class FlatExpr:
+class _Keyed:
+    """Equal to a value of its class with an equal ``key``; hashed by the key, once."""
+
+    __slots__ = ("_hash", "key")
+
+    key: tuple
+
+    def _set_key(self, key: tuple) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
+class FlatExpr(_Keyed):
     """An immutable integer combination of monomials.
 
     Invariant: ``terms`` is sorted by monomial key, has no zero coefficient, and the constant
     monomial ``()`` (if present) comes first.
     """
 
-    __slots__ = ("_coefficients", "_hash", "key", "terms")
+    __slots__ = ("_coefficients", "terms")
 
     terms: tuple[tuple[Monomial, int], ...]
-    key: tuple
 
     def __init__(self, coefficients: Mapping[Monomial, int]) -> None:
         keyed = sorted((_monomial_key(m), m, c) for m, c in coefficients.items() if c != 0)
         self.terms = tuple((m, c) for _, m, c in keyed)
         self._coefficients = dict(self.terms)
-        self.key = tuple((k, c) for k, _, c in keyed)
-        self._hash = hash(self.key)
+        self._set_key(tuple((k, c) for k, _, c in keyed))
 
     # -- construction -------------------------------------------------------------------
 
@@ -143,12 +159,6 @@ class FlatExpr:
     __rmul__ = __mul__
 
     # -- queries ------------------------------------------------------------------------
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, FlatExpr) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __repr__(self) -> str:
         return f"FlatExpr({_present(self)})"
@@ -212,7 +222,7 @@ class FlatExpr:
         return _present(self)
 
 
-class Local:
+class Local(_Keyed):
     """``floor(numerator / divisor)`` in canonical form.
 
     Invariant: the divisor is a positive constant (at least 2) or a non-constant symbolic
@@ -221,25 +231,17 @@ class Local:
     factor of the divisor.  Locals are compared by value.
     """
 
-    __slots__ = ("_hash", "divisor", "key", "numerator", "symbolic")
+    __slots__ = ("divisor", "numerator", "symbolic")
 
     numerator: FlatExpr
     divisor: FlatExpr
-    key: tuple
     symbolic: bool
 
     def __init__(self, numerator: FlatExpr, divisor: FlatExpr) -> None:
         self.numerator = numerator
         self.divisor = divisor
-        self.key = (2, numerator.key, divisor.key)
-        self._hash = hash(self.key)
+        self._set_key((2, numerator.key, divisor.key))
         self.symbolic = numerator.symbolic
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Local) and self.key == other.key
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __repr__(self) -> str:
         return f"Local(floor(({_present(self.numerator)}) / {_present(self.divisor)}))"
@@ -283,35 +285,23 @@ def flatten(expr: AffineExpr, ranges: Ranges | None = None, reduced: bool = Fals
     :class:`FlattenError` for a division by the constant zero.
     """
     context = _Context(ranges, reduced)
-    memo: dict[AffineExpr, FlatExpr] = {}
 
-    def rec(e: AffineExpr) -> FlatExpr:
-        hit = memo.get(e)
-        if hit is not None:
-            return hit
-        kind = e.kind
-        if kind == CONST:
-            out = FlatExpr.constant(e.value)
-        elif kind in (DIM, SYMBOL):
-            out = FlatExpr.atom(e)
-        else:
-            lhs, rhs = rec(e.lhs), rec(e.rhs)
-            if kind == ADD:
-                out = lhs + rhs
-            elif kind == MUL:
-                out = lhs * rhs
-            elif kind == FLOORDIV:
-                out = context.floor_div(lhs, rhs)
-            elif kind == CEILDIV:
-                out = -context.floor_div(-lhs, rhs)
-            elif kind == MOD:
-                out = lhs - rhs * context.floor_div(lhs, rhs)
-            else:  # pragma: no cover - AffineExpr has no other kinds
-                raise AssertionError(kind)
-        memo[e] = out
-        return out
+    def leaf(e: AffineExpr) -> FlatExpr:
+        return FlatExpr.constant(e.value) if e.kind == CONST else FlatExpr.atom(e)
 
-    return rec(expr)
+    def node(e: AffineExpr, value_of: Callable[[AffineExpr], FlatExpr]) -> FlatExpr:
+        kind, lhs, rhs = e.kind, value_of(e.lhs), value_of(e.rhs)
+        if kind == ADD:
+            return lhs + rhs
+        if kind == MUL:
+            return lhs * rhs
+        if kind == FLOORDIV:
+            return context.floor_div(lhs, rhs)
+        if kind == CEILDIV:
+            return -context.floor_div(-lhs, rhs)
+        return lhs - rhs * context.floor_div(lhs, rhs)  # mod
+
+    return fold(expr, leaf, node)
 
 
 class _Context:

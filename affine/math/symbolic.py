@@ -10,7 +10,7 @@ sympy is imported inside the functions: importing :mod:`affine` never loads it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from affine.errors import PolyError
@@ -26,9 +26,11 @@ from affine.math.expr import (
     AffineExprError,
     constant,
     dim,
+    fold,
     symbol,
 )
 from affine.math.integer_set import IntegerSet
+from affine.math.interning import Interned
 from affine.math.simplify import expr_size, simplify_expr
 
 if TYPE_CHECKING:
@@ -61,35 +63,27 @@ def to_sympy(
 
     dims = _symbols(_names(max(expr.used_dims(), default=-1) + 1, dim_names, "d"))
     syms = _symbols(_names(max(expr.used_symbols(), default=-1) + 1, sym_names, "s"))
-    memo: dict[AffineExpr, sympy.Expr] = {}
 
-    def rec(e: AffineExpr) -> sympy.Expr:
-        hit = memo.get(e)
-        if hit is not None:
-            return hit
-        kind = e.kind
-        if kind == CONST:
-            out: sympy.Expr = sympy.Integer(e.value)
-        elif kind == DIM:
-            out = dims[e.value]
-        elif kind == "symbol":
-            out = syms[e.value]
-        elif kind == ADD:
-            out = rec(e.lhs) + rec(e.rhs)
-        elif kind == MUL:
-            out = rec(e.lhs) * rec(e.rhs)
+    def leaf(e: AffineExpr) -> sympy.Expr:
+        if e.kind == CONST:
+            return sympy.Integer(e.value)
+        return dims[e.value] if e.kind == DIM else syms[e.value]
+
+    def node(e: AffineExpr, value_of: Callable[[AffineExpr], sympy.Expr]) -> sympy.Expr:
+        kind, lhs, rhs = e.kind, value_of(e.lhs), value_of(e.rhs)
+        if kind == ADD:
+            return lhs + rhs
+        if kind == MUL:
+            return lhs * rhs
         # Divisions are kept as written: sympy's automatic rewriting of them can leave the
         # affine forms (a product of two Mods, say).
-        elif kind == FLOORDIV:
-            out = sympy.floor(rec(e.lhs) / rec(e.rhs), evaluate=False)
-        elif kind == CEILDIV:
-            out = sympy.ceiling(rec(e.lhs) / rec(e.rhs), evaluate=False)
-        else:
-            out = sympy.Mod(rec(e.lhs), rec(e.rhs), evaluate=False)
-        memo[e] = out
-        return out
+        if kind == FLOORDIV:
+            return sympy.floor(lhs / rhs, evaluate=False)
+        if kind == CEILDIV:
+            return sympy.ceiling(lhs / rhs, evaluate=False)
+        return sympy.Mod(lhs, rhs, evaluate=False)
 
-    return rec(expr)
+    return fold(expr, leaf, node)
 
 
 def from_sympy(
@@ -201,13 +195,15 @@ def latex_set(
     return "\\{ " + head + " : " + (", ".join(parts) if parts else "\\top") + " \\}"
 
 
-def display_latex(obj: AffineExpr | AffineMap | IntegerSet) -> str:
-    """``$...$`` for Jupyter's ``_repr_latex_``."""
+def display_latex(obj: Interned) -> str:
+    """``$...$`` for Jupyter's ``_repr_latex_`` of an expression, a map or a set."""
     if isinstance(obj, AffineMap):
         return f"${latex_map(obj)}$"
     if isinstance(obj, IntegerSet):
         return f"${latex_set(obj)}$"
-    return f"${latex_expr(obj)}$"
+    if isinstance(obj, AffineExpr):
+        return f"${latex_expr(obj)}$"
+    raise TypeError(f"no LaTeX for {type(obj).__name__}")
 
 
 # -- symbolic work -----------------------------------------------------------------------------------

@@ -109,6 +109,7 @@ _MEMORY_SPACES = (IntegerAttr, StringAttr, DictionaryAttr, OpaqueAttr)
 _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
 
 T = TypeVar("T")
+E = TypeVar("E")  # an element of a comma list
 
 
 class ForwardRef(Value):
@@ -1532,6 +1533,21 @@ class Parser:
 
     def parse_optional_operand(self) -> tuple[Value, int] | None:
         return self.parse_operand() if self.kind == "%" else None
+
+    def parse_comma_list(self, open_: str, parse_element: Callable[[], E]) -> list[E]:
+        """``[a, b]`` or ``(a, b)``, possibly empty, each element read by ``parse_element``
+        (MLIR's parseCommaSeparatedList with a delimiter)."""
+        close = {"[": "]", "(": ")", "<": ">", "{": "}"}[open_]
+        self.expect(open_)
+        elements: list[E] = []
+        if self.accept(close):
+            return elements
+        while True:
+            elements.append(parse_element())
+            if not self.accept(","):
+                break
+        self.expect(close)
+        return elements
 
     def parse_operand_list(
         self, delimiter: str | None = None, context: str = ""

@@ -15,7 +15,7 @@ from affine import parse, print_module
 from affine.dialects.verifier import verify
 from affine.ir.core import BlockArgument, Module, Operation, Value
 from affine.ir.types import MemRefType
-from poly import normalize_memrefs
+from transforms.memref_normalization import normalize_memrefs
 
 pytestmark = pytest.mark.mlir
 

@@ -10,7 +10,8 @@ from affine import Module, dim, parse, parse_affine_map
 from affine.analysis.layout import LayoutNotNormalizable, composed_layout
 from affine.ir.types import F32, MemRefType
 from affine.math.simplify import simplify_expr
-from poly import map_from_isl, map_to_isl, normalize_memref_type, normalize_memrefs, one_to_one_on
+from poly import map_from_isl, map_to_isl, normalize_memref_type, one_to_one_on
+from transforms.memref_normalization import normalize_memrefs
 
 SEED = CORPUS / "seed"
 
