@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from filecheck import filecheck
+from hypothesis import settings
 
 from transforms.cli import main
 
@@ -37,6 +38,14 @@ def find_tool(name: str) -> str | None:
             return str(candidate)
     return shutil.which(f"{name}-22") or shutil.which(name)
 
+
+# On CI (the CI environment variable set, to anything) property tests draw the same examples
+# on every run and keep none from earlier runs, so a run cannot fail by chance; locally they
+# explore. Recent hypothesis versions load a profile of that name by themselves; this one
+# holds for every version the project accepts.
+settings.register_profile("ci", derandomize=True, database=None)
+if "CI" in os.environ:
+    settings.load_profile("ci")
 
 MLIR_OPT = find_tool("mlir-opt")
 MLIR_RUNNER = find_tool("mlir-runner")
@@ -130,3 +139,26 @@ class MlirRun(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.path.name}::{self.name}: {self.command}"
+
+
+# -- markers ----------------------------------------------------------------------------------------
+
+MLIR_FIXTURES = frozenset({"mlir_opt", "mlir_runner"})
+
+
+def unmarked_mlir_tests(items: list[pytest.Item]) -> list[str]:
+    """Tests that use the mlir-opt or mlir-runner fixture without the ``mlir`` marker."""
+    return [
+        item.nodeid
+        for item in items
+        if MLIR_FIXTURES & set(getattr(item, "fixturenames", ()))
+        and item.get_closest_marker("mlir") is None
+    ]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    unmarked = unmarked_mlir_tests(items)
+    if unmarked:
+        raise pytest.UsageError(
+            "tests that need mlir-opt must carry @pytest.mark.mlir: " + ", ".join(unmarked)
+        )

@@ -10,16 +10,95 @@ import gc
 import os
 import sys
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 
 from affine import __version__
 from affine.dialects.verifier import verify
 from affine.errors import PolyError
+from affine.ir.core import Module, Operation
 from affine.ir.diagnostics import Diagnostic, DiagnosticError, SourceFile
 from affine.syntax.parser import parse_module
 from affine.syntax.printer import print_module
 from transforms import registry
 from transforms.expected_diagnostics import verify as verify_expected
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A general option: ``--name`` (a switch, also ``--name=0|1``) or ``--name=VALUE``;
+    ``field`` is the :class:`Options` attribute a switch sets (None: nothing to set, or
+    an option :func:`parse_args` reads itself: -o, --pass-pipeline, --version, --help)."""
+
+    name: str
+    field: str | None
+    usage: str
+    help: str
+
+
+# Every general option poly-opt accepts; --help lists exactly these, then passes and actions.
+FLAGS = (
+    Flag("o", None, "-o FILE", "write the output to FILE (default: standard output)"),
+    Flag(
+        "split-input-file",
+        "split",
+        "--split-input-file",
+        "process each chunk separated by '// -----' on its own",
+    ),
+    Flag(
+        "mlir-print-op-generic",
+        "generic",
+        "--mlir-print-op-generic",
+        "print every operation in generic form",
+    ),
+    Flag(
+        "allow-unregistered-dialect",
+        None,
+        "--allow-unregistered-dialect",
+        "accepted for drop-in use (unknown ops are always allowed)",
+    ),
+    Flag(
+        "no-implicit-module",
+        "no_implicit_module",
+        "--no-implicit-module",
+        "the input must hold one top-level op, which passes run on and which is printed "
+        "without a module around it",
+    ),
+    Flag(
+        "mlir-disable-threading",
+        "disable_threading",
+        "--mlir-disable-threading",
+        "run kernels (--run) on one thread: no OpenMP for affine.parallel (passes always "
+        "run on one thread)",
+    ),
+    Flag(
+        "verify-each",
+        "verify_each",
+        "--verify-each=<0|1>",
+        "verify the IR after each pass (default 1)",
+    ),
+    Flag(
+        "verify-diagnostics",
+        "verify_diagnostics",
+        "--verify-diagnostics",
+        "check diagnostics against expected-* comments instead of reporting them",
+    ),
+    Flag(
+        "mlir-print-op-on-diagnostic",
+        "print_op_on_diagnostic",
+        "--mlir-print-op-on-diagnostic=<0|1>",
+        "show the op after each remark, as mlir-opt does (default 1)",
+    ),
+    Flag(
+        "pass-pipeline",
+        None,
+        "--pass-pipeline=PIPELINE",
+        "run passes written as builtin.module(func.func(pass{opts}))",
+    ),
+    Flag("version", None, "--version", "print the version and exit"),
+    Flag("help", None, "-h, --help", "print this help and exit"),
+)
+_BY_NAME = {f.name: f for f in FLAGS}
 
 USAGE = """\
 usage: poly-opt [options] [FILE|-]
@@ -28,21 +107,24 @@ Read MLIR (modern, or the 2018-19 seed syntax), run the given passes in order an
 the result as MLIR that mlir-opt 22 accepts.
 
 General options:
-  -o FILE                        write the output to FILE (default: standard output)
-  --split-input-file             process each chunk separated by '// -----' on its own
-  --mlir-print-op-generic        print every operation in generic form
-  --allow-unregistered-dialect   accepted for drop-in use (unknown ops are always allowed)
-  --verify-each=<0|1>            verify the IR after each pass (default 1)
-  --verify-diagnostics           check diagnostics against expected-* comments instead
-                                 of reporting them
-  --mlir-print-op-on-diagnostic=<0|1>
-                                 show the op after each remark, as mlir-opt does (default 1)
-  --pass-pipeline=PIPELINE       run passes written as builtin.module(func.func(pass{opts}))
-  --version                      print the version and exit
-  -h, --help                     print this help and exit
+{options}
 
 Pass options are written as mlir-opt writes them: --affine-loop-tile="tile-sizes=32,32".
 """
+
+
+def usage() -> str:
+    """The help text's head: every general option with what it does."""
+    lines = []
+    indent = " " * 33
+    for f in FLAGS:
+        text = textwrap.wrap(f.help, 92 - len(indent))
+        if len(f.usage) < 31:
+            lines.append(f"  {f.usage.ljust(31)}{text[0]}")
+        else:
+            lines += [f"  {f.usage}", indent + text[0]]
+        lines += [indent + rest for rest in text[1:]]
+    return USAGE.format(options="\n".join(lines))
 
 
 @dataclass
@@ -51,24 +133,18 @@ class Options:
     output: str | None = None
     split: bool = False
     generic: bool = False
+    no_implicit_module: bool = False
+    disable_threading: bool = False
     verify_each: bool = True
     print_op_on_diagnostic: bool = True
     verify_diagnostics: bool = False
     passes: list[tuple[str, str]] = field(default_factory=list)  # (name, option text)
+    anchor: str | None = None  # the op --pass-pipeline is anchored on
     actions: list[tuple[str, str]] = field(default_factory=list)  # (name, value)
 
 
 class UsageError(PolyError):
     """A malformed command line (exit status 2)."""
-
-
-_FLAGS = {
-    "split-input-file": "split",
-    "mlir-print-op-generic": "generic",
-    "mlir-print-op-on-diagnostic": "print_op_on_diagnostic",
-    "verify-diagnostics": "verify_diagnostics",
-}
-_IGNORED = {"allow-unregistered-dialect", "mlir-disable-threading", "no-implicit-module"}
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -97,18 +173,16 @@ def parse_args(argv: list[str]) -> Options:
             else:
                 raise UsageError("option '-o' requires a file name")
             continue
-        if name in _FLAGS:
-            setattr(opts, _FLAGS[name], True if not has_value else value not in ("0", "false"))
-            continue
-        if name in _IGNORED:
-            continue
-        if name == "verify-each":
-            opts.verify_each = value not in ("0", "false")
-            continue
         if name == "pass-pipeline":
             if not has_value:
                 raise UsageError("option '--pass-pipeline' requires a value")
+            opts.anchor = pipeline_anchor(value)
             opts.passes.extend(parse_pipeline(value))
+            continue
+        flag = _BY_NAME.get(name)
+        if flag is not None and name != "help":
+            if flag.field is not None:
+                setattr(opts, flag.field, not has_value or value not in ("0", "false"))
             continue
         if registry.lookup(name) is not None:
             opts.passes.append((name, value))
@@ -122,6 +196,17 @@ def parse_args(argv: list[str]) -> Options:
     if positional:
         opts.input = positional[0]
     return opts
+
+
+def pipeline_anchor(text: str) -> str:
+    """The op a pipeline is anchored on: ``builtin.module`` in ``builtin.module(...)``."""
+    name, paren, _ = text.strip().partition("(")
+    if not paren or not name or any(ch in name for ch in " ,{}"):
+        raise UsageError(
+            "expected pass pipeline to be wrapped with the anchor operation type, "
+            "e.g. 'builtin.module(...)'"
+        )
+    return name
 
 
 def parse_pipeline(text: str) -> list[tuple[str, str]]:
@@ -161,7 +246,7 @@ def parse_pipeline(text: str) -> list[tuple[str, str]]:
 
 
 def _print_help() -> int:
-    print(USAGE)
+    print(usage())
     for title, entries in (
         ("Passes", registry.all_passes()),
         ("Reports and execution", registry.all_actions()),
@@ -199,6 +284,9 @@ def process(
     module = parse_module(text, filename, line_offset)
     gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
+    top = top_level_op(module, filename, opts.no_implicit_module)
+    if opts.anchor is not None and opts.anchor != top.name:
+        raise DiagnosticError(f"can't run '{opts.anchor}' pass manager on '{top.name}' op", top.loc)
     diagnostics: list[Diagnostic] = []
     show_op = opts.print_op_on_diagnostic and not opts.verify_diagnostics
     for name, option_text in opts.passes:
@@ -214,14 +302,33 @@ def process(
     for name, value in opts.actions:
         entry = registry.lookup_action(name)
         assert entry is not None
-        context = registry.PassContext(filename, print_op_on_diagnostic=show_op)
+        context = registry.PassContext(
+            filename,
+            print_op_on_diagnostic=show_op,
+            multithreading=not opts.disable_threading,
+        )
         text = entry.load()(module, value, context)
         diagnostics.extend(context.diagnostics)
         if text is not None:
             replacement = (replacement or "") + text
     if replacement is not None:
         return replacement, diagnostics
-    return print_module(module, generic=opts.generic), diagnostics
+    printed = module.ops[0] if top is not module.operation else module
+    return print_module(printed, generic=opts.generic), diagnostics
+
+
+def top_level_op(module: Module, filename: str, no_implicit_module: bool) -> Operation:
+    """The op passes are anchored on: the module; with ``--no-implicit-module`` the one op
+    the text holds at top level (mlir-opt's rule: exactly one)."""
+    if not (no_implicit_module and module.implicit):
+        return module.operation
+    ops = module.ops
+    if len(ops) != 1:
+        message = f"source must contain a single top-level operation, found: {len(ops)}"
+        if not ops:
+            raise PolyError(message)
+        raise DiagnosticError(message, ops[1].loc)
+    return ops[0]
 
 
 def _process_reporting(

@@ -87,6 +87,7 @@ class PassContext:
     filename: str = "<input>"
     diagnostics: list[Diagnostic] = field(default_factory=list)
     print_op_on_diagnostic: bool = True  # mlir-opt's --mlir-print-op-on-diagnostic
+    multithreading: bool = True  # cleared by --mlir-disable-threading: kernels use one thread
 
     def emit(self, op: Operation | None, severity: str, message: str) -> None:
         """Report ``message`` at ``op`` (mlir-opt then shows the op in a note)."""

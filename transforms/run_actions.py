@@ -11,7 +11,8 @@ with the kernel time.  OPTIONS use mlir-opt's option syntax::
     --run=gemm                            short for --run="entry=gemm"
     --run="entry=gemm backend=interp repeats=5"
 
-``backend`` is ``c`` (default) or ``interp``; ``repeats`` (default 3) is the number of timed
+With ``--mlir-disable-threading`` both compile ``affine.parallel`` without OpenMP (one
+thread). ``backend`` is ``c`` (default) or ``interp``; ``repeats`` (default 3) is the number of timed
 calls, each on fresh inputs after one untimed call.  Element ``i`` (row-major) of memref
 argument ``a`` is ``((7*i + 13*a) mod 17) / 17`` for float element types and
 ``(7*i + 13*a) mod 17`` (wrapped) for integer ones.  A checksum line reads::
@@ -25,7 +26,7 @@ element ``i`` by ``1 + i mod 7``; the time line gives the minimum and median.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from affine.errors import PolyError
 from affine.ir.core import Module
@@ -48,7 +49,7 @@ def emit(module: Module, value: str, context: PassContext) -> str:
         raise PassOptionError(f"unknown output format '--emit={value}' (known: c)")
     from affine.exec.c_backend import emit_c  # lazy: start-up cost (numpy)
 
-    return emit_c(module)
+    return emit_c(module, openmp=context.multithreading)
 
 
 def parse_run_options(value: str) -> RunOptions:
@@ -71,14 +72,14 @@ def run(module: Module, value: str, context: PassContext) -> str:
     from affine.exec.elements import ExecutionError  # lazy: start-up cost (numpy)
 
     try:
-        return _run(module, parse_run_options(value))
+        return _run(module, parse_run_options(value), context.multithreading)
     except ExecutionError as e:
         if e.location is None:  # poly-opt then names the file
             raise PolyError(e.message) from None
         raise
 
 
-def _run(module: Module, options: RunOptions) -> str:
+def _run(module: Module, options: RunOptions, multithreading: bool) -> str:
     # lazy: start-up cost (numpy)
     from affine.exec.inputs import (
         checksums,
@@ -93,7 +94,13 @@ def _run(module: Module, options: RunOptions) -> str:
     func = resolve_function(module, options.entry or None)
     name = function_name(func)
     arrays = deterministic_inputs(func)
-    timing = time_kernel(func, *arrays, backend=options.backend, repeats=options.repeats)
+    # --mlir-disable-threading: compiled without OpenMP (the interpreter takes no options)
+    compile_options: dict[str, Any] = (
+        {"openmp": False} if options.backend == "c" and not multithreading else {}
+    )
+    timing = time_kernel(
+        func, *arrays, backend=options.backend, repeats=options.repeats, **compile_options
+    )
     inputs, _ = signature(func)
     shown = written_arguments(func) or list(range(len(arrays)))
     lines = [f"// poly-opt --run: @{name} on deterministic inputs, backend {options.backend}"]

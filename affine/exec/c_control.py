@@ -23,9 +23,7 @@ from affine.exec.elements import (
     ElementInfo,
     ExecutionError,
 )
-from affine.exec.memory import (
-    static_physical_strides,
-)
+from affine.exec.memory import offset_symbol_values
 from affine.ir.attributes import SymbolRefAttr
 from affine.ir.core import Block, Operation, Value
 from affine.ir.types import DYNAMIC, IndexType, MemRefType
@@ -237,10 +235,7 @@ def _c_call(e: FunctionEmitter, op: Operation) -> None:
             mem = e.mem(v)
             args.append(mem.data)
             args.extend(str(s) for s, d in zip(mem.sizes, mem.type.shape) if d == DYNAMIC)
-            args.extend(str(s) for s in mem.symbols)
-            args.extend(
-                str(p) for p, s in zip(mem.pstrides, static_physical_strides(mem.type)) if s is None
-            )
+            args.extend(str(v) for v in offset_symbol_values(mem.type, mem.symbols, mem.pstrides))
         else:
             args.append(e.v(v))
     results = [e.declare(r, None, op.loc) for r in op.results]

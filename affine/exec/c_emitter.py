@@ -36,6 +36,7 @@ from affine.exec.inputs import function_name
 from affine.exec.memory import (
     num_layout_symbols,
     offset_map,
+    offset_symbol_values,
     static_physical_strides,
 )
 from affine.exec.op_table import OpTable
@@ -231,23 +232,31 @@ class FunctionEmitter:
             return self.program.vector_type(element_info(t.element_type, loc), lane_count(t))
         return value_ctype(element_info(t, loc))
 
+    def local(self, expr: str, ctype: str = "int64_t", prefix: str = "x") -> str:
+        """A new variable initialised with ``expr`` (declared at the top of a function of
+        several blocks, which jumps between them)."""
+        name = self.fresh(prefix)
+        if self.multi_block:
+            self.hoisted.append(f"{ctype} {name};")
+            self.line(f"{name} = {expr};")
+        else:
+            self.line(f"const {ctype} {name} = {expr};")
+        return name
+
     def define(self, value: Value, expr: str, loc: Location | None = None) -> str:
         """Bind ``value`` to a new variable initialised with ``expr``; a vector in lane mode
         (:meth:`lanes`) gets ``expr`` for each lane."""
-        name = self.fresh()
         ctype = self.ctype_of(value.type, loc)
         if isinstance(value.type, VectorType) and self.lane is not None:
+            name = self.fresh()
             lane = self.lane
             self.declare_name(name, ctype)
             self.line(
                 f"for (int64_t {lane} = 0; {lane} < {lane_count(value.type)}; ++{lane}) "
                 f"{name}.v[{lane}] = {expr};"
             )
-        elif self.multi_block:
-            self.hoisted.append(f"{ctype} {name};")
-            self.line(f"{name} = {expr};")
         else:
-            self.line(f"const {ctype} {name} = {expr};")
+            name = self.local(expr, ctype, "v")
         self.names[value] = name
         return name
 
@@ -471,11 +480,9 @@ class FunctionEmitter:
     def position(self, mem: CMem, indices: Sequence[str]) -> str:
         """C for the physical position of logical ``indices`` (assumed in bounds)."""
         om = offset_map(mem.type)
-        dynamic = [p for p in mem.pstrides if not isinstance(p, int)]
-        names = (
-            [f"({i})" for i in indices] + [str(s) for s in mem.symbols] + [str(p) for p in dynamic]
-        )
-        flags = [True] * len(indices) + [False] * (len(mem.symbols) + len(dynamic))
+        values = offset_symbol_values(mem.type, mem.symbols, mem.pstrides)
+        names = [f"({i})" for i in indices] + [str(v) for v in values]
+        flags = [True] * len(indices) + [False] * len(values)
         return affine_c(om.results[0], names, flags, om.num_dims, 0)
 
     def sizes_c(self, mem: CMem) -> list[str]:

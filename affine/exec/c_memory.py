@@ -38,6 +38,7 @@ from affine.ir.core import Operation, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, MemRefType, StridedLayout, Type, VectorType
 from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr
 
 
 def memref_element(mem: CMem, loc: Location | None) -> ElementInfo:
@@ -144,6 +145,7 @@ def _c_alloc(e: FunctionEmitter, op: Operation) -> None:
     symbols: list[Any] = [e.v(v) for v in segments(op, 1)]
     static = static_physical_strides(t)
     pstrides: list[Any]
+    offset = ""  # of the data in the allocation, when not 0
     if t.has_identity_layout:
         pstrides = []
         running = "1"
@@ -165,15 +167,11 @@ def _c_alloc(e: FunctionEmitter, op: Operation) -> None:
         extent = " + ".join(f"({s} - 1) * {st}" for s, st in zip(sizes, layout.strides)) or "0"
         nonempty = " && ".join(f"{s} > 0" for s in sizes) or "1"
         total = f"(({nonempty}) ? {layout.offset} + {extent} + 1 : 0)"
+    elif any(isinstance(s, str) for s in sizes) or any(
+        r.used_symbols() for r in t.layout_map().results
+    ):
+        pstrides, total, offset = _runtime_extents(e, op, t, sizes, symbols)
     else:
-        if any(isinstance(s, str) for s in sizes) or any(
-            r.used_symbols() for r in t.layout_map().results
-        ):
-            raise ExecutionError(
-                f"the C backend cannot allocate '{t}': its physical extents depend on run-time values "
-                "(use the interpreter)",
-                op.loc,
-            )
         extents = physical_extents(t, sizes, [0] * len(symbols))
         pstrides = list(static)
         total = str(extents[0] * pstrides[0] if extents else 1)
@@ -185,7 +183,73 @@ def _c_alloc(e: FunctionEmitter, op: Operation) -> None:
         e.line(f"{name} = {allocation};")
     else:
         e.line(f"{info.c} *{name} = {allocation};")
-    e.mems[op.results[0]] = CMem(t, name, sizes, symbols, pstrides)
+    data = f"({name} + {offset})" if offset else name
+    e.mems[op.results[0]] = CMem(t, data, sizes, symbols, pstrides)
+
+
+def _runtime_extents(
+    e: FunctionEmitter, op: Operation, t: MemRefType, sizes: Sequence[Any], symbols: Sequence[Any]
+) -> tuple[list[Any], str, str]:
+    """Physical strides, element count and the offset of the data in the allocation, for a
+    layout whose extents depend on run-time sizes or symbols: each result ranges over an
+    interval found as :func:`affine.exec.memory.expr_range` finds it, and its extent covers
+    it. A result that can be negative fails the run as in the interpreter; the data then
+    starts past the negative positions, so that no access leaves the allocation."""
+    m = t.layout_map()
+    code = e.program.error_code(op, "affine division by a non-positive symbol value")
+    highs = [f"({s} - 1)" for s in sizes]
+    nonempty = e.local(" && ".join(f"{s} > 0" for s in sizes) or "1")
+    extents, shifts = [], []
+    for k, r in enumerate(m.results):
+        lo, hi = _interval_c(e, r, highs, [str(v) for v in symbols], code)
+        negative = e.program.error_code(
+            op,
+            f"layout map result #{k} of '{t}' takes negative values; positions in a buffer "
+            "cannot be negative",
+        )
+        e.line(f"if ({nonempty} && {lo} < 0) {{ pa_fail({negative}); }}")
+        shift = e.local(f"{nonempty} && {lo} < 0 ? -({lo}) : 0")
+        extents.append(e.local(f"{nonempty} ? {hi} + {shift} + 1 : 0"))
+        shifts.append(shift)
+    static = static_physical_strides(t)
+    pstrides: list[Any] = []
+    stride: Any = 1
+    for k in range(len(extents) - 1, -1, -1):
+        stride = stride if static[k] is None else static[k]
+        pstrides.insert(0, stride)
+        stride = f"({stride} * {extents[k]})"
+    offset = " + ".join(f"{x} * {p}" for x, p in zip(shifts, pstrides))
+    return pstrides, str(stride), offset
+
+
+def _interval_c(
+    e: FunctionEmitter, x: AffineExpr, highs: Sequence[str], symbols: Sequence[str], code: int
+) -> tuple[str, str]:
+    """C variables holding the least and greatest value of ``x`` when dim ``k`` ranges over
+    ``[0, highs[k]]``: exact for sums of independent terms, wider otherwise."""
+    kind = x.kind
+    if kind == "const":
+        return str(x.value), str(x.value)
+    if kind == "dim":
+        return "0", highs[x.value]
+    if kind == "symbol":
+        return symbols[x.value], symbols[x.value]
+    lo1, hi1 = _interval_c(e, x.lhs, highs, symbols, code)
+    lo2, hi2 = _interval_c(e, x.rhs, highs, symbols, code)
+    if kind == "+":
+        return e.local(f"{lo1} + {lo2}"), e.local(f"{hi1} + {hi2}")
+    if kind == "*":
+        products = [f"{a} * {b}" for a in (lo1, hi1) for b in (lo2, hi2)]
+        least = (
+            f"pa_min(pa_min({products[0]}, {products[1]}), pa_min({products[2]}, {products[3]}))"
+        )
+        most = f"pa_max(pa_max({products[0]}, {products[1]}), pa_max({products[2]}, {products[3]}))"
+        return e.local(least), e.local(most)
+    divisor = e.local(f"pa_pos({lo2}, {code})")  # a constant or symbolic: one value
+    if kind == "mod":
+        return "0", e.local(f"{divisor} - 1")
+    helper = "pa_floordiv" if kind == "floordiv" else "pa_ceildiv"
+    return e.local(f"{helper}({lo1}, {divisor})"), e.local(f"{helper}({hi1}, {divisor})")
 
 
 @c_op("memref.dealloc")

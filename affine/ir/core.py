@@ -402,14 +402,24 @@ def block_of(value: Value) -> Block | None:
 
 
 class Module:
-    """A parsed or built module: the ``builtin.module`` operation and its source."""
+    """A parsed or built module: the ``builtin.module`` operation and its source.
 
-    __slots__ = ("file_metadata", "operation", "source")
+    ``implicit`` says that the reader made the module to hold the top-level ops of a text
+    that had none (mlir-opt's implicit module)."""
 
-    def __init__(self, operation: Operation, source=None, file_metadata: str | None = None) -> None:
+    __slots__ = ("file_metadata", "implicit", "operation", "source")
+
+    def __init__(
+        self,
+        operation: Operation,
+        source=None,
+        file_metadata: str | None = None,
+        implicit: bool = False,
+    ) -> None:
         self.operation = operation
         self.source = source
         self.file_metadata = file_metadata  # a trailing `{-# ... #-}` block, kept verbatim
+        self.implicit = implicit
 
     @property
     def body(self) -> Block:
@@ -436,7 +446,7 @@ class Module:
         raise KeyError(f"no function named @{name}")
 
     def clone(self) -> Module:
-        return Module(self.operation.clone(), self.source, self.file_metadata)
+        return Module(self.operation.clone(), self.source, self.file_metadata, self.implicit)
 
     def __str__(self) -> str:
         return printer().print_module(self)

@@ -2113,7 +2113,8 @@ class Parser:
         for name, offset in self.deferred_aliases.items():
             if name not in self.attr_aliases:
                 self.error(f"undefined symbol alias id '{name}'", offset)
-        if len(top.operations) == 1 and top.operations[0].name == "builtin.module":
+        implicit = not (len(top.operations) == 1 and top.operations[0].name == "builtin.module")
+        if not implicit:
             module_op = top.operations[0]
             module_op.parent = None
         else:
@@ -2121,7 +2122,7 @@ class Parser:
             module_op.regions[0].add_block(top)
         if self.seed_ops:
             _seed().modernize(module_op, self.seed_ops)
-        return Module(module_op, self.source, metadata)
+        return Module(module_op, self.source, metadata, implicit)
 
     def _parse_alias_definition(self) -> None:
         sigil = self.kind

@@ -3,12 +3,21 @@ element touched, and compare every remark (pair, depth, exact distance bounds)."
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 from conftest import CORPUS
-from dep_oracle import expected_remarks, index_arguments, trace, traced_file
+from dep_oracle import (
+    bind_index_arguments,
+    expected_remarks,
+    index_argument_count,
+    index_arguments,
+    remarks_over_values,
+    trace,
+    traced_file,
+)
 from hypothesis import HealthCheck, given, settings
 from nestgen import nests
 
@@ -40,33 +49,36 @@ def test_remarks_equal_brute_force(path: Path) -> None:
     assert analysis_remarks(module, bindings) == expected
 
 
-def _interval_contains(outer: str, inner: str) -> bool:
-    """``[a, b][c, d]`` contains ``[e, f][g, h]`` component-wise (``±inf`` allowed)."""
-
-    def parse(text: str) -> list[tuple[float, float]]:
-        pairs = re.findall(r"\[([^,\]]+), ([^\]]+)\]", text)
-        return [
-            (float(lo.replace("inf", "Infinity")), float(hi.replace("inf", "Infinity")))
-            for lo, hi in pairs
-        ]
-
-    a, b = parse(outer), parse(inner)
-    return len(a) == len(b) and all(x0 <= y0 and y1 <= x1 for (x0, x1), (y0, y1) in zip(a, b))
+# Sizes tried for the index arguments of files with symbolic sizes.
+SIZES = range(10)
+SYMBOLIC = [p for p in NESTS if "oracle-args" in p.read_text(encoding="utf-8")]
 
 
-def at_least_as_precise(ours: str, theirs: str) -> bool:
-    """Our answer is never looser than mlir-opt's: "false" beats anything, equal answers
-    are fine, and our distance box lies inside mlir-opt's."""
-    if ours == theirs or ours == "false":
-        return True
-    if ours.startswith("[") and theirs.startswith("["):
-        return _interval_contains(theirs, ours)
-    return False
+def exact_remarks(module: Module, text: str) -> dict[tuple[int, int, int], str]:
+    """The brute-force remarks of a corpus file; for one with symbolic sizes, those of
+    every size in :data:`SIZES` together (a dependence exists when it exists at some
+    size, with the hull of the distances)."""
+    if not index_arguments(module, text):
+        return {(i, j, d): v for i, j, d, v in expected_remarks(trace(module))}
+    runs = [
+        bind_index_arguments(module, values)
+        for values in itertools.product(SIZES, repeat=index_argument_count(module))
+    ]
+    return remarks_over_values(module, runs)
+
+
+@pytest.mark.parametrize("path", SYMBOLIC, ids=lambda p: p.name)
+def test_symbolic_remarks_equal_brute_force_over_sizes(path: Path) -> None:
+    """The answer for every size at once is the brute-force answer over many sizes: a
+    "false" only where no size has the dependence, distances exactly the hull."""
+    text = path.read_text(encoding="utf-8")
+    module = affine.parse(text, str(path))
+    assert analysis_remarks(module, {}) == exact_remarks(module, text)
 
 
 @pytest.mark.mlir
 @pytest.mark.parametrize("path", NESTS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_remarks_match_mlir_opt_or_are_tighter(mlir_opt: str, path: Path) -> None:
+def test_remarks_match_mlir_opt_or_are_exact(mlir_opt: str, path: Path) -> None:
     from conftest import run_mlir_opt
 
     text = path.read_text()
@@ -83,17 +95,13 @@ def test_remarks_match_mlir_opt_or_are_tighter(mlir_opt: str, path: Path) -> Non
     module = affine.parse(text, str(path))
     ours = analysis_remarks(module, {})
     assert ours.keys() == theirs.keys()
-    differences = {k: (ours[k], theirs[k]) for k in ours if ours[k] != theirs[k]}
-    looser = {k: v for k, v in differences.items() if not at_least_as_precise(*v)}
-    # Every difference is checked by the brute-force run; where none can run (symbolic
-    # sizes) our answer must be at least as tight as mlir-opt's.
-    if not differences:
-        return
-    if index_arguments(module, text):
-        assert not looser, looser
-        return
-    exact = {(i, j, d): v for i, j, d, v in expected_remarks(trace(module))}
-    assert all(ours[k] == exact[k] for k in differences), differences
+    differences = [k for k in ours if ours[k] != theirs[k]]
+    # Where we differ from mlir-opt, ours is the brute-force answer.
+    if differences:
+        exact = exact_remarks(module, text)
+        assert all(ours[k] == exact[k] for k in differences), {
+            k: (ours[k], theirs[k], exact[k]) for k in differences if ours[k] != exact[k]
+        }
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

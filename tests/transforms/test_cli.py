@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 from conftest import run_mlir_opt
 from filecheck import filecheck
 
-from transforms.cli import main
+from transforms.cli import FLAGS, UsageError, main, parse_args
 
 TWO_CHUNKS = """\
 func.func @a() {
@@ -96,11 +97,102 @@ def test_output_file_and_unregistered_dialect_flag(tmp_path: Path) -> None:
     )
 
 
-def test_help_lists_options_and_passes(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_lists_every_accepted_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     text = capsys.readouterr().out
-    for option in ("--split-input-file", "--mlir-print-op-generic", "-o FILE", "--version"):
-        assert option in text
+    general = text.split("General options:")[1].split("Pass options")[0]
+    listed = set(re.findall(r"^  (?:-h, )?(-[-\w]+)", general, re.M))
+    assert listed == {("-" if f.name == "o" else "--") + f.name for f in FLAGS}
+    for flag in FLAGS:
+        assert flag.usage in general and flag.help.split()[0] in general
+    for name in ("affine-loop-tile", "test-memref-dependence-check", "run", "emit"):
+        assert f"  --{name} " in text  # passes, then reports and actions
+    # every listed switch is accepted; anything else is refused
+    for switch in re.findall(r"^  (--[-\w]+)\s", general, re.M):
+        if switch not in ("--help", "--version", "--pass-pipeline"):
+            parse_args([switch])
+    with pytest.raises(UsageError, match="unknown command line argument '--no-such-flag'"):
+        parse_args(["--no-such-flag"])
+
+
+ONE_FUNCTION = (
+    "#m = affine_map<(d0) -> (d0 floordiv 2)>\nfunc.func @f(%A: memref<8xf32>) {\n  return\n}\n"
+)
+
+
+def test_no_implicit_module_prints_the_top_level_op(tmp_path: Path) -> None:
+    path = tmp_path / "f.mlir"
+    path.write_text(ONE_FUNCTION)
+    plain = poly_opt(str(path))
+    bare = poly_opt("--no-implicit-module", str(path))
+    assert plain.stdout.startswith("module {")
+    assert (
+        bare.returncode == 0
+        and bare.stdout == "func.func @f(%arg0: memref<8xf32>) {\n  return\n}\n\n"
+    )
+    module = tmp_path / "m.mlir"
+    module.write_text("module {\n" + ONE_FUNCTION.split("\n", 1)[1] + "}\n")
+    assert poly_opt("--no-implicit-module", str(module)).stdout == plain.stdout
+
+
+def test_no_implicit_module_needs_one_top_level_op(tmp_path: Path) -> None:
+    path = tmp_path / "two.mlir"
+    path.write_text(TWO_CHUNKS.replace("// -----\n", ""))
+    result = poly_opt("--no-implicit-module", str(path))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith(
+        f"{path}:4:1: error: source must contain a single top-level operation, found: 2\n"
+        "func.func @b(%x: i32) -> i32 {\n^"
+    )
+    assert poly_opt(str(path)).returncode == 0
+
+
+def test_pipeline_anchor_must_be_the_top_level_op(tmp_path: Path) -> None:
+    path = tmp_path / "f.mlir"
+    path.write_text(ONE_FUNCTION)
+    anchored = "--pass-pipeline=builtin.module(func.func(affine-loop-unroll))"
+    assert poly_opt(anchored, str(path)).returncode == 0
+    result = poly_opt("--no-implicit-module", anchored, str(path))
+    assert result.returncode == 1
+    assert "error: can't run 'builtin.module' pass manager on 'func.func' op" in result.stderr
+    on_function = "--pass-pipeline=func.func(affine-loop-unroll)"
+    assert poly_opt("--no-implicit-module", on_function, str(path)).returncode == 0
+    assert poly_opt(on_function, str(path)).returncode == 1
+    bare = poly_opt("--pass-pipeline=affine-loop-unroll", str(path))
+    assert bare.returncode == 2 and "wrapped with the anchor operation type" in bare.stderr
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--no-implicit-module"],
+        ["--no-implicit-module", "--pass-pipeline=func.func(affine-loop-unroll{unroll-factor=2})"],
+    ],
+)
+def test_no_implicit_module_is_mlir_opts(mlir_opt: str, args: list[str], tmp_path: Path) -> None:
+    text = ONE_FUNCTION.replace(
+        "  return",
+        "  affine.for %i = 0 to 8 {\n    %v = affine.load %A[%i floordiv 2] : memref<8xf32>\n  }\n  return",
+    )
+    path = tmp_path / "f.mlir"
+    path.write_text(text)
+    assert poly_opt(*args, str(path)).stdout == run_mlir_opt(mlir_opt, text, *args).stdout
+
+
+def test_disable_threading_compiles_kernels_without_openmp(tmp_path: Path) -> None:
+    path = tmp_path / "p.mlir"
+    path.write_text(
+        "func.func @p(%A: memref<64xf32>) {\n  affine.parallel (%i) = (0) to (64) {\n"
+        "    %v = affine.load %A[%i] : memref<64xf32>\n"
+        "    affine.store %v, %A[%i] : memref<64xf32>\n  }\n  return\n}\n"
+    )
+    threaded = poly_opt("--emit=c", str(path))
+    single = poly_opt("--emit=c", "--mlir-disable-threading", str(path))
+    assert "#pragma omp parallel for" in threaded.stdout
+    assert single.returncode == 0 and "#pragma omp parallel" not in single.stdout
+    ran = poly_opt("--run", "--mlir-disable-threading", str(path))
+    assert ran.returncode == 0 and "@p arg0 memref<64xf32>: sum=" in ran.stdout
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

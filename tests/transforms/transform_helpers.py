@@ -4,13 +4,18 @@ runs, and the checks every rewritten module must pass."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from conftest import CORPUS, run_mlir_opt
 
 import affine
+from affine.dialects.affine_dialect import ForOp
 from affine.exec.equivalence import check_equivalent
-from affine.ir.core import Module, Operation
+from affine.ir.attributes import AffineMapAttr, IntegerSetAttr
+from affine.ir.core import Module, Operation, Value
+from affine.math.affine_map import AffineMap
+from affine.math.integer_set import IntegerSet
 from affine.syntax.printer import print_module
 from transforms.errors import TransformError
 from transforms.loop_utils import (
@@ -164,3 +169,99 @@ def rewritten(module: Module, rewrite: Callable[[Module], None]) -> Module:
     rewrite(clone)
     assert print_module(module) == before
     return clone
+
+
+# -- comparing rewritten modules by meaning ------------------------------------------------------
+
+
+def sample_points(num_inputs: int, count: int = 300) -> list[list[int]]:
+    """Points at which two maps of ``num_inputs`` inputs are compared: every point of the
+    small box [-3, 5]^n (n <= 3) and random points of [-60, 60]^n (fixed seed)."""
+    rng = random.Random(num_inputs)
+    points = [[rng.randint(-60, 60) for _ in range(num_inputs)] for _ in range(count)]
+    if num_inputs <= 3:
+        grid: list[list[int]] = [[]]
+        for _ in range(num_inputs):
+            grid = [p + [v] for p in grid for v in range(-3, 6)]
+        points += grid
+    return points
+
+
+def _value(fn: AffineMap | IntegerSet, point: list[int]) -> object:
+    dims, symbols = point[: fn.num_dims], point[fn.num_dims :]
+    try:
+        if isinstance(fn, AffineMap):
+            return tuple(fn.evaluate(dims, symbols))
+        return fn.contains(dims, symbols)
+    except (ArithmeticError, ValueError):  # a division by a non-positive symbol
+        return "undefined"
+
+
+def same_meaning(a: AffineMap | IntegerSet, b: AffineMap | IntegerSet) -> bool:
+    """Whether two maps (or sets) of the same inputs agree at every :func:`sample_points`."""
+    if (a.num_dims, a.num_symbols) != (b.num_dims, b.num_symbols) or type(a) is not type(b):
+        return False
+    if isinstance(a, AffineMap) and isinstance(b, AffineMap) and a.num_results != b.num_results:
+        return False
+    return all(_value(a, p) == _value(b, p) for p in sample_points(a.num_dims + a.num_symbols))
+
+
+def _is_cleanup_max(ours: Operation, theirs_map: AffineMap) -> bool:
+    """``ours`` is a loop right after another whose lower bound is ``max(lower bound of that
+    loop, theirs_map)`` (our cleanup loop, where mlir-opt starts at ``theirs_map``)."""
+    block = ours.parent
+    assert block is not None
+    index = block.operations.index(ours)
+    before = block.operations[index - 1] if index else None
+    if before is None or before.name != "affine.for" or theirs_map.num_results != 1:
+        return False
+    loop, main = ForOp(ours), ForOp(before)
+    m = loop.lower_bound_map
+    if m.num_results != 2 or main.lower_bound_map.num_results != 1:
+        return False
+    first, rest = m.sub_map([0]), m.sub_map([1])
+    if not same_meaning(rest, theirs_map):
+        return False
+    # the first result is the main loop's lower bound: compare them on shared operand values
+    rng = random.Random(0)
+    for _ in range(200):
+        values: dict[Value, int] = {}
+        pick = [values.setdefault(v, rng.randint(-60, 60)) for v in loop.lower_bound_operands]
+        main_pick = [values.setdefault(v, rng.randint(-60, 60)) for v in main.lower_bound_operands]
+        if _value(first, pick) != _value(main.lower_bound_map, main_pick):
+            return False
+    return True
+
+
+def assert_same_by_meaning(ours: Module, theirs: Module, cleanup_max: bool = False) -> None:
+    """The same ops in the same order with corresponding operands, the same types and
+    attributes, affine maps and sets equal as functions (:func:`same_meaning`); with
+    ``cleanup_max`` a loop's lower bound may be :func:`_is_cleanup_max` of theirs."""
+    ops_a, ops_b = list(ours.walk()), list(theirs.walk())
+    assert [op.name for op in ops_a] == [op.name for op in ops_b]
+    peer: dict[Value, Value] = {}
+    for a, b in zip(ops_a, ops_b):
+        where = f"{a.name} at {a.loc}"
+        assert [r.type for r in a.results] == [r.type for r in b.results], where
+        peer.update(zip(a.results, b.results))
+        assert len(a.regions) == len(b.regions), where
+        for ra, rb in zip(a.regions, b.regions):
+            assert len(ra.blocks) == len(rb.blocks), where
+            for ba, bb in zip(ra.blocks, rb.blocks):
+                assert [x.type for x in ba.arguments] == [x.type for x in bb.arguments], where
+                peer.update(zip(ba.arguments, bb.arguments))
+        assert len(a.operands) == len(b.operands), where
+        assert all(peer.get(x) is y for x, y in zip(a.operands, b.operands)), where
+        assert a.attributes == b.attributes, where
+        assert a.properties.keys() == b.properties.keys(), where
+        for key, pa in a.properties.items():
+            pb = b.properties[key]
+            if isinstance(pa, (AffineMapAttr, IntegerSetAttr)) and isinstance(
+                pb, (AffineMapAttr, IntegerSetAttr)
+            ):
+                cleanup = cleanup_max and key == "lowerBoundMap" and isinstance(pb, AffineMapAttr)
+                assert same_meaning(pa.value, pb.value) or (
+                    cleanup and _is_cleanup_max(a, pb.value)
+                ), f"{where}: {key} {pa.value} is not {pb.value}"
+            else:
+                assert pa == pb, f"{where}: {key} {pa} != {pb}"

@@ -48,6 +48,7 @@ def _agree(func, mlir_opt: str, mlir_runner: str) -> None:
     assert len(result.times) == 1 and result.times[0] >= 0
 
 
+@pytest.mark.mlir
 @pytest.mark.parametrize(
     "name", [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow) for n in RUNNABLE]
 )
@@ -63,12 +64,14 @@ def test_dma_kernels_are_refused_with_the_reason() -> None:
         mlir_harness(func)
 
 
+@pytest.mark.mlir
 def test_harness_times_every_repeat(mlir_opt: str, mlir_runner: str) -> None:
     path = KERNELS / "jacobi_1d.mlir"
     func = resolve_function(affine.parse(path.read_text(), str(path)))
     assert len(run_mlir_runner(func, mlir_opt, mlir_runner, repeats=3).times) == 3
 
 
+@pytest.mark.mlir
 @pytest.mark.slow
 @settings(
     max_examples=15,
@@ -107,6 +110,7 @@ def _mlir_constant(name: str, t: str, value: object) -> str:
     return f"{name} = arith.constant {int(value)} : {t}"  # type: ignore[call-overload]
 
 
+@pytest.mark.mlir
 def test_scalar_semantics_agree_with_the_mlir_jit(mlir_opt: str, mlir_runner: str) -> None:
     names = sorted(n for n in CASES if n not in UNDEFINED_IN_LLVM | NOT_LOWERED)
     functions, main = [], ["func.func @main() {"]

@@ -3,7 +3,10 @@ line and a caret, and exit status 1 -- never a traceback, a hang or a RecursionE
 
 Each file in ``tests/corpus/invalid`` (our own malformed inputs) and
 ``tests/corpus/seed_invalid`` (the seed documents' own wrong examples, verbatim) starts
-with ``// ERROR: LINE:COL: message``: the exact diagnostic expected.
+with ``// ERROR: LINE:COL: message``: the exact diagnostic expected. Those of
+``tests/corpus/invalid`` are modern MLIR, and mlir-opt 22 gives the same diagnostic at the
+same place, except where :data:`DIFFERS_FROM_MLIR_OPT` says why not (mlir-opt cannot read
+the seed syntax of ``seed_invalid``).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, run_mlir_opt
 
 from affine import ParseError, VerifyError, parse, parse_affine_map
 from affine.ir.registry import all_ops
@@ -43,6 +46,29 @@ def test_exact_diagnostic(path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     source_line = lines[line - 1] if line <= len(lines) else ""  # errors at end of input
     assert err[1] == source_line
     assert err[2] == " " * (col - 1) + "^"
+
+
+# Files of tests/corpus/invalid where we differ from mlir-opt 22 on purpose, and why.
+DIFFERS_FROM_MLIR_OPT = {
+    "deep_nesting.mlir": "201 nested loops: mlir-opt reads them; the reader here stops at "
+    "200 levels of nesting rather than let Python's stack overflow",
+    "deep_parentheses.mlir": "201 nested parentheses in an affine map: mlir-opt reads them; "
+    "the reader here stops at 200 levels of nesting rather than let Python's stack overflow",
+}
+INVALID = sorted((CORPUS / "invalid").glob("*.mlir"))
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
+def test_mlir_opt_gives_the_same_diagnostic(path: Path, mlir_opt: str) -> None:
+    result = run_mlir_opt(mlir_opt, path.read_text(encoding="utf-8"))
+    if path.name in DIFFERS_FROM_MLIR_OPT:
+        assert result.returncode == 0, result.stderr  # the difference is still there
+        return
+    line, col, message = _expected(path)
+    errors = [x for x in result.stderr.splitlines() if ": error: " in x]
+    assert result.returncode == 1 and errors, result.stderr
+    assert errors[0] == f"<stdin>:{line}:{col}: error: {message}"
 
 
 def test_enough_malformed_inputs() -> None:
