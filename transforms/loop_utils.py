@@ -117,6 +117,22 @@ def get_tileable_bands(function: Operation) -> list[list[Operation]]:
     ]
 
 
+def maximal_bands(function: Operation) -> list[list[Operation]]:
+    """Every maximal perfect band of ``affine.for`` loops of the function, outer bands
+    first: the band from each loop that is not the only loop of an enclosing loop's body."""
+    result = []
+    for op in function.walk():
+        if not is_loop(op):
+            continue
+        parent = op.parent_op
+        if parent is not None and is_loop(parent):
+            body = ForOp(parent).body.operations
+            if len(body) == 2 and body[0] is op:
+                continue  # inside the band of its parent
+        result.append(get_perfect_band(op))
+    return result
+
+
 def require_perfect_band(band: Sequence[Operation]) -> None:
     """Raise unless ``band`` is a non-empty list of perfectly nested ``affine.for`` ops,
     outermost first."""
@@ -424,7 +440,11 @@ def regenerate_band(band: Sequence[Operation], new_order: Order) -> list[Operati
     The body of the innermost loop is cloned at each generated statement with the old IVs
     computed from the new ones. Returns the new top-level ops (in the band's block); the band
     is erased. Raises :class:`~poly.codegen.CodegenError` (nothing changed) when the
-    iteration space is not exact or the loops cannot be expressed."""
+    iteration space is not exact or the loops cannot be expressed.
+
+    This is a rewrite: it works in place and assumes the new order is legal (the
+    permutation pass checks first, on a clone). :class:`poly.schedule.Schedule` is the
+    checked path for whole functions: it refuses an illegal order and returns a new module."""
     schedule, instances = band_schedule(band, new_order)
     body = band[-1].regions[0].blocks[0]
     statements = [op for op in body.operations if op.name != "affine.yield"]

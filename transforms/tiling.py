@@ -41,6 +41,7 @@ from affine.analysis.value_map import (
 )
 from affine.dialects.builders import affine_if
 from affine.ir.core import Module, Operation, Value, uses_of
+from affine.ir.labels import induction_var, value_label
 from affine.math.affine_map import AffineMap
 from affine.math.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
 from affine.math.integer_set import IntegerSet
@@ -65,7 +66,7 @@ from transforms.loop_utils import (
     set_bound,
     set_step,
 )
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 Range = tuple[ValueMap, ValueMap]  # lowest and highest value of a variable
 
@@ -536,13 +537,14 @@ def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None
 
 def tile_with_model_order(
     band: Sequence[Operation], sizes: Sequence[int], order: Sequence[int], separate: bool
-) -> list[Operation]:
+) -> tuple[list[Operation], list[int]]:
     """Tile ``band`` by the cache model's ``sizes``, then clean up and order the points.
 
     The tile loops that run once are promoted and what they leave folded (constants no
     longer used are erased); the point loops are permuted to ``order`` (``order[k]`` is the
     band loop at position ``k`` inside a tile) where that is possible, and left in band order
-    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made."""
+    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made and the
+    order the points run in (band positions, outermost first)."""
     block = band[0].parent
     existing = {id(op) for op in block.operations} if block is not None else set()
     loops_after = tile_perfect_band(band, sizes, separate)
@@ -555,17 +557,19 @@ def tile_with_model_order(
             if id(op) not in existing and op.name == "arith.constant":
                 if not uses_of(block.parent, op.results[0]):
                     op.erase()
-    if list(order) != sorted(order) and not separate:
+    in_band_order = list(range(len(band)))
+    if list(order) != in_band_order and not separate:
         permutation = [order.index(k) for k in range(len(band))]
         try:
             permute_band(loops_after[len(band) :], permutation)
         except (TransformError, CodegenError):
-            pass  # keep the original order inside tiles
-    return loops_after
+            return loops_after, in_band_order  # keep the original order inside tiles
+        return loops_after, list(order)
+    return loops_after, in_band_order
 
 
 @dataclass
-class LoopTile:
+class LoopTile(PassOptions):
     """``-affine-loop-tile``: tile every outermost perfect band where that is legal.
 
     Sizes: ``tile-sizes`` (missing ones are 4, as mlir-opt does), else ``tile-size`` for
@@ -576,50 +580,102 @@ class LoopTile:
     the cache is left alone. ``separate`` runs full tiles without bound checks."""
 
     name = "affine-loop-tile"
-    tile_sizes: tuple[int, ...] = ()
-    tile_size: int = 0
-    cache_size: int = 512
+    tile_sizes: tuple[int, ...] = option((), minimum=1)
+    tile_size: int = option(0, minimum=1)  # 0: not given
+    cache_size: int = option(512, minimum=1)
     separate: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         for function in functions(module, context):
-            if not (self.tile_sizes or self.tile_size):
-                distribute_for_tiling(function)
-            analysis = analysis_of(function)
-            for band in get_tileable_bands(function):
-                self.tile(band, analysis, context)
+            self.tile_function(function, context)
         return module
 
-    def tile(self, band: list[Operation], analysis: FlowAnalysis, context: PassContext) -> None:
+    def tile_function(
+        self, function: Operation, context: PassContext
+    ) -> list[tuple[list[Operation], str]]:
+        """Tile every tileable band of ``function`` in place; per tiled band, the ops that
+        touch memory inside it and what was done."""
+        if not (self.tile_sizes or self.tile_size):
+            distribute_for_tiling(function)
+        analysis = analysis_of(function)
+        done = []
+        for band in get_tileable_bands(function):
+            inside = [
+                op
+                for op in band[0].walk()
+                if op.name.startswith(("affine.load", "affine.store", "affine.vector_"))
+            ]
+            what = self.tile(band, analysis, context)
+            if what is not None:
+                done.append((inside, what))
+        return done
+
+    def tile(
+        self, band: list[Operation], analysis: FlowAnalysis, context: PassContext
+    ) -> str | None:
+        """Tile ``band`` where legal; what was done (sizes and why), or None with a remark."""
         what = "loop band not tiled"
         verdict = check_tiling(band, analysis)
         if not verdict:
             refuse(context, band[0], what, verdict.reason)
-            return
-        order = None
+            return None
+        order, reason = None, "sizes given"
         if self.tile_sizes:
+            if len(self.tile_sizes) > len(band):
+                refuse(
+                    context, band[0], "tile sizes not used", _unused_sizes(band, self.tile_sizes)
+                )
             sizes = list(self.tile_sizes[: len(band)]) + [4] * (len(band) - len(self.tile_sizes))
         elif self.tile_size:
             sizes = [self.tile_size] * len(band)
         else:
             if not any(band[0] in a.statement.loops for a in analysis.model.accesses):
                 refuse(context, band[0], what, "it touches no memory")
-                return
+                return None
             choice = choose_tile_sizes(band, self.cache_size * 1024, analysis.model)
             trips = [constant_trip_count(loop) for loop in band]
             if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):
                 refuse(context, band[0], what, f"its data fits in the cache ({choice.reason})")
-                return
+                return None
             if all(s == 1 for s in choice.sizes):
                 refuse(context, band[0], what, f"not even one iteration fits ({choice.reason})")
-                return
-            sizes, order = list(choice.sizes), choice.order
+                return None
+            sizes, order, reason = list(choice.sizes), choice.order, choice.reason
+
+        names = [value_label(induction_var(loop)) for loop in band]
+        chosen = list(range(len(band)))
 
         def rewrite() -> None:
+            nonlocal chosen
             if order is None:
                 tile_perfect_band(band, sizes, self.separate)
             else:
-                tile_with_model_order(band, sizes, order, self.separate)
+                chosen = tile_with_model_order(band, sizes, order, self.separate)[1]
 
-        attempt(context, band[0], what, rewrite)
+        if not attempt(context, band[0], what, rewrite):
+            return None
+        where = band[0] if band[0].parent is not None else None
+        context.emit(
+            where,
+            "remark",
+            f"loop band tiled: sizes {', '.join(map(str, sizes))} for {', '.join(names)}; "
+            f"intra-tile order {', '.join(names[k] for k in chosen)}",
+            band[0].loc,
+        )
+        return f"tiled {'x'.join(map(str, sizes))}: {reason}"
+
+
+def _unused_sizes(band: Sequence[Operation], sizes: Sequence[int]) -> str:
+    """Why some of the given tile sizes do not apply to ``band``."""
+    extra = len(sizes) - len(band)
+    names = ", ".join(value_label(induction_var(loop)) for loop in band)
+    reason = (
+        f"tile-sizes gives {len(sizes)} sizes for this band of {len(band)} "
+        f"loop{'s' if len(band) > 1 else ''} ({names}); the last {extra} "
+        f"({', '.join(map(str, sizes[len(band) :]))}) are not used"
+    )
+    inner = [op for op in band[-1].regions[0].blocks[0].operations if op.name == "affine.for"]
+    if inner:
+        reason += ": the loops inside it are not perfectly nested in it"
+    return reason

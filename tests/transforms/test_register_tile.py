@@ -189,7 +189,7 @@ def test_a_reduction_reading_the_accumulators_elsewhere_is_refused() -> None:
     assert len(result.remarks) == 1
     assert (
         "held.mlir:3:3: remark: loop band not register-tiled: it would reverse the RAW "
-        "dependence from affine.store at held.mlir:11:9 to affine.load at held.mlir:7:14 "
+        "dependence from affine.store at held.mlir:11:9 to affine.load at held.mlir:7:14 on %C "
         "with distance (1, 0, -1)"
     ) in result.remarks[0]
 
