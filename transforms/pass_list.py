@@ -79,6 +79,12 @@ for _name, _module, _cls, _summary in (
         "Unroll and jam outermost loops where legal (unroll-jam-factor)",
     ),
     (
+        "affine-register-tile",
+        "register_tiling",
+        "RegisterTilePass",
+        "Register-tile and vectorise innermost bands where legal: rows unrolled, stride-1 loops as vectors, accumulators in iter_args (rows, vectors, vector-bits, registers, fma, pack, distribute)",
+    ),
+    (
         "normalize-memrefs",
         "memref_normalization",
         "NormalizeMemRefs",

@@ -213,6 +213,11 @@ _ARITIES: dict[str, Arity] = {
     "scf.reduce.return": Arity(0, 0, 1, parents=("scf.reduce",)),
     "scf.while": Arity(2, None, None, one_block=("before", "after")),
     "scf.yield": Arity(0, 0, None, parents=_SCF_YIELD_PARENTS),
+    "vector.broadcast": _UNARY,
+    "vector.extract": Arity(0, 1, AtLeast(1), required=("static_position",)),
+    "vector.fma": Arity(0, 1, 3),
+    "vector.insert": Arity(0, 1, AtLeast(2), required=("static_position",)),
+    "vector.reduction": Arity(0, 1, AtLeast(1), required=("kind",)),
 }
 for _name in (
     "addf subf mulf divf remf maximumf minimumf maxnumf minnumf addi subi muli divui divsi "

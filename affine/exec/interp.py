@@ -63,14 +63,21 @@ from affine.exec.semantics import (
     FLOAT_IDENTITIES,
     INT_BINARY_OPS,
     IntOps,
+    broadcast_sources,
+    combining_op,
+    dense_lane_values,
     integer_identity,
+    lane_offsets,
+    position_in_range,
+    position_lanes,
+    reduction_start,
     strided_side_is_source,
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location
 from affine.ir.registry import TERMINATOR
-from affine.ir.types import DYNAMIC, MemRefType, Type
+from affine.ir.types import DYNAMIC, MemRefType, Type, VectorType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
@@ -697,15 +704,22 @@ def _oob(kind: str, memref: MemRef, index: tuple, loc: Location | None) -> None:
 
 
 def access_code(
-    t: MemRefType, memref: str, indices: Sequence[str], kind: str
+    t: MemRefType, memref: str, indices: Sequence[str], kind: str, lanes: Sequence[int] = ()
 ) -> tuple[list[str], str]:
     """Lines binding and bounds-checking the logical indices, and the physical position
-    expression (``offset_map`` of the type)."""
+    expression (``offset_map`` of the type).  A vector access of shape ``lanes`` spans the
+    trailing dims: the position is that of lane ``(l0, l1, ...)``, added to those dims'
+    indices, and every lane is checked to be in bounds."""
+    rank = len(t.shape)
+    first_lane = rank - len(lanes)
     lines = [f"    x{k} = {src}" for k, src in enumerate(indices)]
     checks = []
     for k, size in enumerate(t.shape):
         bound = str(size) if size != DYNAMIC else f"{memref}.sizes[{k}]"
-        checks.append(f"0 <= x{k} < {bound}")
+        if k >= first_lane:
+            checks.append(f"0 <= x{k} and x{k} + {lanes[k - first_lane] - 1} < {bound}")
+        else:
+            checks.append(f"0 <= x{k} < {bound}")
     if checks:
         xs = ", ".join(f"x{k}" for k in range(len(indices)))
         lines.append(f"    if not ({' and '.join(checks)}):")
@@ -713,7 +727,7 @@ def access_code(
     om = offset_map(t)
     n_layout = num_layout_symbols(t)
     dynamic = [k for k, s in enumerate(static_physical_strides(t)) if s is None]
-    names = [f"x{k}" for k in range(len(indices))]
+    names = [f"x{k}" if k < first_lane else f"(x{k} + l{k - first_lane})" for k in range(rank)]
     names += [f"{memref}.symbols[{j}]" for j in range(n_layout)]
     names += [f"{memref}.pstrides[{k}]" for k in dynamic]
     return lines, expr_source(om.results[0], names, om.num_dims)
@@ -722,30 +736,44 @@ def access_code(
 def _load_store(
     c: _Compiler, op: Operation, memref: Value, indices: list[str], value: Value | None
 ) -> Closure:
+    """A scalar or vector load (``value`` None) or store of ``value``."""
     t = memref.type
     assert isinstance(t, MemRefType)
     info = element_info(t.element_type, op.loc)
+    vector = value.type if value is not None else op.results[0].type
+    lanes = vector.shape if isinstance(vector, VectorType) else ()
+    if len(lanes) > len(t.shape):
+        raise ExecutionError(f"'{op.name}' of '{vector}' from the lower-rank '{t}'", op.loc)
     m = c.slot(memref)
-    lines, position = access_code(t, "m", indices, "store" if value is not None else "load")
-    if value is not None:
-        body = f"    m.data[{position}] = env[{c.slot(value)}]"
-    elif info.kind == "float":
-        body = f"    env[{c.slot(op.results[0])}] = m.data[{position}]"
+    lines, position = access_code(t, "m", indices, "store" if value is not None else "load", lanes)
+    if info.kind == "float":
+        element = f"m.data[{position}]"
     elif info.width == 1:
-        body = f"    env[{c.slot(op.results[0])}] = -m.data.item({position})"
+        element = f"-m.data.item({position})"
     else:
-        body = f"    env[{c.slot(op.results[0])}] = m.data.item({position})"
+        element = f"m.data.item({position})"
+    lane_names = "".join(f"l{j}, " for j in range(len(lanes)))
+    if value is not None and lanes:
+        body = f"    for ({lane_names}), v in zip(_lanes, env[{c.slot(value)}]):\n"
+        body += f"        m.data[{position}] = v"
+    elif value is not None:
+        body = f"    m.data[{position}] = env[{c.slot(value)}]"
+    elif lanes:
+        body = f"    env[{c.slot(op.results[0])}] = tuple({element} for ({lane_names}) in _lanes)"
+    else:
+        body = f"    env[{c.slot(op.results[0])}] = {element}"
     source = "\n".join(["def access(env):", f"    m = env[{m}]", *lines, body]) + "\n"
-    return _build(source, "access", {"_loc": op.loc, "_oob": _oob})
+    namespace = {"_loc": op.loc, "_oob": _oob, "_lanes": lane_offsets(tuple(lanes))}
+    return _build(source, "access", namespace)
 
 
-@_op("affine.load")
+@_op("affine.load", "affine.vector_load")
 def _affine_load(c: _Compiler, op: Operation) -> Closure:
     m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return _load_store(c, op, op.operands[0], c.map_source(m, op.operands[1:]), None)
 
 
-@_op("affine.store")
+@_op("affine.store", "affine.vector_store")
 def _affine_store(c: _Compiler, op: Operation) -> Closure:
     m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     return _load_store(c, op, op.operands[1], c.map_source(m, op.operands[2:]), op.operands[0])
@@ -1404,8 +1432,9 @@ def scalar_constant(attr: Any, t: Type, loc: Location | None) -> Any:
 def _constant(c: _Compiler, op: Operation) -> Closure:
     attr = op.properties["value"]
     if isinstance(attr, DenseElementsAttr):
-        raise ExecutionError("vector and tensor constants cannot be run (only scalars)", op.loc)
-    value = scalar_constant(attr, op.results[0].type, op.loc)
+        value: Any = tuple(dense_lane_values(attr, op.loc))
+    else:
+        value = scalar_constant(attr, op.results[0].type, op.loc)
     r = c.slot(op.results[0])
 
     def const(env: Env) -> None:
@@ -1414,8 +1443,21 @@ def _constant(c: _Compiler, op: Operation) -> Closure:
     return const
 
 
+def scalar_type(t: Type) -> Type:
+    """The type of one lane (``t`` itself for scalars)."""
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def lanewise(op: Operation, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` applied lane by lane when ``op`` computes a vector (element-wise ops)."""
+    if not isinstance(op.results[0].type, VectorType):
+        return fn
+    return lambda *lanes: tuple(map(fn, *lanes))
+
+
 def _binary(c: _Compiler, op: Operation, fn: Callable[[Any, Any], Any]) -> Closure:
     a, b, r = c.slot(op.operands[0]), c.slot(op.operands[1]), c.slot(op.results[0])
+    fn = lanewise(op, fn)
 
     def binary(env: Env) -> None:
         env[r] = fn(env[a], env[b])
@@ -1425,6 +1467,7 @@ def _binary(c: _Compiler, op: Operation, fn: Callable[[Any, Any], Any]) -> Closu
 
 def _unary(c: _Compiler, op: Operation, fn: Callable[[Any], Any]) -> Closure:
     a, r = c.slot(op.operands[0]), c.slot(op.results[0])
+    fn = lanewise(op, fn)
 
     def unary(env: Env) -> None:
         env[r] = fn(env[a])
@@ -1433,11 +1476,11 @@ def _unary(c: _Compiler, op: Operation, fn: Callable[[Any], Any]) -> Closure:
 
 
 def _int_ops_of(op: Operation, value: Value) -> IntOps:
-    return IntOps(element_info(value.type, op.loc))
+    return IntOps(element_info(scalar_type(value.type), op.loc))
 
 
 def _float_ops_of(op: Operation, value: Value) -> FloatOps:
-    return FloatOps(element_info(value.type, op.loc))
+    return FloatOps(element_info(scalar_type(value.type), op.loc))
 
 
 @_op(*(f"arith.{n}" for n in INT_BINARY_OPS))
@@ -1459,11 +1502,11 @@ def _float_unary(c: _Compiler, op: Operation) -> Closure:
     return _unary(c, op, fops.unary(FLOAT_UNARY[op.name.split(".", 1)[1]]))
 
 
-@_op("math.fma")
+@_op("math.fma", "vector.fma")
 def _math_fma(c: _Compiler, op: Operation) -> Closure:
     a, b, d = (c.slot(v) for v in op.operands)
     r = c.slot(op.results[0])
-    fma_of = _float_ops_of(op, op.operands[0]).fma
+    fma_of = lanewise(op, _float_ops_of(op, op.operands[0]).fma)
 
     def fma(env: Env) -> None:
         env[r] = fma_of(env[a], env[b], env[d])
@@ -1556,6 +1599,13 @@ def _cmpf(c: _Compiler, op: Operation) -> Closure:
 def _select(c: _Compiler, op: Operation) -> Closure:
     cond, a, b = (c.slot(v) for v in op.operands)
     r = c.slot(op.results[0])
+    if isinstance(op.operands[0].type, VectorType):  # a mask: one choice per lane
+        choose = lanewise(op, lambda m, x, y: x if m else y)
+
+        def select_lanes(env: Env) -> None:
+            env[r] = choose(env[cond], env[a], env[b])
+
+        return select_lanes
 
     def select(env: Env) -> None:
         env[r] = env[a] if env[cond] else env[b]
@@ -1606,9 +1656,102 @@ def cast_function(
 
 @_op(*(f"arith.{n}" for n in ARITH_CASTS))
 def _cast_scalar(c: _Compiler, op: Operation) -> Closure:
-    return _unary(
-        c, op, cast_function(op.name[6:], op.operands[0].type, op.results[0].type, op.loc)
-    )
+    source, target = scalar_type(op.operands[0].type), scalar_type(op.results[0].type)
+    return _unary(c, op, cast_function(op.name[6:], source, target, op.loc))
+
+
+# -- vector ----------------------------------------------------------------------------------------------
+
+
+@_op("vector.broadcast")
+def _broadcast(c: _Compiler, op: Operation) -> Closure:
+    source = op.operands[0].type
+    shape = source.shape if isinstance(source, VectorType) else ()
+    picked = broadcast_sources(tuple(shape), tuple(op.results[0].type.shape))  # type: ignore[attr-defined]  # the verifier checked that the result is a vector
+    a, r = c.slot(op.operands[0]), c.slot(op.results[0])
+    count = len(picked)
+
+    def splat(env: Env) -> None:
+        env[r] = (env[a],) * count
+
+    def broadcast(env: Env) -> None:
+        lanes = env[a]
+        env[r] = tuple(lanes[k] for k in picked)
+
+    return broadcast if shape else splat
+
+
+@_op("vector.reduction")
+def _reduction(c: _Compiler, op: Operation) -> Closure:
+    kind = op.properties["kind"].body  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    info = element_info(op.results[0].type, op.loc)
+    name = combining_op(kind, info.kind == "float")
+    if info.kind == "float":
+        combine = FloatOps(info).binary(FLOAT_BINARY[name])
+    else:
+        combine = int_binary(name, IntOps(info), op.loc)
+    v, r = c.slot(op.operands[0]), c.slot(op.results[0])
+    acc = c.slot(op.operands[1]) if len(op.operands) > 1 else None
+    start = reduction_start(kind, info.kind == "float")
+    zero = float_values(start, info) if start is not None else None
+
+    def reduce(env: Env) -> None:
+        lanes = env[v]
+        initial = env[acc] if acc is not None else zero
+        result = lanes[0] if initial is None else combine(initial, lanes[0])
+        for x in lanes[1:]:
+            result = combine(result, x)
+        env[r] = result
+
+    return reduce
+
+
+def _position(c: _Compiler, op: Operation) -> Callable[[Env], tuple]:
+    """The op's full or partial position at run time, checked against the vector's shape."""
+    static = op.properties["static_position"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    vector = op.operands[0 if op.name == "vector.extract" else 1].type
+    shape = tuple(vector.shape)  # type: ignore[attr-defined]  # the verifier checked that it is a vector
+    dynamic = iter(op.operands[1 if op.name == "vector.extract" else 2 :])
+    parts = [(None, p) if p != DYNAMIC else (c.slot(next(dynamic)), 0) for p in static]
+    loc = op.loc
+
+    def position(env: Env) -> tuple:
+        at = tuple(p if s is None else env[s] for s, p in parts)
+        if not position_in_range(shape, at):
+            raise ExecutionError(f"'{op.name}' position {list(at)} is outside '{vector}'", loc)
+        return at
+
+    return position
+
+
+@_op("vector.extract")
+def _extract(c: _Compiler, op: Operation) -> Closure:
+    position = _position(c, op)
+    shape = tuple(op.operands[0].type.shape)  # type: ignore[attr-defined]  # the verifier checked that it is a vector
+    v, r = c.slot(op.operands[0]), c.slot(op.results[0])
+    whole = isinstance(op.results[0].type, VectorType)
+
+    def extract(env: Env) -> None:
+        first, count = position_lanes(shape, position(env))
+        lanes = env[v][first : first + count]
+        env[r] = lanes if whole else lanes[0]
+
+    return extract
+
+
+@_op("vector.insert")
+def _insert(c: _Compiler, op: Operation) -> Closure:
+    position = _position(c, op)
+    shape = tuple(op.results[0].type.shape)  # type: ignore[attr-defined]  # the verifier checked that it is a vector
+    a, v, r = c.slot(op.operands[0]), c.slot(op.operands[1]), c.slot(op.results[0])
+    whole = isinstance(op.operands[0].type, VectorType)
+
+    def insert(env: Env) -> None:
+        first, count = position_lanes(shape, position(env))
+        lanes = env[a] if whole else (env[a],)
+        env[r] = env[v][:first] + tuple(lanes) + env[v][first + count :]
+
+    return insert
 
 
 __all__ = ["Interpreter", "cast_memref", "dma_copy", "int_binary"]

@@ -21,6 +21,7 @@ from affine.syntax.printer import print_module
 MLIR_LOWERING = (
     "-normalize-memrefs",
     "-lower-affine",
+    "-convert-vector-to-scf",
     "-convert-scf-to-cf",
     "-convert-math-to-funcs",
     "-convert-math-to-llvm",
@@ -28,6 +29,7 @@ MLIR_LOWERING = (
     "-convert-vector-to-llvm",
     "-finalize-memref-to-llvm",
     "-convert-arith-to-llvm",
+    "-convert-ub-to-llvm",
     "-convert-cf-to-llvm",
     "-convert-func-to-llvm",
     "-reconcile-unrealized-casts",

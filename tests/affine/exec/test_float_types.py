@@ -35,7 +35,7 @@ from conftest import CORPUS
 from exec_cases import Case
 
 import affine
-from affine.exec.c_backend import PRELUDE, codec_c
+from affine.exec.c_scalar import PRELUDE, codec_c
 from affine.exec.elements import ElementInfo, ExecutionError, element_info, encode_f32, float_bits
 from affine.exec.equivalence import check_equivalent, compare_arrays
 from affine.exec.inputs import deterministic_values, random_inputs, resolve_function

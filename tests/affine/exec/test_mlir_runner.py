@@ -22,7 +22,10 @@ from affine.exec.mlir_runner import MLIR_LOWERING, mlir_harness, run_mlir_runner
 from affine.exec.running import run
 
 KERNELS = CORPUS / "kernels"
-QUICK = {"gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout", "bf16_matvec"}
+QUICK = {
+    "gemm", "tiled_layout", "int_mix", "parallel_reduce", "strided_layout", "bf16_matvec",
+    "vector_gemm", "vector_ops", "vector_reductions",
+}  # fmt: skip
 RUNNABLE = sorted(p.stem for p in KERNELS.glob("*.mlir") if p.stem != "dma_tiles")
 
 

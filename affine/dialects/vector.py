@@ -1,0 +1,399 @@
+"""The ``vector`` dialect ops that register tiles and vectorised loops use: ``broadcast``,
+``fma``, ``reduction``, ``extract`` and ``insert`` (MLIR 22 has no ``vector.splat``).
+
+Invariant: each op reads and prints as mlir-opt 22 does and is refused with mlir-opt's
+message for the usual mistakes (element types that differ, shapes that do not broadcast,
+positions out of range, reduction kinds the element type does not support).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from affine.dialects.common import (
+    FASTMATH_NONE,
+    create,
+    op_error,
+    parse_dynamic_index_list,
+    parse_optional_flags,
+    print_dynamic_index_list,
+    print_flags,
+)
+from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr
+from affine.ir.core import Operation, Value
+from affine.ir.registry import PURE, define
+from affine.ir.types import (
+    DYNAMIC,
+    I64,
+    INDEX,
+    FloatType,
+    IndexType,
+    IntegerType,
+    Type,
+    VectorType,
+)
+from affine.syntax.parser import Parser
+from affine.syntax.printer import Printer
+
+# vector::CombiningKind, in the enum's order (mlir-opt lists them so in its parse error).
+COMBINING_KINDS = (
+    "add", "mul", "minui", "minsi", "minnumf", "maxui", "maxsi", "maxnumf", "and", "or",
+    "xor", "maximumf", "minimumf",
+)  # fmt: skip
+FLOAT_KINDS = frozenset({"minnumf", "maxnumf", "maximumf", "minimumf"})
+INTEGER_KINDS = frozenset({"minui", "minsi", "maxui", "maxsi", "and", "or", "xor"})
+
+
+def _parse_vector_type(p: Parser) -> VectorType:
+    """A type that must be a vector (mlir-opt's error is at the type)."""
+    offset = p.start
+    t = p.parse_type()
+    if not isinstance(t, VectorType):
+        p.op_error(
+            f"invalid kind of type specified: expected builtin.vector, but found '{t}'", offset
+        )
+    return t
+
+
+def _element(t: Type) -> Type:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+# -- vector.broadcast ------------------------------------------------------------------------------
+
+
+def _parse_broadcast(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    attrs = p.parse_optional_attr_dict()
+    source_type = p.parse_colon_type()
+    p.expect_op_keyword("to")
+    result = _parse_vector_type(p)
+    return create(
+        p, "vector.broadcast", offset, [p.resolve(source, source_type)], [result], {}, attrs
+    )
+
+
+def _print_broadcast(pr: Printer, op: Operation) -> None:
+    source = op.operands[0]
+    pr.write(f" {pr.operand(source)}{pr.attr_dict(op.attributes)} : {pr.type(source.type)}")
+    pr.write(f" to {pr.type(op.results[0].type)}")
+
+
+def _verify_broadcast(op: Operation) -> None:
+    """MLIR's isBroadcastableTo: the source's dims match the result's trailing dims or are 1."""
+    source, result = op.operands[0].type, op.results[0].type
+    if not isinstance(result, VectorType):
+        op_error(op, f"result #0 must be vector of any type values, but got '{result}'")
+    if _element(source) != result.element_type:
+        op_error(op, "failed to verify that source operand and result have same element type")
+    if not isinstance(source, VectorType):
+        return
+    if len(source.shape) > len(result.shape):
+        op_error(op, "source rank higher than destination rank")
+    trailing = result.shape[len(result.shape) - len(source.shape) :]
+    for have, want in zip(source.shape, trailing):
+        if have != 1 and have != want:
+            op_error(op, f"dimension mismatch ({have} vs. {want})")
+
+
+define(
+    "vector.broadcast",
+    parse=_parse_broadcast,
+    print=_print_broadcast,
+    verify=_verify_broadcast,
+    traits=(PURE,),
+)
+
+
+# -- vector.fma --------------------------------------------------------------------------------------
+
+
+def _parse_fma(p: Parser, offset: int) -> Operation:
+    operands = [p.parse_operand()]
+    for _ in range(2):
+        p.expect(",")
+        operands.append(p.parse_operand())
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    t = _parse_vector_type(p)
+    return create(p, "vector.fma", offset, p.resolve_all(operands, t), [t], {}, attrs)
+
+
+def _print_fma(pr: Printer, op: Operation) -> None:
+    pr.write(f" {pr.operands(op.operands)}{pr.attr_dict(op.attributes)}")
+    pr.write(f" : {pr.type(op.results[0].type)}")
+
+
+def _verify_fma(op: Operation) -> None:
+    for i, v in enumerate(op.operands):
+        t = v.type
+        if not isinstance(t, VectorType) or not isinstance(t.element_type, FloatType):
+            op_error(op, f"operand #{i} must be vector of floating-point values, but got '{t}'")
+    t = op.operands[0].type
+    if any(v.type != t for v in op.operands) or op.results[0].type != t:
+        op_error(op, "failed to verify that all of {lhs, rhs, acc, result} have same type")
+
+
+define("vector.fma", parse=_parse_fma, print=_print_fma, verify=_verify_fma, traits=(PURE,))
+
+
+# -- vector.reduction ----------------------------------------------------------------------------
+
+
+def combining_kind(op: Operation) -> str:
+    """The ``kind`` of a ``vector.reduction`` (``add``, ``maxsi``, ...)."""
+    attr = op.properties.get("kind")
+    assert isinstance(attr, OpaqueAttr)  # the verifier checked it
+    return attr.body
+
+
+def _parse_reduction(p: Parser, offset: int) -> Operation:
+    p.expect("<")
+    kind_offset = p.start
+    word = p.parse_keyword() if p.at("id") else ""
+    if word not in COMBINING_KINDS:
+        p.op_error(
+            "expected ::mlir::vector::CombiningKind to be one of: " + ", ".join(COMBINING_KINDS),
+            kind_offset,
+        )
+    p.expect(">")
+    p.expect(",")
+    operands = [p.parse_operand()]
+    if p.accept(","):
+        operands.append(p.parse_operand())
+    flags = parse_optional_flags(p, "fastmath", "fastmath") or FASTMATH_NONE
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    source = _parse_vector_type(p)
+    p.expect_op_keyword("into")
+    result = p.parse_type()
+    values = [p.resolve(operands[0], source)] + p.resolve_all(operands[1:], result)
+    props: dict[str, Attribute] = {
+        "fastmath": flags,
+        "kind": OpaqueAttr(f"#vector.kind<{word}>"),
+    }
+    return create(p, "vector.reduction", offset, values, [result], props, attrs)
+
+
+def _print_reduction(pr: Printer, op: Operation) -> None:
+    pr.write(f" <{combining_kind(op)}>, {pr.operands(op.operands)}")
+    pr.write(print_flags(op, "fastmath", "fastmath"))
+    pr.write(pr.attr_dict(op.attributes, ("fastmath", "kind")))
+    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
+
+
+def kind_supports(kind: str, element: Type) -> bool:
+    """MLIR's isSupportedCombiningKind: which element types a combining kind accepts."""
+    integer = isinstance(element, (IntegerType, IndexType))
+    if kind in FLOAT_KINDS:
+        return isinstance(element, FloatType)
+    if kind in INTEGER_KINDS:
+        return integer
+    return integer or isinstance(element, FloatType)
+
+
+def _verify_reduction(op: Operation) -> None:
+    kind = op.properties.get("kind")
+    if not (
+        isinstance(kind, OpaqueAttr)
+        and kind.text.startswith("#vector.kind<")
+        and kind.body in COMBINING_KINDS
+    ):
+        op_error(op, "attribute 'kind' failed to satisfy constraint: Kind of combining function")
+    source = op.operands[0].type
+    if not isinstance(source, VectorType):
+        op_error(op, f"operand #0 must be vector of any type values, but got '{source}'")
+    result = op.results[0].type
+    if source.element_type != result:
+        op_error(op, "failed to verify that source operand and result have same element type")
+    if len(op.operands) > 1 and op.operands[1].type != result:
+        op_error(op, "failed to verify that dest and acc have the same type")
+    if len(source.shape) > 1:
+        op_error(op, f"unsupported reduction rank: {len(source.shape)}")
+    if not kind_supports(kind.body, result):
+        op_error(op, f"unsupported reduction type ''{result}'' for kind '{kind.body}'")
+
+
+define(
+    "vector.reduction",
+    parse=_parse_reduction,
+    print=_print_reduction,
+    verify=_verify_reduction,
+    properties=("fastmath", "kind"),
+    traits=(PURE,),
+)
+
+
+# -- vector.extract / vector.insert --------------------------------------------------------------
+
+
+def static_position(op: Operation) -> tuple[int, ...]:
+    """The ``static_position`` of ``vector.extract``/``insert`` (``DYNAMIC`` where an index
+    operand gives the position)."""
+    attr = op.properties.get("static_position")
+    assert isinstance(attr, DenseArrayAttr)  # the verifier checked it
+    return tuple(attr.values)
+
+
+def position_operands(op: Operation) -> list[Value]:
+    """The index operands of the dynamic positions, in order."""
+    return op.operands[1:] if op.name == "vector.extract" else op.operands[2:]
+
+
+def _position_property(static: Sequence[int]) -> DenseArrayAttr:
+    return DenseArrayAttr(I64, static)
+
+
+def _parse_extract(p: Parser, offset: int) -> Operation:
+    source = p.parse_operand()
+    static, dynamic = parse_dynamic_index_list(p)
+    attrs = p.parse_optional_attr_dict()
+    result = p.parse_colon_type()
+    p.expect_op_keyword("from")
+    vector = _parse_vector_type(p)
+    values = [p.resolve(source, vector)] + p.resolve_all(dynamic, INDEX)
+    props: dict[str, Attribute] = {"static_position": _position_property(static)}
+    return create(p, "vector.extract", offset, values, [result], props, attrs)
+
+
+def _print_extract(pr: Printer, op: Operation) -> None:
+    positions = print_dynamic_index_list(pr, static_position(op), position_operands(op))
+    pr.write(f" {pr.operand(op.operands[0])}{positions}")
+    pr.write(pr.attr_dict(op.attributes, ("static_position",)))
+    pr.write(f" : {pr.type(op.results[0].type)} from {pr.type(op.operands[0].type)}")
+
+
+def _parse_insert(p: Parser, offset: int) -> Operation:
+    value = p.parse_operand()
+    p.expect(",")
+    dest = p.parse_operand()
+    static, dynamic = parse_dynamic_index_list(p)
+    attrs = p.parse_optional_attr_dict()
+    value_type = p.parse_colon_type()
+    p.expect_op_keyword("into")
+    vector = _parse_vector_type(p)
+    values = [p.resolve(value, value_type), p.resolve(dest, vector)] + p.resolve_all(dynamic, INDEX)
+    props: dict[str, Attribute] = {"static_position": _position_property(static)}
+    return create(p, "vector.insert", offset, values, [vector], props, attrs)
+
+
+def _print_insert(pr: Printer, op: Operation) -> None:
+    positions = print_dynamic_index_list(pr, static_position(op), position_operands(op))
+    pr.write(f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])} {positions}")
+    pr.write(pr.attr_dict(op.attributes, ("static_position",)))
+    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
+
+
+def _verify_positions(op: Operation, vector: VectorType, dest: str) -> tuple[int, ...]:
+    """The checks ``vector.extract`` and ``vector.insert`` share, in mlir-opt's order (the
+    attribute, the index operands, then the positions; ``dest`` is ``"dest "`` in the
+    messages of ``vector.insert``)."""
+    attr = op.properties.get("static_position")
+    if not isinstance(attr, DenseArrayAttr) or attr.element_type != I64:
+        op_error(
+            op,
+            "attribute 'static_position' failed to satisfy constraint: i64 dense array attribute",
+        )
+    static = tuple(attr.values)
+    dynamic = position_operands(op)
+    first = len(op.operands) - len(dynamic)
+    for v in dynamic:
+        if not isinstance(v.type, IndexType):
+            op_error(op, f"operand #{first} must be variadic of index, but got '{v.type}'")
+    if static.count(DYNAMIC) != len(dynamic):
+        op_error(
+            op,
+            "mismatch between dynamic and static positions (kDynamic marker but no "
+            "corresponding dynamic position) -- this can only happen due to an incorrect "
+            "fold/rewrite",
+        )
+    if len(static) > len(vector.shape):
+        op_error(op, f"expected position attribute of rank no greater than {dest}vector rank")
+    return static
+
+
+def _check_position_bounds(op: Operation, static: Sequence[int], vector: VectorType) -> None:
+    poison = " or poison (-1)" if op.name == "vector.extract" else ""
+    dest = "dest " if op.name == "vector.insert" else ""
+    for k, (position, size) in enumerate(zip(static, vector.shape)):
+        if position != DYNAMIC and position != -1 and not 0 <= position < size:
+            op_error(
+                op,
+                f"expected position attribute #{k + 1} to be a non-negative integer smaller "
+                f"than the corresponding {dest}vector dimension{poison}",
+            )
+
+
+def sub_vector_type(vector: VectorType, rank: int) -> Type:
+    """What ``rank`` positions select from ``vector``: an element, or the trailing dims."""
+    if rank == len(vector.shape):
+        return vector.element_type
+    return VectorType(vector.shape[rank:], vector.element_type, vector.scalable[rank:])
+
+
+def _compatible(inferred: Type, given: Type) -> bool:
+    """MLIR allows a one-element vector where an element is inferred."""
+    return given == inferred or (
+        isinstance(given, VectorType) and given.shape == (1,) and given.element_type == inferred
+    )
+
+
+def _verify_extract(op: Operation) -> None:
+    vector = op.operands[0].type
+    if not isinstance(vector, VectorType):
+        op_error(op, f"operand #0 must be vector of any type values, but got '{vector}'")
+    result = op.results[0].type
+    if _element(result) != vector.element_type:
+        op_error(op, "failed to verify that operand and result have same element type")
+    static = _verify_positions(op, vector, "")
+    _check_position_bounds(op, static, vector)
+    inferred = sub_vector_type(vector, len(static))
+    if not _compatible(inferred, result):
+        op_error(
+            op,
+            f"inferred type(s) '{inferred}' are incompatible with return type(s) of operation "
+            f"'{result}'",
+        )
+
+
+def _verify_insert(op: Operation) -> None:
+    value, vector = op.operands[0].type, op.operands[1].type
+    if not isinstance(vector, VectorType):
+        op_error(op, f"operand #1 must be vector of any type values, but got '{vector}'")
+    if _element(value) != vector.element_type:
+        op_error(op, "failed to verify that source operand and result have same element type")
+    if op.results[0].type != vector:
+        op_error(op, "failed to verify that all of {dest, result} have same type")
+    static = _verify_positions(op, vector, "dest ")
+    if isinstance(value, VectorType) and len(value.shape) + len(static) != len(vector.shape):
+        op_error(op, "expected position attribute rank + source rank to match dest vector rank")
+    if not isinstance(value, VectorType) and len(static) != len(vector.shape):
+        op_error(op, "expected position attribute rank to match the dest vector rank")
+    _check_position_bounds(op, static, vector)
+
+
+define(
+    "vector.extract",
+    parse=_parse_extract,
+    print=_print_extract,
+    verify=_verify_extract,
+    properties=("static_position",),
+    traits=(PURE,),
+)
+define(
+    "vector.insert",
+    parse=_parse_insert,
+    print=_print_insert,
+    verify=_verify_insert,
+    properties=("static_position",),
+    traits=(PURE,),
+)
+
+__all__ = [
+    "COMBINING_KINDS",
+    "combining_kind",
+    "kind_supports",
+    "position_operands",
+    "static_position",
+    "sub_vector_type",
+]
