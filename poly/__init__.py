@@ -13,6 +13,9 @@ import importlib
 from types import ModuleType
 
 from affine.errors import PolyError as PolyError
+from poly.bounds import BoundsVerdict as BoundsVerdict
+from poly.bounds import check_bounds as check_bounds
+from poly.bounds import proven_in_bounds as proven_in_bounds
 from poly.codegen import CodegenError as CodegenError
 from poly.codegen import generate as generate
 from poly.context import DEFAULT_MAX_OPERATIONS as DEFAULT_MAX_OPERATIONS

@@ -763,6 +763,8 @@ class _Builder:
         if m is None:
             return relation
         values = _layout_symbol_values(buffer, m.num_symbols)
+        if len({v for v in values if v is not None}) < len([v for v in values if v is not None]):
+            m, values = _merge_repeated_symbols(m, values)
         constants = {
             k: c
             for k, v in enumerate(values)
@@ -791,6 +793,25 @@ class _Builder:
             elements = isl.Set.universe(memref_space(buffer_name, m.num_results))
             return isl.Map.from_domain_and_range(relation.domain(), elements)
         return relation.apply_range(layout)
+
+
+def _merge_repeated_symbols(
+    m: AffineMap, values: list[Value | None]
+) -> tuple[AffineMap, list[Value | None]]:
+    """``m`` with the symbols bound to the same value merged into one (ISL parameters are
+    named after the values, so each value is one parameter), and the values of its symbols."""
+    merged: list[Value | None] = []
+    position: dict[Value, int] = {}
+    replacements = []
+    for v in values:
+        if v is not None and v in position:
+            replacements.append(symbol(position[v]))
+            continue
+        if v is not None:
+            position[v] = len(merged)
+        replacements.append(symbol(len(merged)))
+        merged.append(v)
+    return m.replace(None, replacements, m.num_dims, len(merged)), merged
 
 
 def _num_ivs(loop: Operation) -> int:

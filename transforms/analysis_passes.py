@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from affine.errors import PolyError
 from affine.ir.core import Module
+from poly.bounds import OUT_OF_BOUNDS, check_bounds
 from poly.deps import DEFAULT_MAX_OPERATIONS, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.flow import FlowAnalysis
 from poly.graph import LEVELS, dependence_graph, report_json, report_text, to_dot
@@ -77,3 +78,19 @@ def dependence_report(module: Module, value: str, context: PassContext) -> str:
     if fmt == "dot":
         return to_dot(dependence_graph(analysis, level))
     return report_text(analysis, level)
+
+
+@dataclass
+class CheckBounds(PassOptions):
+    """``--affine-check-bounds``: one remark per affine access (and ``memref.load``/``store``)
+    saying whether ISL proves every instance inside the memref's shape; an access that may
+    not is a warning with a witness instance, one that cannot be decided a remark saying why
+    (see :mod:`poly.bounds`)."""
+
+    name = "affine-check-bounds"
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        for verdict in check_bounds(module):
+            severity = "warning" if verdict.status == OUT_OF_BOUNDS else "remark"
+            context.emit(verdict.op, severity, verdict.describe())
+        return module

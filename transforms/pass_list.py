@@ -10,7 +10,9 @@ register_action(
 )
 register_action(
     "run",
-    'Run a function on deterministic inputs; print checksums and kernel time (--run="entry=NAME backend=c|interp repeats=N")',
+    "Run a function; print checksums and kernel time. Options (space-separated): entry=NAME "
+    "backend=c|interp repeats=N timeout=SECONDS sizes=A=40x30,n=100 (shapes of ? sizes, scalar "
+    "values) inputs=A=a.npy save=DIR [overwrite]; other inputs are generated in [1, 2)",
     "transforms.run_actions",
     "run",
 )
@@ -33,6 +35,12 @@ register(
     "Remark on every dependence between affine loads and stores (exact; mlir-opt's format)",
     "transforms.analysis_passes",
     "MemRefDependenceCheck",
+)
+register(
+    "affine-check-bounds",
+    "Prove every affine access inside its memref's shape, or name an instance that is not (remarks)",
+    "transforms.analysis_passes",
+    "CheckBounds",
 )
 register_action(
     "dependence-report",

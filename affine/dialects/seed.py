@@ -38,7 +38,7 @@ from affine.dialects.affine_dialect import (
     is_valid_symbol,
 )
 from affine.dialects.arith import CMPI_PREDICATES
-from affine.dialects.common import create, parse_dma_start
+from affine.dialects.common import create, parse_dma_start, segment_sizes, segments
 from affine.dialects.func import parse_function_like
 from affine.ir.attributes import (
     UNIT,
@@ -144,7 +144,14 @@ def _parse_alloc(p: Parser, offset: int) -> Operation:
             "expected '(' with the dynamic sizes after 'alloc' (seed grammar: "
             "alloc(%dims)[%symbols] : memref-type)"
         )
-    return _parse_as("memref.alloc", p, offset)
+    p.dropped_layout_symbols = None
+    op = _parse_as("memref.alloc", p, offset)
+    dynamic, symbols = segments(op, 0), segments(op, 1)
+    if symbols and p.dropped_layout_symbols == len(symbols):
+        # The layout was an identity (its symbols only sized it): so are the operands.
+        properties = {**op.properties, "operandSegmentSizes": segment_sizes(len(dynamic), 0)}
+        op = create(p, "memref.alloc", offset, dynamic, [op.results[0].type], properties)
+    return op
 
 
 def _parse_alloc_static(p: Parser, offset: int) -> Operation:

@@ -18,7 +18,9 @@ ceildiv and mod round as MLIR does for negative values; division by zero is repo
 the op's location) instead of trapping.  Memory is the model of :mod:`affine.exec.memory`: a
 memref is a data pointer plus its dynamic sizes, layout symbols and physical strides, and
 every access goes through the type's :func:`~affine.exec.memory.offset_map`.  Loads and stores
-are not bounds-checked unless ``checks=True``; DMA and copies always are.
+are not bounds-checked unless ``checks=True`` (a failed check leaves the kernel through
+``longjmp`` before the access, so no OpenMP region holds a checked access); DMA and copies
+always are.
 
 The outermost dimension of an ``affine.parallel`` (not nested in another) becomes
 ``#pragma omp parallel for``, with declared reductions, when the compiler supports OpenMP
@@ -118,6 +120,8 @@ def _entry_wrapper(func: Operation, cname: str) -> tuple[str, list[Param]]:
     source = (
         f"int {symbol}(void **args) {{\n"
         "  pa_err = 0;\n"
+        "  pa_oob_rank = 0;\n"
+        "  if (setjmp(pa_jmp)) return pa_err;\n"
         f"  {cname}({', '.join(call_args)});\n"
         "  return pa_err;\n"
         "}\n"
@@ -160,9 +164,11 @@ def emit_program(
     restrict: bool = True,
     openmp: bool = True,
     checks: bool = False,
+    unchecked: frozenset[Operation] = frozenset(),
 ) -> CProgram:
     """C for the functions named ``entries`` (default: every public function with a body)
-    and their callees, with an exported ``pa_entry_<name>`` wrapper for each entry."""
+    and their callees, with an exported ``pa_entry_<name>`` wrapper for each entry.  With
+    ``checks``, every load and store but those in ``unchecked`` is bounds-checked."""
     module = target.operation if isinstance(target, Module) else target
     if module.name == "func.func":
         entries = [function_name(module)] if entries is None else entries
@@ -176,7 +182,7 @@ def emit_program(
             and f.regions[0].blocks
             and getattr(f.properties.get("sym_visibility"), "value", "public") != "private"
         ]
-    emitter = ProgramEmitter(module, restrict, openmp, checks)
+    emitter = ProgramEmitter(module, restrict, openmp, checks, unchecked)
     emitter.no_restrict = aliased_callees(module)
     wrappers: dict[str, str] = {}
     params: dict[str, list[Param]] = {}
@@ -203,13 +209,20 @@ class CompiledFunction:
     opt: str = "-O3"
     openmp: bool | None = None
     checks: bool = False
+    unchecked: frozenset[Operation] = frozenset()
     _variants: dict[bool, tuple[Any, CProgram]] = field(default_factory=dict)
 
     def variant(self, restrict: bool) -> tuple[Any, CProgram]:
         if restrict not in self._variants:
             compiler = find_compiler()
             openmp = openmp_supported(compiler) if self.openmp is None else self.openmp
-            program = emit_program(self.func, restrict=restrict, openmp=openmp, checks=self.checks)
+            program = emit_program(
+                self.func,
+                restrict=restrict,
+                openmp=openmp,
+                checks=self.checks,
+                unchecked=self.unchecked,
+            )
             library = load_library(
                 build_library(program.source, opt=self.opt, openmp=openmp and program.uses_openmp)
             )
@@ -266,8 +279,29 @@ class CompiledFunction:
             if status < 0:
                 raise ExecutionError(f"@{name}: out of memory")
             loc, message = program.locations[status - 1]
-            raise ExecutionError(message, loc)
+            raise ExecutionError(_with_oob_detail(library, message), loc)
         return [_result_value(cell) for cell in results]
+
+
+def _with_oob_detail(library: Any, message: str) -> str:
+    """``message`` of a failed bounds check with the index and sizes the kernel kept:
+    ``out-of-bounds load: index [10] is outside 'memref<10xf32>' (sizes [10])``."""
+    import ctypes
+
+    import numpy as np
+
+    index = np.zeros(16, dtype=np.int64)
+    sizes = np.zeros(16, dtype=np.int64)
+    detail = library.pa_oob_detail
+    detail.restype = ctypes.c_int
+    rank = detail(index.ctypes.data_as(ctypes.c_void_p), sizes.ctypes.data_as(ctypes.c_void_p))
+    what, colon, memref_type = message.partition(": ")
+    if not rank or not message.startswith("out-of-bounds") or not colon:
+        return message
+    return (
+        f"{what}: index {index[:rank].tolist()} is outside {memref_type} "
+        f"(sizes {sizes[:rank].tolist()})"
+    )
 
 
 def _result_value(cell: Any) -> Any:
@@ -284,11 +318,14 @@ def compile_function(
     opt: str = "-O3",
     openmp: bool | None = None,
     checks: bool = False,
+    unchecked: frozenset[Operation] = frozenset(),
 ) -> CompiledFunction:
     """Compile ``target`` (a ``func.func``, or a module and an ``entry`` name) for calls
-    from Python.  Emission errors (unsupported ops) and compiler errors are raised now."""
+    from Python.  With ``checks``, loads and stores (but those in ``unchecked``) leave the
+    kernel with an error before touching memory outside their memref's shape.  Emission
+    errors (unsupported ops) and compiler errors are raised now."""
     func = resolve_function(target, entry)
-    compiled = CompiledFunction(func, opt, openmp, checks)
+    compiled = CompiledFunction(func, opt, openmp, checks, unchecked)
     compiled.variant(True)
     return compiled
 

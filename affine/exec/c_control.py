@@ -140,7 +140,13 @@ def _c_affine_parallel(e: FunctionEmitter, op: Operation) -> None:
         e.declare(r, reduction_identity_c(k, e.info(r, op.loc)), op.loc)
         for k, r in zip(kinds, op.results)
     ]
-    use_omp = e.program.openmp and e.parallel_depth == 0 and not e.multi_block and bounds
+    use_omp = (
+        e.program.openmp
+        and e.parallel_depth == 0
+        and not e.multi_block
+        and bool(bounds)
+        and not e.program.checks_inside(op)
+    )
     if use_omp:
         clauses = []
         for k, r, acc in zip(kinds, op.results, accs):

@@ -40,6 +40,7 @@ from affine.exec.memory import (
     static_physical_strides,
 )
 from affine.exec.op_table import OpTable
+from affine.exec.safety import BOUNDS_CHECKED_OPS
 from affine.ir.core import Block, Operation, Region, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, MemRefType, Type, VectorType
@@ -62,11 +63,19 @@ class CMem:
 class ProgramEmitter:
     """Emits the C functions of one program (functions are emitted once, callees first)."""
 
-    def __init__(self, module: Operation, restrict: bool, openmp: bool, checks: bool) -> None:
+    def __init__(
+        self,
+        module: Operation,
+        restrict: bool,
+        openmp: bool,
+        checks: bool,
+        unchecked: frozenset[Operation] = frozenset(),
+    ) -> None:
         self.module = module
         self.restrict = restrict
         self.openmp = openmp
         self.checks = checks
+        self.unchecked = unchecked
         self.functions: dict[str, str] = {}
         self.order: list[str] = []
         self.locations: list[tuple[Location | None, str]] = []
@@ -78,6 +87,15 @@ class ProgramEmitter:
         self.no_restrict: set[str] = set()
         self.floats = float_types(module)
         self.vector_types: dict[tuple[str, int], str] = {}
+
+    def checked(self, op: Operation) -> bool:
+        """Whether the loads and stores of ``op`` are bounds-checked."""
+        return self.checks and op not in self.unchecked
+
+    def checks_inside(self, op: Operation) -> bool:
+        """Whether a bounds check under ``op`` may leave the kernel (``longjmp``, which must
+        not cross an OpenMP region)."""
+        return any(inner.name in BOUNDS_CHECKED_OPS and self.checked(inner) for inner in op.walk())
 
     def error_code(self, op: Operation, message: str) -> int:
         self.locations.append((op.loc, message))
@@ -489,8 +507,16 @@ class FunctionEmitter:
         return [str(s) for s in mem.sizes]
 
     def check_bounds(self, op: Operation, mem: CMem, indices: Sequence[str], what: str) -> None:
-        if not self.program.checks or not indices:
+        """Leave the kernel (``pa_oob``: the index and the sizes are kept for the report)
+        before an access outside the memref's shape, unless ``op`` is not checked."""
+        if not self.program.checked(op) or not indices:
             return
-        code = self.program.error_code(op, f"out-of-bounds {what} of '{mem.type}'")
-        conds = [f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(indices, self.sizes_c(mem))]
-        self.line(f"if ({' || '.join(conds)}) {{ pa_fail({code}); }}")
+        code = self.program.error_code(op, f"out-of-bounds {what}: '{mem.type}'")
+        sizes = self.sizes_c(mem)
+        conds = [f"({i}) < 0 || ({i}) >= {s}" for i, s in zip(indices, sizes)]
+        index_list = ", ".join(f"(int64_t)({i})" for i in indices)
+        size_list = ", ".join(f"(int64_t)({s})" for s in sizes)
+        self.line(
+            f"if ({' || '.join(conds)}) {{ pa_oob({code}, {len(indices)}, "
+            f"(const int64_t[]){{{index_list}}}, (const int64_t[]){{{size_list}}}); }}"
+        )

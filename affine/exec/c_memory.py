@@ -199,7 +199,8 @@ def _runtime_extents(
     code = e.program.error_code(op, "affine division by a non-positive symbol value")
     highs = [f"({s} - 1)" for s in sizes]
     nonempty = e.local(" && ".join(f"{s} > 0" for s in sizes) or "1")
-    extents, shifts = [], []
+    extents: list[str] = []
+    shifts: list[str] = []
     for k, r in enumerate(m.results):
         lo, hi = _interval_c(e, r, highs, [str(v) for v in symbols], code)
         negative = e.program.error_code(

@@ -223,12 +223,26 @@ def int_literal(value: int, info: ElementInfo) -> str:
 
 PRELUDE = r"""#include <float.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int pa_err;
 static void pa_fail(int code) { if (!pa_err) pa_err = code; }
+#define PA_OOB_RANK 16
+static jmp_buf pa_jmp;
+static int pa_oob_rank;
+static int64_t pa_oob_index[PA_OOB_RANK], pa_oob_sizes[PA_OOB_RANK];
+static void pa_oob(int code, int rank, const int64_t *index, const int64_t *sizes) {
+  pa_err = code; pa_oob_rank = rank < PA_OOB_RANK ? rank : PA_OOB_RANK;
+  for (int k = 0; k < pa_oob_rank; ++k) { pa_oob_index[k] = index[k]; pa_oob_sizes[k] = sizes[k]; }
+  longjmp(pa_jmp, 1);
+}
+int pa_oob_detail(int64_t *index, int64_t *sizes) {
+  for (int k = 0; k < pa_oob_rank; ++k) { index[k] = pa_oob_index[k]; sizes[k] = pa_oob_sizes[k]; }
+  return pa_oob_rank;
+}
 static inline int64_t pa_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t pa_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t pa_floordiv(int64_t a, int64_t b) { int64_t q = a / b; return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; }

@@ -31,16 +31,17 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def deterministic_values(element: Type, count: int, arg: int) -> np.ndarray:
+def deterministic_values(element: Type, count: int, arg: int, nonzero: bool = False) -> np.ndarray:
     """Element ``i`` = ``((7*i + 13*arg) mod 17) / 17`` (floats: the f64 quotient rounded to
     the type by :func:`float_values`) or ``(7*i + 13*arg) mod 17`` wrapped to the width
-    (integers)."""
+    (integers); ``nonzero`` adds 1 (floats in [1, 2), integers in [1, 17] before wrapping),
+    so that no divisor or diagonal element is 0."""
     import numpy as np
 
     info = element_info(element)
-    raw = (np.arange(count, dtype=np.int64) * 7 + 13 * arg) % 17
+    raw = (np.arange(count, dtype=np.int64) * 7 + 13 * arg) % 17 + int(nonzero)
     if info.kind == "float":
-        return float_values(raw.astype(np.float64) / 17.0, info)
+        return float_values((raw.astype(np.float64) + 16 * int(nonzero)) / 17.0, info)
     return wrap_array(raw, info).astype(info.numpy)
 
 
@@ -75,9 +76,9 @@ def _array_shape(
 
 
 def deterministic_inputs(
-    func: Operation, sizes: dict[int, Sequence[int]] | None = None
+    func: Operation, sizes: dict[int, Sequence[int]] | None = None, nonzero: bool = False
 ) -> list[np.ndarray]:
-    """One array per memref argument, filled as the module docstring states."""
+    """One array per memref argument, filled by :func:`deterministic_values`."""
     arrays = []
     for a, t in enumerate(signature(func)[0]):
         if not isinstance(t, MemRefType):
@@ -89,7 +90,7 @@ def deterministic_inputs(
         count = 1
         for s in shape:
             count *= s
-        arrays.append(deterministic_values(t.element_type, count, a).reshape(shape))
+        arrays.append(deterministic_values(t.element_type, count, a, nonzero).reshape(shape))
     return arrays
 
 

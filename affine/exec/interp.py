@@ -99,8 +99,12 @@ class _Jump:
 class Interpreter:
     """Runs the functions of one module; functions are compiled on first call."""
 
-    def __init__(self, module: Operation | Module) -> None:
+    def __init__(
+        self, module: Operation | Module, unchecked: frozenset[Operation] = frozenset()
+    ) -> None:
+        """``unchecked``: loads and stores run without a bounds check (proven in bounds)."""
         self.module = module.operation if isinstance(module, Module) else module
+        self.unchecked = unchecked
         self._functions: dict[str, _Function] = {}
         self._counter = [0]
 
@@ -704,12 +708,17 @@ def _oob(kind: str, memref: MemRef, index: tuple, loc: Location | None) -> None:
 
 
 def access_code(
-    t: MemRefType, memref: str, indices: Sequence[str], kind: str, lanes: Sequence[int] = ()
+    t: MemRefType,
+    memref: str,
+    indices: Sequence[str],
+    kind: str,
+    lanes: Sequence[int] = (),
+    checked: bool = True,
 ) -> tuple[list[str], str]:
-    """Lines binding and bounds-checking the logical indices, and the physical position
-    expression (``offset_map`` of the type).  A vector access of shape ``lanes`` spans the
-    trailing dims: the position is that of lane ``(l0, l1, ...)``, added to those dims'
-    indices, and every lane is checked to be in bounds."""
+    """Lines binding and (when ``checked``) bounds-checking the logical indices, and the
+    physical position expression (``offset_map`` of the type).  A vector access of shape
+    ``lanes`` spans the trailing dims: the position is that of lane ``(l0, l1, ...)``, added
+    to those dims' indices, and every lane is checked to be in bounds."""
     rank = len(t.shape)
     first_lane = rank - len(lanes)
     lines = [f"    x{k} = {src}" for k, src in enumerate(indices)]
@@ -720,7 +729,7 @@ def access_code(
             checks.append(f"0 <= x{k} and x{k} + {lanes[k - first_lane] - 1} < {bound}")
         else:
             checks.append(f"0 <= x{k} < {bound}")
-    if checks:
+    if checks and checked:
         xs = ", ".join(f"x{k}" for k in range(len(indices)))
         lines.append(f"    if not ({' and '.join(checks)}):")
         lines.append(f"        _oob({kind!r}, {memref}, ({xs},), _loc)")
@@ -745,7 +754,9 @@ def _load_store(
     if len(lanes) > len(t.shape):
         raise ExecutionError(f"'{op.name}' of '{vector}' from the lower-rank '{t}'", op.loc)
     m = c.slot(memref)
-    lines, position = access_code(t, "m", indices, "store" if value is not None else "load", lanes)
+    kind = "store" if value is not None else "load"
+    checked = op not in c.interp.unchecked
+    lines, position = access_code(t, "m", indices, kind, lanes, checked)
     if info.kind == "float":
         element = f"m.data[{position}]"
     elif info.width == 1:

@@ -1,5 +1,12 @@
 """Running kernels on either backend: ``run``, ``load_kernel`` and ``time_kernel``.
 
+Before anything runs, loops whose step is not positive are errors at their location
+(:func:`affine.exec.safety.check_steps`).  ``checks`` says which loads and stores are
+bounds-checked: ``"auto"`` (default) all but those the installed prover (:mod:`poly.bounds`)
+proved in bounds, ``True`` all, ``False`` none (for code known to be safe).  A failed check
+is an :class:`ExecutionError` at the access's location with the index and the shape; the
+access is never made.
+
 ``run`` takes numpy arrays of the *logical* shape and updates them in place; arrays whose
 type has a non-identity layout are packed into a physical buffer and unpacked after the
 call.  Layout symbols of function arguments are bound by the caller
@@ -20,6 +27,7 @@ from affine.exec.elements import ExecutionError, element_info, float_values
 from affine.exec.inputs import function_name, module_of, resolve_function, signature, wrap_array
 from affine.exec.interp import Interpreter
 from affine.exec.memory import MemRef, memref_from_array
+from affine.exec.safety import check_steps, proven_accesses
 from affine.ir.core import Module, Operation
 from affine.ir.types import (
     IntegerType,
@@ -94,23 +102,29 @@ def run(
     backend: str = "c",
     entry: str | None = None,
     layout_symbols: dict[int, Sequence[int]] | None = None,
+    checks: bool | str = "auto",
     **options: Any,
 ) -> Any:
     """Run ``func`` on ``args`` (numpy arrays for memrefs, updated in place; Python numbers
     for scalars) and return its results (None, one value, or a tuple).
 
     ``backend`` is ``"c"`` (compiled, see :mod:`affine.exec.c_backend`; ``options`` go to
-    :func:`affine.exec.c_backend.compile_function`) or ``"interp"`` (:mod:`affine.exec.interp`).
+    :func:`affine.exec.c_backend.compile_function`) or ``"interp"`` (:mod:`affine.exec.interp`);
+    ``checks`` as in the module's documentation.
     """
-    kernel = load_kernel(func, backend, entry, **options)
+    kernel = load_kernel(func, backend, entry, checks=checks, **options)
     return kernel(*args, layout_symbols=layout_symbols)
 
 
 def load_kernel(
-    func: Operation | Module, backend: str = "c", entry: str | None = None, **options: Any
+    func: Operation | Module,
+    backend: str = "c",
+    entry: str | None = None,
+    checks: bool | str = "auto",
+    **options: Any,
 ) -> Kernel:
     """A :class:`Kernel` for repeated runs (compiled once)."""
-    return Kernel(resolve_function(func, entry), backend, **options)
+    return Kernel(resolve_function(func, entry), backend, checks, **options)
 
 
 class Kernel:
@@ -120,22 +134,31 @@ class Kernel:
     values (:meth:`invoke`) and writes packed arrays back.  ``interpreter`` (interp) or
     ``compiled`` (c) is the backend object."""
 
-    def __init__(self, func: Operation, backend: str = "c", **options: Any) -> None:
+    def __init__(
+        self, func: Operation, backend: str = "c", checks: bool | str = "auto", **options: Any
+    ) -> None:
         self.func = func
         self.backend = backend
         self.interpreter = None
         self.compiled = None
+        if backend not in BACKENDS:
+            raise ExecutionError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
+        if checks not in ("auto", True, False):
+            raise ExecutionError(f"checks must be 'auto', True or False, got {checks!r}")
+        check_steps(func)
+        unchecked = proven_accesses(func) if checks == "auto" else frozenset()
         if backend == "interp":
             if options:
                 raise ExecutionError(
                     f"the interpreter takes no options ({', '.join(options)} given)"
                 )
-            self.interpreter = Interpreter(module_of(func))
+            everything = frozenset(func.walk()) if checks is False else unchecked
+            self.interpreter = Interpreter(module_of(func), everything)
             self.interpreter.function(function_name(func))
-        elif backend == "c":
-            self.compiled = compile_function(func, **options)
         else:
-            raise ExecutionError(f"unknown backend '{backend}' (choose from {', '.join(BACKENDS)})")
+            self.compiled = compile_function(
+                func, checks=checks is not False, unchecked=unchecked, **options
+            )
 
     def prepare(
         self, args: Sequence[Any], layout_symbols: dict[int, Sequence[int]] | None = None
@@ -204,6 +227,7 @@ def time_kernel(
     warmup: int = 1,
     entry: str | None = None,
     layout_symbols: dict[int, Sequence[int]] | None = None,
+    checks: bool | str = "auto",
     **options: Any,
 ) -> Timing:
     """Time ``repeats`` calls of the kernel itself (after ``warmup`` untimed ones), each on
@@ -213,7 +237,7 @@ def time_kernel(
 
     if repeats < 1:
         raise ExecutionError("time_kernel needs at least one repeat")
-    kernel = load_kernel(func, backend, entry, **options)
+    kernel = load_kernel(func, backend, entry, checks, **options)
     prepared = kernel.prepare(args, layout_symbols)
     buffers = [v.data for v in prepared.values if isinstance(v, MemRef)]
     originals = [b.copy() for b in buffers]

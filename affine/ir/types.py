@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from affine.ir.hooks import Hook
@@ -219,12 +220,24 @@ Layout = tuple[AffineMap, ...] | StridedLayout  # () is the identity layout
 
 
 def _is_identity_layout(m: AffineMap) -> bool:
-    """MLIR's ``AffineMap::isIdentity``: results ``d0, d1, ...``; symbols do not matter."""
-    return (
-        m.size is None
-        and m.num_dims == len(m.results)
-        and all(r.kind == "dim" and r.value == i for i, r in enumerate(m.results))
+    """MLIR's ``AffineMap::isIdentity``: results ``d0, d1, ...``; symbols (and a seed map's
+    ``size`` clause) do not matter."""
+    return m.num_dims == len(m.results) and all(
+        r.kind == "dim" and r.value == i for i, r in enumerate(m.results)
     )
+
+
+def _is_identity_composition(layout: tuple[AffineMap, ...]) -> bool:
+    """Whether the maps of a layout composition, applied first to last, are the identity
+    (each map's result count is the next one's dimension count, as the reader checked)."""
+    if all(_is_identity_layout(m) for m in layout):
+        return True
+    if any(m.num_results != n.num_dims for m, n in pairwise(layout)):
+        return False
+    composed = layout[0]
+    for m in layout[1:]:
+        composed = _compose_symbols_in_order(m, composed)
+    return _is_identity_layout(composed)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -252,7 +265,7 @@ class MemRefType(ShapedType):
             layout = ()
         elif isinstance(layout, AffineMap):
             layout = (layout,)
-        if isinstance(layout, tuple) and all(_is_identity_layout(m) for m in layout):
+        if isinstance(layout, tuple) and _is_identity_composition(layout):
             layout = ()  # as in MLIR, identity maps (whatever their symbols) are dropped
         if isinstance(memory_space, int):
             memory_space = _integer_attr()(memory_space, I64) if memory_space else None

@@ -174,6 +174,9 @@ class Parser:
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
         self.custom_op: str | None = None  # the custom op being read (outside its regions)
         self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
+        # symbols of the last identity layout (composition) a memref type dropped, as MLIR
+        # does; a seed ``alloc`` then drops the operands bound to them
+        self.dropped_layout_symbols: int | None = None
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -591,9 +594,12 @@ class Parser:
         if isinstance(memory_space, IntegerAttr) and memory_space.type == I64:
             if memory_space.value == 0:
                 memory_space = None
-        return MemRefType(
+        result = MemRefType(
             shape, element, strided if strided is not None else tuple(layout), memory_space
         )
+        if layout and not result.layout:
+            self.dropped_layout_symbols = sum(m.num_symbols for m in layout)
+        return result
 
     def _parse_strided(self) -> StridedLayout:
         self.advance()

@@ -33,7 +33,7 @@ def test_run_prints_checksums_of_written_arguments_and_the_time(
     lines = out.splitlines()
     assert lines[0] == f"// poly-opt --run: @atax on deterministic inputs, backend {backend}"
     func = resolve_function(affine.parse(Path(path).read_text()))
-    arrays = deterministic_inputs(func)
+    arrays = deterministic_inputs(func, nonzero=True)
     run(func, *arrays, backend="interp")
     expected = [
         f"@atax arg{a} {t}: sum={checksums(arrays[a])[0]:.10g} weighted={checksums(arrays[a])[1]:.10g}"
@@ -151,6 +151,7 @@ def test_help_documents_the_actions(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert re.search(r"--emit +Print C99 .*\(--emit=c\)", out)
     assert re.search(
-        r'--run +Run a function on deterministic inputs.*--run="entry=NAME backend=c\|interp repeats=N"',
+        r"--run +Run a function; .*entry=NAME backend=c\|interp repeats=N timeout=SECONDS "
+        r"sizes=A=40x30,n=100 .* inputs=A=a.npy save=DIR \[overwrite\]",
         out,
     )

@@ -33,6 +33,7 @@ DIRECTORIES = ("kernels", "deps", "affine", "transforms", "seed")
 ARGUMENTS: dict[str, tuple[dict[int, tuple[int, ...]], dict[int, int]]] = {
     "affine/matmul.mlir::matmul": ({0: (7, 5), 1: (5, 6), 2: (7, 6)}, {}),
     "affine/seidel_2d.mlir::seidel_2d": ({0: (9, 9)}, {1: 9, 2: 2}),
+    "seed/dropped_layouts.mlir::allocs": ({}, {2: 4}),
     "affine/semi_affine.mlir::semi": ({0: (48,), 2: (12,)}, {1: 3}),
     "affine/tiled_matmul.mlir::tiled": ({0: (40, 40), 1: (40, 40), 2: (40, 40)}, {3: 40}),
     "transforms/tile.mlir::rectangular": ({0: (100, 64), 1: (64, 100)}, {2: 60, 3: 5}),
@@ -41,7 +42,10 @@ ARGUMENTS: dict[str, tuple[dict[int, tuple[int, ...]], dict[int, int]]] = {
     "seed/for_if.mlir::simple_example": ({0: (5, 5), 1: (5, 5)}, {}),
     "seed/mul_multiply.mlir::multiply": ({0: (100, 8), 1: (8, 50)}, {}),
 }
-LAYOUT_SYMBOLS = {"affine/semi_affine.mlir::semi": {2: (4,)}}
+LAYOUT_SYMBOLS = {
+    "affine/semi_affine.mlir::semi": {2: (4,)},
+    "seed/dropped_layouts.mlir::copy_scale": {1: (4,)},
+}
 
 # Functions neither backend runs, with what the interpreter (or building inputs) says.
 NOT_RUNNABLE = {
