@@ -342,7 +342,7 @@ def _union(ctx: isl.Context, maps: Iterable[isl.Map]) -> isl.UnionMap:
 
 
 def _loop_refs(loops: list[Operation]) -> list[LoopRef]:
-    refs = []
+    refs: list[LoopRef] = []
     for loop in loops:
         count = len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
         refs.extend(LoopRef(loop, k) for k in range(count))
@@ -375,7 +375,9 @@ def memory_reduction_pairs(model: Model) -> dict[int, frozenset[int]]:
     of the same element at the same instance, the stored value one combiner of the loaded
     value and something independent of it), the ids of both accesses."""
     pairs: dict[int, frozenset[int]] = {}
-    loads = {a.op.results[0]: a for a in model.accesses if a.kind == READ and a.op.results}
+    loads: dict[Value, Access] = {
+        a.op.results[0]: a for a in model.accesses if a.kind == READ and a.op.results
+    }
     for store in model.accesses:
         if store.kind != WRITE or store.op.name not in ("affine.store", "memref.store"):
             continue

@@ -81,17 +81,16 @@ def _verdict(m: AffineMap, relation: isl.Map) -> OneToOne:
     if relation.is_injective():
         return OneToOne(m, True)
     # Two inputs with one image: (x, y) with R(x) = R(y) and x != y.
-    pairs = relation.apply_range(relation.reverse())
-    pairs = pairs.subtract(isl.Map.identity(pairs.get_space())).wrap()
+    same_image = relation.apply_range(relation.reverse())
+    pairs = same_image.subtract(isl.Map.identity(same_image.get_space())).wrap()
     point = pairs.sample_point()
     n = m.num_dims
     coords = [int(point.get_coordinate_val(isl.dim_type.set, i).to_python()) for i in range(2 * n)]
-    params = {
-        pairs.get_dim_name(isl.dim_type.param, k): int(
-            point.get_coordinate_val(isl.dim_type.param, k).to_python()
-        )
-        for k in range(pairs.dim(isl.dim_type.param))
-    }
+    params: dict[str, int] = {}
+    for k in range(pairs.dim(isl.dim_type.param)):
+        name = pairs.get_dim_name(isl.dim_type.param, k)
+        assert name is not None  # the model names every parameter (poly.space)
+        params[name] = int(point.get_coordinate_val(isl.dim_type.param, k).to_python())
     return OneToOne(m, False, (tuple(coords[:n]), tuple(coords[n:]), params))
 
 

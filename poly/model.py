@@ -676,7 +676,8 @@ class _Builder:
             if current.owner.name == "memref.view":  # a byte shift the type does not show
                 return None
             current = current.owner.operands[0]
-        if t.element_type != bt.element_type or any(x is None for x in subscripts):
+        present = [x for x in subscripts if x is not None]
+        if t.element_type != bt.element_type or len(present) != len(subscripts):
             return None
         view = _view_strides(memref)
         if view is None or DYNAMIC in view[0] or view[1] == DYNAMIC:
@@ -687,7 +688,7 @@ class _Builder:
             s.space.universe, isl.Set.universe(memref_space(name, rank))
         )
         widths = [1] * (rank - len(vector_extent or [])) + list(vector_extent or [])
-        for k, (x, width) in enumerate(zip(subscripts, widths)):
+        for k, (x, width) in enumerate(zip(present, widths)):
             relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
         to_position = strided_position_map(name, view[0], view[1])
         relation = relation.apply_range(to_position)
@@ -868,7 +869,8 @@ def _view_strides(memref: Value) -> tuple[list[int], int] | None:
     """The strides and offset of ``memref`` (``DYNAMIC`` where unknown). A cast keeps its
     source's descriptor, so what its type leaves dynamic is taken from the source."""
 
-    own = strides_and_offset(memref.type)
+    t = memref.type
+    own = strides_and_offset(t) if isinstance(t, MemRefType) else None  # unranked: no strides
     if own is None:
         return None
     strides, offset = list(own[0]), own[1]
@@ -997,7 +999,9 @@ def band_instances(band: Sequence[Operation]) -> BandInstances:
         raise ModelError("the band is not inside an affine scope (a function)")
     builder.order = {op: k for k, op in enumerate(scope.region.parent.walk())}
     statement = builder.statement(anchor, scope)
-    band_ivs = [iv for loop in band for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]]
+    band_ivs: list[Value] = [
+        iv for loop in band for iv in loop.regions[0].blocks[0].arguments[: _num_ivs(loop)]
+    ]
     band_names = [scope.iv_name(iv) for iv in band_ivs]
     outer = [n for n in statement.iv_names if n not in band_names]
     if statement.iv_names[len(outer) :] != band_names:

@@ -37,6 +37,7 @@ from affine.ir.registry import FUNCTION
 from affine.ir.types import INDEX
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExprError, dim
+from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp
 from poly.codegen import Order, band_schedule, generate
 from poly.space import permutation_map
@@ -194,8 +195,13 @@ def _substituted_slot(op: Operation, slot: MapSlot, value: Value, replacement: V
     """``slot`` with every input bound to ``value`` replaced by ``replacement``'s result."""
     if not any(v is value for v in slot.operands):
         return slot
+    new: AffineMap | IntegerSet
     try:
-        new, operands = substitute(slot.map, slot.operands, value, replacement)
+        # One call per kind: the generic substitute takes a map or a set, not a union.
+        if isinstance(slot.map, AffineMap):
+            new, operands = substitute(slot.map, slot.operands, value, replacement)
+        else:
+            new, operands = substitute(slot.map, slot.operands, value, replacement)
     except AffineExprError as e:
         raise located(op, f"cannot substitute the induction variable: {e}") from e
     return MapSlot(slot.name, new, tuple(operands))

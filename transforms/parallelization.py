@@ -10,6 +10,7 @@ loop-carried memory dependence) is not checked here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from affine.analysis.reductions import loop_reductions
 from affine.dialects.builders import affine_parallel
@@ -153,6 +154,6 @@ class Parallelize:
                     context,
                     loop,
                     "loop not parallelized",
-                    lambda x=loop: to_parallel(x, self.parallel_reductions),
+                    partial(to_parallel, loop, self.parallel_reductions),
                 )
         return module

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from affine.analysis.loops import lower_bound, upper_bound
 from affine.analysis.value_map import (
@@ -86,6 +87,6 @@ class LoopSkew:
                 context,
                 band[0],
                 "loop band not skewed",
-                lambda b=band: skew_band(b, self.skew_factors),
+                partial(skew_band, band, self.skew_factors),
             )
         return module

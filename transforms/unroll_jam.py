@@ -10,6 +10,7 @@ dependence that this reorders. In-place convention as in :mod:`transforms.loop_u
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from affine.analysis.loops import constant_trip_count
 from affine.analysis.reductions import LoopReduction, combine, loop_reductions
@@ -267,6 +268,6 @@ class LoopUnrollAndJam:
                     context,
                     loop,
                     what,
-                    lambda x=loop: unroll_and_jam_loop(x, self.unroll_jam_factor),
+                    partial(unroll_and_jam_loop, loop, self.unroll_jam_factor),
                 )
         return module

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from affine.analysis.loops import (
     constant_trip_count,
@@ -237,11 +238,11 @@ class LoopUnroll:
                     and t <= self.unroll_full_threshold
                 ]
                 for loop in short:
-                    attempt(context, loop, "loop not unrolled", lambda x=loop: unroll_full(x))
+                    attempt(context, loop, "loop not unrolled", partial(unroll_full, loop))
                 continue
             for _ in range(max(1, self.unroll_num_reps)):
                 for loop in innermost_loops(function):
-                    attempt(context, loop, "loop not unrolled", lambda x=loop: self.unroll_one(x))
+                    attempt(context, loop, "loop not unrolled", partial(self.unroll_one, loop))
 
         return module
 

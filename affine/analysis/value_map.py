@@ -357,8 +357,8 @@ def compose(vm: ValueMap) -> ValueMap:
     producing an operand (repeatedly), then canonicalize and simplify."""
     m = vm.map
     if m.num_results == 0:
-        m, operands = canonicalize(m, vm.operands)
-        return ValueMap(simplify_affine_map(m), tuple(operands))
+        m, kept = canonicalize(m, vm.operands)
+        return ValueMap(simplify_affine_map(m), tuple(kept))
     dims: list[Value | None] = list(vm.operands[: m.num_dims])
     syms: list[Value | None] = list(vm.operands[m.num_dims :])
     changed = True
@@ -432,7 +432,8 @@ def substitute(
     without promoting dimensions to symbols, and simplified.  Raises AffineExprError when
     the result is not (semi-)affine."""
     r = replacement.map
-    nd, ns = m.num_dims, m.num_symbols
+    nd: int = m.num_dims
+    ns: int = m.num_symbols
     expr = r.results[0].shift_dims(r.num_dims, nd).shift_symbols(r.num_symbols, ns)
     dims: list[AffineExpr] = [dim(i) for i in range(nd)]
     syms: list[AffineExpr] = [symbol(i) for i in range(ns)]
@@ -594,7 +595,13 @@ def canonicalize_affine_ops(root: Operation) -> None:
         new = []
         changed = False
         for slot in slots:
-            m, operands = canonicalize(slot.map, slot.operands)
+            canonical: tuple[AffineMap | IntegerSet, list[Value]]
+            # One call per kind: the generic canonicalize takes a map or a set, not a union.
+            if isinstance(slot.map, AffineMap):
+                canonical = canonicalize(slot.map, slot.operands)
+            else:
+                canonical = canonicalize(slot.map, slot.operands)
+            m, operands = canonical
             changed |= m != slot.map or tuple(operands) != slot.operands
             new.append(MapSlot(slot.name, m, tuple(operands)))
         if changed:

@@ -10,10 +10,12 @@ suitable memrefs; dimensions may also be induction variables of ``affine.for`` /
 
 from __future__ import annotations
 
+from functools import partial
+
 from affine.dialects.common import (
+    AttrValue,
     DmaStartView,
     OpView,
-    attr_value,
     create,
     op_error,
     parse_dma_start,
@@ -90,7 +92,7 @@ def affine_scope(op: Operation) -> Region | None:
 
 
 def _parent_region(value: Value) -> Region | None:
-    block = value.owner if isinstance(value, BlockArgument) else value.owner.parent
+    block = value.parent_block
     return block.parent if block is not None else None
 
 
@@ -224,7 +226,8 @@ def is_valid_dim(value: Value, region: Region | None = None) -> bool:
             return is_valid_dim(value, affine_scope(definer))
         if is_affine_induction_var(value):
             return True
-        parent = value.owner.parent_op
+        block = value.parent_block  # of a block argument: its definer is None
+        parent = block.parent_op if block is not None else None
         return parent is not None and _has_trait(parent, AFFINE_SCOPE)
     if is_valid_symbol(value, region):
         return True
@@ -411,7 +414,7 @@ def _parse_for(p: Parser, offset: int) -> Operation:
             p.op_error(
                 "expected step to be representable as a positive signed integer", step_offset
             )
-    args = [(iv_name, iv_offset, INDEX)]
+    args: list[tuple[str, int, Type]] = [(iv_name, iv_offset, INDEX)]
     inits: list[Value] = []
     result_types: list[Type] = []
     if p.accept_keyword("iter_args"):
@@ -516,7 +519,7 @@ def _verify_for(op: Operation) -> None:
     if not block.arguments or not isinstance(block.arguments[0].type, IndexType):
         op_error(op, "expected body to have a single index argument for the induction variable")
     lb, ub = f.lower_bound_map, f.upper_bound_map
-    sizes = op.properties["operandSegmentSizes"].values
+    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if sizes[0] != lb.num_inputs:
         op_error(op, "lower bound operand count does not equal lower bound map input count")
     if sizes[1] != ub.num_inputs:
@@ -557,9 +560,9 @@ class ForOp(OpView):
 
     __slots__ = ()
     OP_NAMES = ("affine.for",)
-    lower_bound_map: AffineMap = attr_value("lowerBoundMap")
-    upper_bound_map: AffineMap = attr_value("upperBoundMap")
-    step: int = attr_value("step")
+    lower_bound_map = AttrValue[AffineMap]("lowerBoundMap")
+    upper_bound_map = AttrValue[AffineMap]("upperBoundMap")
+    step = AttrValue[int]("step")
 
     @property
     def lower_bound_operands(self) -> list[Value]:
@@ -645,7 +648,7 @@ def _parse_if(p: Parser, offset: int) -> Operation:
 
 
 def _print_if(pr: Printer, op: Operation) -> None:
-    s: IntegerSet = op.properties["condition"].value
+    s = IfOp(op).condition
     pr.write(
         " " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims)
     )
@@ -691,7 +694,7 @@ class IfOp(OpView):
 
     __slots__ = ()
     OP_NAMES = ("affine.if",)
-    condition: IntegerSet = attr_value("condition")
+    condition = AttrValue[IntegerSet]("condition")
 
     @property
     def then_block(self) -> Block:
@@ -783,7 +786,8 @@ def _print_store(pr: Printer, op: Operation) -> None:
         pr.write(", " + pr.type(op.operands[0].type))
 
 
-def _verify_indexing(op: Operation, memref_index: int) -> None:
+def _verify_indexing(op: Operation, memref_index: int) -> MemRefType:
+    """The type of the indexed memref, after checking the map and the subscripts."""
     memref_type = op.operands[memref_index].type
     if not isinstance(memref_type, MemRefType):
         op_error(op, "operand must be a memref")
@@ -797,11 +801,11 @@ def _verify_indexing(op: Operation, memref_index: int) -> None:
         if not isinstance(idx.type, IndexType):
             op_error(op, "index to load must have 'index' type")
     verify_dims_and_symbols(op, indices, m.num_dims)
+    return memref_type
 
 
 def _verify_load(op: Operation) -> None:
-    _verify_indexing(op, 0)
-    memref_type = op.operands[0].type
+    memref_type = _verify_indexing(op, 0)
     if op.name == "affine.load":
         if op.results[0].type != memref_type.element_type:
             op_error(op, "result type must match element type of memref")
@@ -810,8 +814,7 @@ def _verify_load(op: Operation) -> None:
 
 
 def _verify_store(op: Operation) -> None:
-    _verify_indexing(op, 1)
-    memref_type = op.operands[1].type
+    memref_type = _verify_indexing(op, 1)
     if op.name == "affine.store":
         if op.operands[0].type != memref_type.element_type:
             op_error(op, "value to store must have the same type as memref element type")
@@ -833,14 +836,14 @@ for _vector, _load, _store in (
 ):
     define(
         _load,
-        parse=lambda p, o, v=_vector: _parse_load(p, o, v),
+        parse=partial(_parse_load, vector=_vector),
         print=_print_load,
         verify=_verify_load,
         properties=("map",),
     )
     define(
         _store,
-        parse=lambda p, o, v=_vector: _parse_store(p, o, v),
+        parse=partial(_parse_store, vector=_vector),
         print=_print_store,
         verify=_verify_store,
         properties=("map",),
@@ -857,7 +860,7 @@ class LoadOp(OpView):
     def memref(self) -> Value:
         return self.op.operands[0]
 
-    map: AffineMap = attr_value("map")
+    map = AttrValue[AffineMap]("map")
 
     @property
     def map_operands(self) -> list[Value]:
@@ -882,7 +885,7 @@ class StoreOp(OpView):
     def memref(self) -> Value:
         return self.op.operands[1]
 
-    map: AffineMap = attr_value("map")
+    map = AttrValue[AffineMap]("map")
 
     @property
     def map_operands(self) -> list[Value]:
@@ -1120,8 +1123,8 @@ class ParallelOp(OpView):
 
     __slots__ = ()
     OP_NAMES = ("affine.parallel",)
-    lower_bounds_map: AffineMap = attr_value("lowerBoundsMap")
-    upper_bounds_map: AffineMap = attr_value("upperBoundsMap")
+    lower_bounds_map = AttrValue[AffineMap]("lowerBoundsMap")
+    upper_bounds_map = AttrValue[AffineMap]("upperBoundsMap")
 
     @staticmethod
     def _groups(attr: Attribute) -> list[int]:
@@ -1146,11 +1149,12 @@ class ParallelOp(OpView):
 
     @property
     def steps(self) -> list[int]:
-        return [a.value for a in self.op.properties["steps"].elements]
+        return [a.value for a in self.op.properties["steps"].elements]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
     @property
     def reductions(self) -> list[str]:
-        return [REDUCTION_KINDS[a.value] for a in self.op.properties["reductions"].elements]
+        reductions = self.op.properties["reductions"].elements  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+        return [REDUCTION_KINDS[a.value] for a in reductions]
 
     @property
     def body(self) -> Block:
@@ -1176,8 +1180,9 @@ def _print_dma_start(pr: Printer, op: Operation) -> None:
         f"{pr.operand(d.tag)}[{pr.affine_map_of_ssa_ids(d.tag_map, d.tag_indices)}], "
         f"{pr.operand(d.num_elements)}"
     )
-    if d.is_strided:
-        pr.write(f", {pr.operand(d.stride)}, {pr.operand(d.elements_per_stride)}")
+    stride, count = d.stride, d.elements_per_stride  # both present for a strided transfer
+    if stride is not None and count is not None:
+        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
     pr.write(f" : {pr.type(d.src.type)}, {pr.type(d.dst.type)}, {pr.type(d.tag.type)}")
 
 
@@ -1215,9 +1220,9 @@ class DmaStartOp(DmaStartView):
 
     __slots__ = ()
     OP_NAMES = ("affine.dma_start",)
-    src_map: AffineMap = attr_value("src_map")
-    dst_map: AffineMap = attr_value("dst_map")
-    tag_map: AffineMap = attr_value("tag_map")
+    src_map = AttrValue[AffineMap]("src_map")
+    dst_map = AttrValue[AffineMap]("dst_map")
+    tag_map = AttrValue[AffineMap]("tag_map")
 
     @property
     def src_indices(self) -> list[Value]:
@@ -1273,7 +1278,7 @@ def _parse_dma_wait(p: Parser, offset: int) -> Operation:
 
 
 def _print_dma_wait(pr: Printer, op: Operation) -> None:
-    m = op.attributes["tag_map"].value
+    m = op.attributes["tag_map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     pr.write(
         f" {pr.operand(op.operands[0])}[{pr.affine_map_of_ssa_ids(m, op.operands[1:-1])}], "
         f"{pr.operand(op.operands[-1])} : {pr.type(op.operands[0].type)}"

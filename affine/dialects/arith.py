@@ -365,6 +365,7 @@ def _parse_select(p: Parser, offset: int) -> Operation:
     b = p.parse_operand()
     attrs = p.parse_optional_attr_dict()
     types = p.parse_colon_type_list()
+    cond_type: Type
     if len(types) == 1:
         cond_type, t = I1, types[0]
     elif len(types) == 2:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar, overload
 
 from affine.ir.attributes import (
     AffineMapAttr,
@@ -22,6 +22,8 @@ from affine.ir.types import DYNAMIC, I1, I32, INDEX, MemRefType, Type
 if TYPE_CHECKING:
     from affine.syntax.parser import Parser
     from affine.syntax.printer import Printer
+
+V = TypeVar("V")  # the value of an attribute
 
 
 class OpView:
@@ -66,13 +68,25 @@ class DmaStartView(OpView):
         return self.op.operands[-1] if self.is_strided else None
 
 
-def attr_value(name: str, doc: str = "") -> property:
-    """A view property returning the ``.value`` of the op's (inherent or discardable) attribute."""
+class AttrValue(Generic[V]):
+    """A view property: the ``.value``, a ``V``, of the op's (inherent or discardable)
+    attribute ``name`` (``AttrValue[AffineMap]("map")``)."""
 
-    def get(view: OpView) -> Any:
-        return view.op.get_attr(name).value  # type: ignore[union-attr]  # views are made for ops whose definition requires the attribute
+    def __init__(self, name: str, doc: str = "") -> None:
+        self.name = name
+        self.__doc__ = doc or f"The ``{name}`` attribute's value."
 
-    return property(get, doc=doc or f"The ``{name}`` attribute's value.")
+    @overload
+    def __get__(self, view: None, owner: type[OpView]) -> AttrValue[V]: ...
+
+    @overload
+    def __get__(self, view: OpView, owner: type[OpView]) -> V: ...
+
+    def __get__(self, view: OpView | None, owner: type[OpView]) -> AttrValue[V] | V:
+        if view is None:
+            return self
+        value: V = view.op.get_attr(self.name).value  # type: ignore[union-attr]  # views are made for ops whose definition requires the attribute, of the class holding a V
+        return value
 
 
 def op_error(op: Operation, message: str) -> NoReturn:
@@ -86,8 +100,8 @@ def create(
     offset: int,
     operands: Sequence[Value] = (),
     result_types: Sequence[Type] = (),
-    properties: dict[str, Attribute] | None = None,
-    attributes: dict[str, Attribute] | None = None,
+    properties: Mapping[str, Attribute] | None = None,
+    attributes: Mapping[str, Attribute] | None = None,
     regions: Sequence[Region] = (),
     successors=(),
 ) -> Operation:

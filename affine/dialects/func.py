@@ -109,12 +109,12 @@ def parse_function_like(
                 if not p.at("%"):
                     p.op_error("expected SSA identifier")
                 arg_name, arg_offset, arg_type, _ = p.parse_argument(with_type=True)
-                args.append((arg_name, arg_offset, arg_type))  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
+                args.append((arg_name, arg_offset, arg_type))
             else:
                 if p.at("%"):
                     p.op_error("expected type instead of SSA identifier")
                 arg_type = p.parse_type()
-            arg_types.append(arg_type)  # type: ignore[arg-type]  # parse_argument(with_type=True) always returns a type
+            arg_types.append(arg_type)
             arg_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
             if named:
                 p.parse_optional_location()
@@ -176,13 +176,13 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
     if visibility:
         pr.write(visibility + " ")
     pr.write(pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    ftype: FunctionType = op.properties["function_type"].value
+    ftype = function_type_of(op)
     body = op.regions[0]
     arg_attrs = op.properties.get("arg_attrs")
     res_attrs = op.properties.get("res_attrs")
     parts = []
     for i, t in enumerate(ftype.inputs):
-        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}
+        attrs = dict(arg_attrs.elements[i].entries) if isinstance(arg_attrs, ArrayAttr) else {}  # type: ignore[attr-defined]  # the parser builds argument attributes as dictionaries
         if body.blocks:
             parts.append(
                 f"{pr.operand(body.blocks[0].arguments[i])}: {pr.type(t)}{pr.attr_dict(attrs)}"
@@ -193,7 +193,7 @@ def print_function_like(pr: Printer, op: Operation, default_dialect: str = "") -
     results = ftype.results
     if results:
         res_dicts = (
-            [dict(d.entries) for d in res_attrs.elements]
+            [dict(d.entries) for d in res_attrs.elements]  # type: ignore[attr-defined]  # the parser builds result attributes as dictionaries
             if isinstance(res_attrs, ArrayAttr)
             else [{}] * len(results)
         )
@@ -225,14 +225,14 @@ def verify_function_like(op: Operation) -> None:
         if string_value(op, "sym_visibility") in (None, "public"):
             op_error(op, "symbol declaration cannot have public visibility")
         return
-    entry = body.blocks[0]
+    entry_block = body.blocks[0]
     inputs = ftype.value.inputs
-    if len(entry.arguments) != len(inputs):
+    if len(entry_block.arguments) != len(inputs):
         op_error(
             op,
             f"entry block must have {len(inputs)} arguments to match function signature",
         )
-    for i, (arg, t) in enumerate(zip(entry.arguments, inputs)):
+    for i, (arg, t) in enumerate(zip(entry_block.arguments, inputs)):
         if arg.type != t:
             op_error(
                 op,
@@ -242,7 +242,7 @@ def verify_function_like(op: Operation) -> None:
 
 
 def function_type_of(op: Operation) -> FunctionType:
-    return op.properties["function_type"].value
+    return op.properties["function_type"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
 
 
 def _parse_func(p: Parser, offset: int) -> Operation:

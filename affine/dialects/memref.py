@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
     DmaStartView,
@@ -204,6 +206,15 @@ def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
     return parse_dma_start(p, offset, "memref.dma_start", False, True, "expected 3 types")
 
 
+def _memref(value: Value) -> MemRefType:
+    """The type of ``value``, which the op's custom syntax reads as a ranked memref (the
+    generic form does not check it: another type fails here, as it failed before when its
+    fields were read)."""
+    t = value.type
+    assert isinstance(t, MemRefType), t
+    return t
+
+
 class MemRefDmaStart(DmaStartView):
     """Operand layout of ``memref.dma_start``: src, src idx, dst, dst idx, count, tag, tag idx
     (, stride, elements per stride)."""
@@ -213,7 +224,7 @@ class MemRefDmaStart(DmaStartView):
 
     @property
     def src_rank(self) -> int:
-        return len(self.src.type.shape)
+        return len(_memref(self.src).shape)
 
     @property
     def src_indices(self) -> list[Value]:
@@ -226,11 +237,11 @@ class MemRefDmaStart(DmaStartView):
     @property
     def dst_indices(self) -> list[Value]:
         start = 2 + self.src_rank
-        return self.op.operands[start : start + len(self.dst.type.shape)]
+        return self.op.operands[start : start + len(_memref(self.dst).shape)]
 
     @property
     def _count_pos(self) -> int:
-        return 2 + self.src_rank + len(self.dst.type.shape)
+        return 2 + self.src_rank + len(_memref(self.dst).shape)
 
     @property
     def num_elements(self) -> Value:
@@ -243,11 +254,11 @@ class MemRefDmaStart(DmaStartView):
     @property
     def tag_indices(self) -> list[Value]:
         start = self._count_pos + 2
-        return self.op.operands[start : start + len(self.tag.type.shape)]
+        return self.op.operands[start : start + len(_memref(self.tag).shape)]
 
     @property
     def is_strided(self) -> bool:
-        return len(self.op.operands) > self._count_pos + 2 + len(self.tag.type.shape)
+        return len(self.op.operands) > self._count_pos + 2 + len(_memref(self.tag).shape)
 
 
 def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
@@ -256,8 +267,9 @@ def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
         f" {pr.operand(d.src)}[{pr.operands(d.src_indices)}], {pr.operand(d.dst)}[{pr.operands(d.dst_indices)}], "
         f"{pr.operand(d.num_elements)}, {pr.operand(d.tag)}[{pr.operands(d.tag_indices)}]"
     )
-    if d.is_strided:
-        pr.write(f", {pr.operand(d.stride)}, {pr.operand(d.elements_per_stride)}")
+    stride, count = d.stride, d.elements_per_stride  # both present for a strided transfer
+    if stride is not None and count is not None:
+        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
     pr.write(f" : {pr.type(d.src.type)}, {pr.type(d.dst.type)}, {pr.type(d.tag.type)}")
 
 
@@ -269,7 +281,7 @@ def _verify_memref_dma_start(op: Operation) -> None:
         op_error(op, "expected at least 4 operands")
 
     def rank(v: Value) -> int:
-        return len(v.type.shape)
+        return len(_memref(v).shape)
 
     def all_index(values: list[Value]) -> bool:
         return all(isinstance(v.type, IndexType) for v in values)
@@ -399,7 +411,7 @@ def _print_memref_global(pr: Printer, op: Operation) -> None:
     if "constant" in op.properties:
         pr.write(" constant")
     pr.write(" " + pr.attr(SymbolRefAttr(string_value(op, "sym_name") or "")))
-    pr.write(" : " + pr.type(op.properties["type"].value))
+    pr.write(" : " + pr.type(op.properties["type"].value))  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     value = op.properties.get("initial_value")
     if isinstance(value, DenseElementsAttr):
         pr.write(" = " + pr.types.dense_body(value))
@@ -515,6 +527,7 @@ def _verify_memory_space_cast(op: Operation) -> None:
     if (
         not same_kind
         or not isinstance(a, (MemRefType, UnrankedMemRefType))
+        or not isinstance(b, (MemRefType, UnrankedMemRefType))
         or a.element_type != b.element_type
         or (isinstance(a, MemRefType) and (a.shape != b.shape or a.layout != b.layout))
     ):
@@ -562,6 +575,8 @@ define_format(
 def _verify_reshape(op: Operation) -> None:
     src, shape = (v.type for v in op.operands)
     result = op.results[0].type
+    # The syntax reads memrefs, ranked or not.
+    assert isinstance(src, ShapedType) and isinstance(result, ShapedType)
     if src.element_type != result.element_type:
         op_error(op, "element types of source and destination memref types should be the same")
     if isinstance(src, MemRefType) and src.layout:
@@ -591,8 +606,8 @@ define_format(
 
 
 def _verify_transpose(op: Operation) -> None:
-    permutation = op.properties["permutation"].value
-    t = op.operands[0].type
+    permutation = op.properties["permutation"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    t = _memref(op.operands[0])
     if not permutation.is_permutation():
         op_error(op, "expected a permutation map")
     if permutation.num_dims != len(t.shape):
@@ -605,7 +620,7 @@ def _verify_transpose(op: Operation) -> None:
     expected = _canonical_strided(
         t, [t.shape[k] for k in order], [strides[k] for k in order], offset
     )
-    result = op.results[0].type
+    result = _memref(op.results[0])
     result_layout = strides_and_offset(result)
     canonical = result
     if result.layout and result_layout is not None:
@@ -850,14 +865,13 @@ def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
 
 def _verify_memref_prefetch(op: Operation) -> None:
     hint = op.properties.get("localityHint")
-    if hint is None or not 0 <= hint.value <= 3:
+    if hint is None or not 0 <= hint.value <= 3:  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
         op_error(
             op,
             "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose minimum value is 0 whose maximum value is 3",
         )
-    t = op.operands[0].type
-    if len(op.operands) - 1 != len(t.shape):
+    if len(op.operands) - 1 != len(_memref(op.operands[0]).shape):
         op_error(op, "too few indices")
 
 
@@ -914,13 +928,13 @@ def _identity_map(m) -> bool:
 def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]) -> None:
     """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
 
-    def error(message: str):
+    def error(message: str) -> NoReturn:
         raise VerifyError(message, op.loc)
 
     props = op.properties
-    offsets = props["static_offsets"].values
-    sizes = props["static_sizes"].values
-    strides = props["static_strides"].values
+    offsets = props["static_offsets"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    sizes = props["static_sizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    strides = props["static_strides"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if not (len(offsets) == 1 and max_ranks[0] == 1) and len(offsets) != len(sizes):
         error(
             f"expected mixed offsets rank to match mixed sizes rank ({len(offsets)} vs "
@@ -949,6 +963,7 @@ def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]
 
 def _verify_reinterpret_cast(op: Operation) -> None:
     source, result = op.operands[0].type, op.results[0].type
+    assert isinstance(source, (MemRefType, UnrankedMemRefType))  # the syntax reads a memref
     if not isinstance(result, MemRefType):
         op_error(op, f"result #0 must be memref of any type values, but got '{result}'")
     _verify_offsets_sizes_strides(op, (1, len(result.shape), len(result.shape)))
@@ -968,7 +983,7 @@ def _verify_reinterpret_cast(op: Operation) -> None:
     def show(v: int) -> str:
         return "dynamic" if v == DYNAMIC else str(v)
 
-    sizes = op.properties["static_sizes"].values
+    sizes = op.properties["static_sizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     for index, (actual, expected) in enumerate(zip(result.shape, sizes)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -982,14 +997,14 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             f"expected result type to have strided layout but found '{result}'", op.loc
         )
     strides, result_offset = layout
-    expected_offset = op.properties["static_offsets"].values[0]
+    expected_offset = op.properties["static_offsets"].values[0]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if result_offset != DYNAMIC and result_offset != expected_offset:
         raise VerifyError(
             f"expected result type with offset = {show(expected_offset)} instead of "
             f"{result_offset}",
             op.loc,
         )
-    expected_strides = op.properties["static_strides"].values
+    expected_strides = op.properties["static_strides"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     for index, (actual, expected) in enumerate(zip(strides, expected_strides)):
         if actual != DYNAMIC and actual != expected:
             raise VerifyError(
@@ -1027,7 +1042,7 @@ def _parse_reassociation(p: Parser) -> Attribute:
 
 
 def _groups(attr: Attribute) -> list[list[int]]:
-    return [[e.value for e in group.elements] for group in attr.elements]
+    return [[e.value for e in group.elements] for group in attr.elements]  # type: ignore[attr-defined]  # reassociation: an array of arrays of integers, by the op's definition
 
 
 def _reassociation(op: Operation) -> list[list[int]]:
@@ -1119,7 +1134,7 @@ def _collapsed_layout(t: MemRefType, groups: list[list[int]]) -> tuple[list[int]
 
 
 def _verify_collapse_shape(op: Operation) -> None:
-    source, result = op.operands[0].type, op.results[0].type
+    source, result = _memref(op.operands[0]), _memref(op.results[0])
     groups = _reassociation(op)
     _verify_collapsed_shape(op, result.shape, source.shape, groups)
     if _is_identity_layout(source):
@@ -1147,7 +1162,7 @@ define_format(
 
 
 def _verify_expand_shape(op: Operation) -> None:
-    source, result = op.operands[0].type, op.results[0].type
+    source, result = _memref(op.operands[0]), _memref(op.results[0])
     groups = _reassociation(op)
     if len(source.shape) > len(result.shape):
         r0, r1 = len(source.shape), len(result.shape)
@@ -1174,7 +1189,7 @@ def _verify_expand_shape(op: Operation) -> None:
         expected = _strided_type(source, result.shape, strides, source_offset)
     if expected != result:
         op_error(op, f"expected expanded type to be '{expected}' but found '{result}'")
-    static = op.properties["static_output_shape"].values
+    static = op.properties["static_output_shape"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     if len(static) != len(result.shape):
         op_error(
             op,
@@ -1212,7 +1227,7 @@ define_format(
 
 
 def _verify_view(op: Operation) -> None:
-    base, view = op.operands[0].type, op.results[0].type
+    base, view = _memref(op.operands[0]), _memref(op.results[0])
     if not _is_identity_layout(base):
         raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
     if not _is_identity_layout(view):
@@ -1286,7 +1301,7 @@ def _memref_rank_reduction_mask(
 
 
 def _verify_subview(op: Operation) -> None:
-    def error(message: str):
+    def error(message: str) -> NoReturn:
         raise VerifyError(message, op.loc)
 
     base, result = op.operands[0].type, op.results[0].type
@@ -1302,9 +1317,9 @@ def _verify_subview(op: Operation) -> None:
     if layout is None:
         error(f"base type '{base}' is not strided")
     props = op.properties
-    offsets = props["static_offsets"].values
-    sizes = props["static_sizes"].values
-    steps = props["static_strides"].values
+    offsets = props["static_offsets"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    sizes = props["static_sizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    steps = props["static_strides"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     source_strides, source_offset = layout
     target_offset = source_offset
     for o, s in zip(offsets, source_strides):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
 from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.func import (
@@ -477,7 +479,7 @@ define(
 for _name in ("ml_program.return", "ml_program.output"):
     define(
         _name,
-        parse=lambda p, o, n=_name: parse_return_like(p, o, n),
+        parse=partial(parse_return_like, name=_name),
         print=print_return_like,
         traits=(TERMINATOR, PURE),
     )

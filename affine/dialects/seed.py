@@ -86,17 +86,22 @@ _ARITH_RENAMES = {
 }
 
 
+def _parse_as(modern: str, p: Parser, offset: int) -> Operation:
+    """The op at ``offset`` read with the custom syntax of the registered op ``modern``."""
+    op_def = lookup(modern)
+    assert op_def is not None and op_def.parse is not None  # registered, with a custom syntax
+    return op_def.parse(p, offset)
+
+
 def _delegate(modern: str) -> SeedParser:
     def parse(p: Parser, offset: int) -> Operation:
-        op_def = lookup(modern)
-        assert op_def is not None and op_def.parse is not None
-        return op_def.parse(p, offset)
+        return _parse_as(modern, p, offset)
 
     return parse
 
 
 def _parse_for(p: Parser, offset: int) -> Operation:
-    return lookup("affine.for").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
+    return _parse_as("affine.for", p, offset)
 
 
 def _parse_if(p: Parser, offset: int) -> Operation:
@@ -139,7 +144,7 @@ def _parse_alloc(p: Parser, offset: int) -> Operation:
             "expected '(' with the dynamic sizes after 'alloc' (seed grammar: "
             "alloc(%dims)[%symbols] : memref-type)"
         )
-    return lookup("memref.alloc").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
+    return _parse_as("memref.alloc", p, offset)
 
 
 def _parse_alloc_static(p: Parser, offset: int) -> Operation:
@@ -198,7 +203,7 @@ def _parse_store(p: Parser, offset: int) -> Operation:
 
 def _parse_constant(p: Parser, offset: int) -> Operation:
     if p.at("@"):
-        return lookup("func.constant").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
+        return _parse_as("func.constant", p, offset)
     attrs = p.parse_optional_attr_dict()
     value = p.parse_attribute()
     t = getattr(value, "type", None)
@@ -260,7 +265,7 @@ def _parse_dma_start(p: Parser, offset: int) -> Operation:
 
 
 def _parse_dma_wait(p: Parser, offset: int) -> Operation:
-    return lookup("affine.dma_wait").parse(p, offset)  # type: ignore[union-attr]  # a registered op: its definition and parser exist
+    return _parse_as("affine.dma_wait", p, offset)
 
 
 def _no_modern_form(name: str) -> SeedParser:

@@ -229,7 +229,7 @@ def _float_entries(
     float elements the encodings (from ``bits``, or ``values`` rounded to the type) and the
     nearest Python floats (pairs for complex), otherwise ``(values, None)``."""
     complex_parts = isinstance(element, ComplexType)
-    scalar = element.element_type if complex_parts else element
+    scalar = element.element_type if isinstance(element, ComplexType) else element
 
     def each(convert: Callable[[Any], Any], entries: Iterable) -> tuple:
         """``convert`` applied to every entry (to both parts of a complex one)."""

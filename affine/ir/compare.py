@@ -44,8 +44,8 @@ def _op(a: Operation, b: Operation, values: dict, blocks: dict, path: str) -> st
         return f"{here}: successor counts differ"
     if len(a.regions) != len(b.regions):
         return f"{here}: {len(a.regions)} regions != {len(b.regions)}"
-    for i, (ra, rb) in enumerate(zip(a.regions, b.regions)):
-        problem = _region(ra, rb, values, blocks, f"{here}#region{i}")
+    for i, (region_a, region_b) in enumerate(zip(a.regions, b.regions)):
+        problem = _region(region_a, region_b, values, blocks, f"{here}#region{i}")
         if problem:
             return problem
     for i, (sa, sb) in enumerate(zip(a.successors, b.successors)):

@@ -226,9 +226,14 @@ class Operation:
     def set_operand(self, index: int, value: Value) -> None:
         self.operands[index] = value
 
-    def clone(self, mapping: dict[Value, Value] | None = None) -> Operation:
-        """A deep copy; operands found in ``mapping`` are remapped, and ``mapping`` is
-        extended with the results and block arguments of the copy."""
+    def clone(
+        self,
+        mapping: dict[Value, Value] | None = None,
+        blocks: Mapping[Block, Block] | None = None,
+    ) -> Operation:
+        """A deep copy; operands found in ``mapping`` and successors found in ``blocks`` are
+        remapped, and ``mapping`` is extended with the results and block arguments of the
+        copy."""
         if mapping is None:
             mapping = {}
         new = Operation.create(
@@ -238,7 +243,7 @@ class Operation:
             self.properties,
             self.attributes,
             [r.clone(mapping) for r in self.regions],
-            [mapping.get(b, b) for b in self.successors],
+            [blocks.get(b, b) if blocks else b for b in self.successors],
             self.loc,
         )
         for old, fresh in zip(self.results, new.results):
@@ -312,7 +317,6 @@ class Block:
     def clone_into(self, region: Region, mapping: dict[Value, Value]) -> Block:
         new = Block()
         region.add_block(new)
-        mapping[self] = new  # type: ignore[index]  # the clone mapping also maps blocks to blocks
         for arg in self.arguments:
             fresh = new.add_argument(arg.type, arg.loc)
             fresh.name = arg.name
@@ -364,12 +368,12 @@ class Region:
         if mapping is None:
             mapping = {}
         new = Region()
-        # Create all blocks first so that branches may refer to later blocks.
-        for block in self.blocks:
-            block.clone_into(new, mapping)
-        for old_block, new_block in zip(self.blocks, new.blocks):
+        # Create all blocks first so that branches may refer to later blocks (a successor is
+        # always a block of the branch's own region).
+        blocks = {block: block.clone_into(new, mapping) for block in self.blocks}
+        for old_block, new_block in blocks.items():
             for op in old_block.operations:
-                new_block.append(op.clone(mapping))
+                new_block.append(op.clone(mapping, blocks))
         return new
 
 

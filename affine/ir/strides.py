@@ -32,10 +32,11 @@ def strided_from_map(m: AffineMap) -> StridedLayout | None:
     for monomial, c in flat.terms:
         if monomial == ():
             continue
-        if not all(isinstance(a, AffineExpr) for a in monomial):
+        atoms = [a for a in monomial if isinstance(a, AffineExpr)]
+        if len(atoms) != len(monomial):
             return None  # a division
-        dims = [a for a in monomial if a.kind == DIM]
-        syms = [a for a in monomial if a.kind != DIM]
+        dims = [a for a in atoms if a.kind == DIM]
+        syms = [a for a in atoms if a.kind != DIM]
         if len(dims) > 1 or len(syms) > 1 or (syms and c != 1):
             return None
         if syms:

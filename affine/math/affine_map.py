@@ -45,20 +45,21 @@ class AffineMap(Interned):
         results: Iterable[ExprLike],
         size: Iterable[AffineExpr | Sequence[AffineExpr]] | None = None,
     ) -> AffineMap:
-        results = tuple(_as_expr(r) for r in results)
+        exprs = tuple(_as_expr(r) for r in results)
+        sizes: tuple[SizeEntry, ...] | None = None
         if size is not None:
-            size = tuple(
+            sizes = tuple(
                 (entry,) if isinstance(entry, AffineExpr) else tuple(entry) for entry in size
             )
-        for r in results:
+        for r in exprs:
             _check_ids(r, num_dims, num_symbols, "map")
         return cls._table.intern(
-            (num_dims, num_symbols, results, size),
+            (num_dims, num_symbols, exprs, sizes),
             cls,
             num_dims=num_dims,
             num_symbols=num_symbols,
-            results=results,
-            size=size,
+            results=exprs,
+            size=sizes,
         )
 
     @classmethod

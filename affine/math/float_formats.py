@@ -497,8 +497,8 @@ def _layout(digits: str, exp: int, precision: int, max_padding: int, truncate_ze
 
 
 def _table() -> dict[str, FloatSemantics]:
-    nan_only_uz = {"nonfinite": "nan_only", "nan_encoding": "negative_zero"}
-    finite = {"nonfinite": "finite_only", "nan_encoding": "none"}
+    nan_only_uz = ("nan_only", "negative_zero")  # (nonfinite, nan_encoding)
+    finite = ("finite_only", "none")
     rows = [
         FloatSemantics("f16", 16, 11, 15, -14),
         FloatSemantics("bf16", 16, 8, 127, -126),
@@ -511,15 +511,15 @@ def _table() -> dict[str, FloatSemantics]:
         FloatSemantics("f8E4M3", 8, 4, 7, -6),
         FloatSemantics("f8E3M4", 8, 5, 3, -2),
         FloatSemantics("f8E4M3FN", 8, 4, 8, -6, "nan_only", "all_ones"),
-        FloatSemantics("f8E5M2FNUZ", 8, 3, 15, -15, **nan_only_uz),
-        FloatSemantics("f8E4M3FNUZ", 8, 4, 7, -7, **nan_only_uz),
-        FloatSemantics("f8E4M3B11FNUZ", 8, 4, 4, -10, **nan_only_uz),
+        FloatSemantics("f8E5M2FNUZ", 8, 3, 15, -15, *nan_only_uz),
+        FloatSemantics("f8E4M3FNUZ", 8, 4, 7, -7, *nan_only_uz),
+        FloatSemantics("f8E4M3B11FNUZ", 8, 4, 4, -10, *nan_only_uz),
         FloatSemantics(
             "f8E8M0FNU", 8, 1, 127, -127, "nan_only", "all_ones", has_zero=False, signed=False
         ),
-        FloatSemantics("f4E2M1FN", 4, 2, 2, 0, **finite),
-        FloatSemantics("f6E2M3FN", 6, 4, 2, 0, **finite),
-        FloatSemantics("f6E3M2FN", 6, 3, 4, -2, **finite),
+        FloatSemantics("f4E2M1FN", 4, 2, 2, 0, *finite),
+        FloatSemantics("f6E2M3FN", 6, 4, 2, 0, *finite),
+        FloatSemantics("f6E3M2FN", 6, 3, 4, -2, *finite),
     ]
     return {s.name: s for s in rows}
 

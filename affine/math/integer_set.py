@@ -35,19 +35,19 @@ class IntegerSet(Interned):
         constraints: Iterable[ExprLike],
         eq_flags: Iterable[bool],
     ) -> IntegerSet:
-        constraints = tuple(_as_expr(c) for c in constraints)
-        eq_flags = tuple(bool(f) for f in eq_flags)
-        if len(constraints) != len(eq_flags):
+        exprs = tuple(_as_expr(c) for c in constraints)
+        flags = tuple(bool(f) for f in eq_flags)
+        if len(exprs) != len(flags):
             raise ValueError("an integer set needs one equality flag per constraint")
-        for c in constraints:
+        for c in exprs:
             _check_ids(c, num_dims, num_symbols, "set")
         return cls._table.intern(
-            (num_dims, num_symbols, constraints, eq_flags),
+            (num_dims, num_symbols, exprs, flags),
             cls,
             num_dims=num_dims,
             num_symbols=num_symbols,
-            constraints=constraints,
-            eq_flags=eq_flags,
+            constraints=exprs,
+            eq_flags=flags,
         )
 
     @classmethod

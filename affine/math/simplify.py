@@ -401,9 +401,10 @@ class _Context:
             rest = FlatExpr(remainder)
             if rest.is_zero:
                 return FlatExpr(quotient)
-            if all(_divide_monomial(m, monomial) is not None for m, _ in rest.terms):
+            divided = [(_divide_monomial(m, monomial), a) for m, a in rest.terms]
+            if all(q is not None for q, _ in divided):
                 # floor(M*a / (c*M)) = floor(a / c) since M > 0.
-                reduced = FlatExpr({_divide_monomial(m, monomial): a for m, a in rest.terms})
+                reduced = FlatExpr({q: a for q, a in divided if q is not None})
                 return FlatExpr(quotient) + self._floor_by_constant(reduced, c)
             taken = FlatExpr(quotient)
             if not taken.is_zero:
@@ -847,8 +848,8 @@ def _check_ids(expr: AffineExpr, num_dims: int, num_symbols: int) -> None:
 def simplify_expr(
     expr: AffineExpr, num_dims: int, num_symbols: int, ranges: Ranges | None = None
 ) -> AffineExpr:
-    """A simplified equivalent of ``expr``: the shorter spelling of its near and reduced
-    normal forms (the same value at every point where ``expr`` is defined).  Equal inputs
+    """A simplified equivalent of ``expr``, never longer than it: the shorter spelling of its
+    near and reduced normal forms (the same value at every point where ``expr`` is defined).  Equal inputs
     give identical results; for a form that is canonical across equal functions use
     ``flatten(expr, reduced=True)`` (or :func:`exprs_equal`).
 
@@ -864,8 +865,9 @@ def simplify_expr(
         reduced = flatten(expr, ranges, reduced=True)
     except FlattenError:
         return expr
-    # The shorter spelling of the two normal forms; the near one on a tie.
-    return min(_present(near), _present(reduced), key=expr_size)
+    # The shorter spelling of the two normal forms (the near one on a tie), unless ``expr``
+    # is shorter still: simplifying never lengthens, so it is idempotent in size.
+    return min(_present(near), _present(reduced), expr, key=expr_size)
 
 
 def simplify_map(m: AffineMap, ranges: Ranges | None = None) -> AffineMap:
@@ -889,12 +891,12 @@ def simplify_set(s: IntegerSet, ranges: Ranges | None = None) -> IntegerSet:
         except FlattenError:
             seen.setdefault((c, eq), None)
             continue
-        flat = _normalize_constraint(flat, eq)
-        if flat is None:
+        normal = _normalize_constraint(flat, eq)
+        if normal is None:
             return IntegerSet.empty(s.num_dims, s.num_symbols)
-        if flat.is_constant:  # trivially true
+        if normal.is_constant:  # trivially true
             continue
-        seen.setdefault((_present(flat), eq), None)
+        seen.setdefault((_present(normal), eq), None)
     return IntegerSet.get(s.num_dims, s.num_symbols, [c for c, _ in seen], [eq for _, eq in seen])
 
 

@@ -49,9 +49,12 @@ def lex(text: str, pos: int) -> Token:
     """Return the first token at or after ``pos`` (skipping whitespace and comments)."""
     m = _TOKEN.match(text, pos)
     if m is None:
-        start = _SKIP.match(text, pos).end()
+        skipped = _SKIP.match(text, pos)
+        assert skipped is not None  # _SKIP matches the empty string
+        start = skipped.end()
         return ("bad", start, start + 1)
     group = m.lastgroup
+    assert group is not None  # every alternative of _TOKEN is a named group
     start = m.start(group)
     end = m.end()
     if group == "id":

@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, Protocol, TypeVar
+from typing import Any, Literal, NoReturn, Protocol, TypeVar, overload
 
 from affine.errors import PolyError
 from affine.ir.attributes import (
@@ -110,12 +110,15 @@ _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse t
 
 T = TypeVar("T")
 E = TypeVar("E")  # an element of a comma list
+TypeClass = TypeVar("TypeClass", bound=Type)  # a class of types a custom syntax requires
 
 
 class ForwardRef(Value):
     """A use of an SSA name before its definition; replaced when the name is defined."""
 
     __slots__ = ("offset", "ops")
+
+    type: Type | None  # type: ignore[assignment]  # None until a use states it (Parser.resolve)
 
     def __init__(self, name: str, offset: int) -> None:
         self.type = None
@@ -426,27 +429,27 @@ class Parser:
             types.append(self.parse_type())
         return types
 
-    def _parse_dialect_symbol(self, aliases: Mapping[str, T]) -> tuple[str | None, T | None]:
-        """A ``!``/``#`` symbol: ``(text, None)`` for a dialect type or attribute (written
-        ``ns<...>`` or ``ns.id``, in its pretty form), ``(None, value)`` for an alias."""
+    def _parse_dialect_symbol(self, aliases: Mapping[str, T]) -> str | T:
+        """A ``!``/``#`` symbol: its text for a dialect type or attribute (written ``ns<...>``
+        or ``ns.id``, in its pretty form), the alias's value for an alias."""
         name = self.tok
         start = self.start
         if self.text.startswith("<", self.end):
             end = self._balanced_end()
             text = _pretty_dialect_symbol(self._expand_aliases_in(self.text[start:end]))
             self.reset(end)
-            return text, None
+            return text
         self.advance()
         alias = aliases.get(name[1:])
         if alias is not None:
-            return None, alias
+            return alias
         if "." not in name:
             self.error(f"undefined symbol alias id '{name[1:]}'", start + len(name))
-        return name, None
+        return name
 
     def _parse_bang_type(self) -> Type:
-        text, alias = self._parse_dialect_symbol(self.type_aliases)
-        return alias if alias is not None else OpaqueType(text)
+        symbol = self._parse_dialect_symbol(self.type_aliases)
+        return OpaqueType(symbol) if isinstance(symbol, str) else symbol
 
     def _parse_dims(self, word: str) -> tuple[list[int] | None, list[bool]]:
         """Dimension list after ``<`` of a shaped type; ``None`` for ``*x`` (unranked).
@@ -460,6 +463,7 @@ class Parser:
             self.reset(m.end())
             return None, []
         m = _DIMS.match(text, pos)
+        assert m is not None  # _DIMS matches the empty string
         shape: list[int] = []
         scalable: list[bool] = []
         for item in _DIM_ITEM.finditer(m.group(1)):
@@ -727,11 +731,12 @@ class Parser:
             self.advance()
             if negative:
                 value_f = -value_f
-            float_type: Type = F64
+            float_type = F64
             if self.accept(":"):
-                float_type = self.parse_type()
-                if not isinstance(float_type, FloatType):
+                written = self.parse_type()
+                if not isinstance(written, FloatType):
                     self.error("floating point value not valid for specified type")
+                float_type = written
             return FloatAttr(value_f, float_type)
         self.error("expected constant integer or floating point value")
 
@@ -797,11 +802,11 @@ class Parser:
         return SymbolRefAttr(root, nested)
 
     def _parse_hash_attr(self) -> Attribute:
-        text, alias = self._parse_dialect_symbol(self.attr_aliases)
-        if alias is not None:
-            return alias
+        symbol = self._parse_dialect_symbol(self.attr_aliases)
+        if not isinstance(symbol, str):
+            return symbol
         attr_type = self.parse_type() if self.accept(":") else None
-        return OpaqueAttr(text, attr_type)
+        return OpaqueAttr(symbol, attr_type)
 
     def _parse_dense_resource(self) -> Attribute:
         """``dense_resource<name> : shaped type`` (kept as text: the blob is not read)."""
@@ -940,12 +945,12 @@ class Parser:
             values, literal_shape = self._parse_dense_nested()
         self.expect(">")
         if self.accept(":"):
-            shaped = self.parse_type()
+            written = self.parse_type()
         elif type_hint is not None:
-            shaped = type_hint
+            written = type_hint
         else:
             self.wrong_token("expected ':'")
-        self._check_elements_type(shaped, start)
+        shaped = self._elements_type(written, start)
         return self._elements_attr(
             start,
             literal_start,
@@ -955,11 +960,13 @@ class Parser:
             shaped,
         )
 
-    def _check_elements_type(self, shaped: Type, start: int) -> None:
+    def _elements_type(self, shaped: Type, start: int) -> TensorType | VectorType:
+        """``shaped`` when it is a statically shaped tensor or vector type, else an error."""
         if not isinstance(shaped, (TensorType, VectorType)):
             self.error("elements literal must be a shaped type", start)
         if not shaped.has_static_shape:
             self.error("elements literal type must have static shape", start)
+        return shaped
 
     def _parse_sparse(self) -> Attribute:
         """``sparse<indices, values> : type`` (mlir-opt's shapes for splat literals and its
@@ -977,39 +984,40 @@ class Parser:
             self.expect(">")
             parts = (indices_start, indices, values_start, values)
         self.expect(":")
-        shaped = self.parse_type()
-        self._check_elements_type(shaped, start)
-        assert isinstance(shaped, (TensorType, VectorType))
+        shaped = self._elements_type(self.parse_type(), start)
+        shape = shaped.shape
+        assert shape is not None  # _elements_type: a static shape
         if parts is None:
             return SparseElementsAttr(shaped, None, None)
         indices_start, (index_values, index_shape), values_start, (value_values, value_shape) = (
             parts
         )
-        rank = len(shaped.shape)
-        index_type = TensorType(index_shape or [1, rank], I64)
-        value_type = TensorType(value_shape or [index_type.shape[0]], shaped.element_type)
+        rank = len(shape)
+        rows = tuple(index_shape or [1, rank])
+        index_type = TensorType(rows, I64)
+        value_rows = tuple(value_shape or [rows[0]])
+        value_type = TensorType(value_rows, shaped.element_type)
         index_attr = self._elements_attr(
             start, indices_start, index_values, index_shape, None, index_type
         )
         value_attr = self._elements_attr(
             start, values_start, value_values, value_shape, None, value_type
         )
-        if len(value_type.shape) != 1:
+        if len(value_rows) != 1:
             self.error("expected 1-d tensor for sparse element values", start)
-        rows = index_type.shape
         index_rows_fit = (len(rows) == 2 and rows[1] == rank) or (len(rows) == 1 and rank == 1)
-        if not index_rows_fit or rows[0] != value_type.shape[0]:
+        if not index_rows_fit or rows[0] != value_rows[0]:
             self.error(
-                f"expected shape ([{', '.join(map(str, shaped.shape))}]); inferred shape of "
+                f"expected shape ([{', '.join(map(str, shape))}]); inferred shape of "
                 f"indices literal ([{', '.join(map(str, rows))}]); inferred shape of values "
-                f"literal ([{', '.join(map(str, value_type.shape))}])",
+                f"literal ([{', '.join(map(str, value_rows))}])",
                 start,
             )
         flat = index_attr.flat_values()
         width = rows[1] if len(rows) == 2 else 1
         for row in range(rows[0]):
             index = flat[row * width : (row + 1) * width]
-            if any(not 0 <= i < n for i, n in zip(index, shaped.shape)):
+            if any(not 0 <= i < n for i, n in zip(index, shape)):
                 self.error(
                     f"sparse index #{row} is not contained within the value shape, with "
                     f"index=[{', '.join(map(str, index))}], and type='{shaped}'",
@@ -1051,10 +1059,12 @@ class Parser:
                 )
         else:
             _flatten_dense(values, flat)
-            if literal_shape and tuple(literal_shape) != tuple(shaped.shape):
+            shape = shaped.shape
+            assert shape is not None  # the callers pass static types (_elements_type)
+            if literal_shape and tuple(literal_shape) != shape:
                 self.error(
                     f"inferred shape of elements literal ([{', '.join(map(str, literal_shape))}])"
-                    f" does not match type ([{', '.join(map(str, shaped.shape))}])",
+                    f" does not match type ([{', '.join(map(str, shape))}])",
                     start,
                 )
         strings = [isinstance(v, str) for v in flat]
@@ -1072,7 +1082,7 @@ class Parser:
         # MLIR reads the literal as a list of numbers, a complex value giving two: a complex
         # type takes them in pairs, other types take as many as there are elements.
         scalars = [s for v in flat for s in (v[1:] if _is_complex(v) else (v,))]
-        scalar_type = element
+        scalar_type: Type = element
         if isinstance(element, ComplexType):
             scalar_type = element.element_type
             if len(scalars) != 2 * len(flat):
@@ -1309,8 +1319,18 @@ class Parser:
                     self.error("only symbols and constants may appear in a map's size")
         return entries
 
+    @overload
+    def _parse_seed_map_or_set(self, want: Literal["map"]) -> AffineMap: ...
+
+    @overload
+    def _parse_seed_map_or_set(self, want: Literal["set"]) -> IntegerSet: ...
+
+    @overload
+    def _parse_seed_map_or_set(self, want: None = None) -> AffineMap | IntegerSet: ...
+
     def _parse_seed_map_or_set(self, want: str | None = None) -> AffineMap | IntegerSet:
-        """A seed-syntax map or set written without ``affine_map<...>``."""
+        """A seed-syntax map or set written without ``affine_map<...>`` (the one ``want``
+        names, when given: the other kind is an error)."""
         return self._parse_map_or_set_body(want)
 
     def _parse_constraint(self, lookup_id) -> tuple[AffineExpr, bool]:
@@ -1616,7 +1636,9 @@ class Parser:
         self.expect(":")
         return self.parse_type()
 
-    def parse_colon_type_of(self, cls: type, mnemonic: str, at_colon: bool = False) -> Type:
+    def parse_colon_type_of(
+        self, cls: type[TypeClass], mnemonic: str, at_colon: bool = False
+    ) -> TypeClass:
         """``: type`` where the type must be a ``cls`` (``builtin.memref``, ...); the error is
         at the colon for hand-written mlir-opt parsers, at the type for generated ones."""
         colon = self.start
@@ -1660,6 +1682,16 @@ class Parser:
         if self.accept_keyword("attributes"):
             return dict(self.parse_attr_dict().entries)
         return {}
+
+    @overload
+    def parse_argument(
+        self, with_type: Literal[True], colon_context: str = ""
+    ) -> tuple[str, int, Type, int]: ...
+
+    @overload
+    def parse_argument(
+        self, with_type: Literal[False] = False, colon_context: str = ""
+    ) -> tuple[str, int, None, int]: ...
 
     def parse_argument(
         self, with_type: bool = False, colon_context: str = ""
@@ -1762,7 +1794,7 @@ class Parser:
     def parse_affine_map_attr(self) -> AffineMap:
         """``affine_map<...>``, a ``#alias`` of one, or a seed inline map."""
         if self.kind == "(":
-            return self._expect_map(self._parse_seed_map_or_set(want="map"))
+            return self._parse_seed_map_or_set(want="map")
         offset = self.start
         attr = self.parse_attribute()
         if not isinstance(attr, AffineMapAttr):
@@ -1781,11 +1813,6 @@ class Parser:
         if not isinstance(result, IntegerSet):
             self.error("expected integer set", offset)
         return result
-
-    def _expect_map(self, value) -> AffineMap:
-        if not isinstance(value, AffineMap):
-            self.error("expected affine map")
-        return value
 
     def parse_dim_and_symbol_list(self) -> tuple[list[tuple[Value, int]], int]:
         dims = self.parse_operand_list("(", " in operand list")
@@ -1819,11 +1846,10 @@ class Parser:
                     self.error(f"region entry argument '%{name}' is already in use", offset)
                 arg = entry.add_argument(arg_type, self.loc(offset))
                 self.define_values(name, [arg], offset)
-            if self.kind == "^":
+            if self.kind == "^":  # the region starts with a labelled block
                 if entry_args:
                     self.error("invalid block name in region with named arguments")
-                entry = None  # the region starts with a labelled block
-            if entry is not None:
+            else:
                 region.add_block(entry)
                 self._parse_block_body(entry)
             while self.kind == "^":

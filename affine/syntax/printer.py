@@ -105,46 +105,48 @@ def strided_to_str(layout: StridedLayout) -> str:
     return f"strided<[{strides}], offset: {offset}>"
 
 
+AliasableAttr = AffineMapAttr | IntegerSetAttr  # printed as #map / #set aliases
+
+
 class _TypeAttrPrinter:
     """Types and attributes to text; ``alias`` (if given) maps aliasable attributes to a
     placeholder string."""
 
-    def __init__(self, alias: Callable[[Attribute], str] | None) -> None:
+    def __init__(self, alias: Callable[[AliasableAttr], str] | None) -> None:
         self.alias = alias
 
     def type(self, t: Type) -> str:
-        cls = type(t)
-        if cls is IntegerType:
+        if isinstance(t, IntegerType):
             return {"": "i", "s": "si", "u": "ui"}[t.signedness] + str(t.width)
-        if cls is FloatType:
+        if isinstance(t, FloatType):
             return t.name
-        if cls is IndexType:
+        if isinstance(t, IndexType):
             return "index"
-        if cls is MemRefType:
+        if isinstance(t, MemRefType):
             return self._memref(t)
-        if cls is VectorType:
+        if isinstance(t, VectorType):
             dims = "".join((f"[{d}]" if s else str(d)) + "x" for d, s in zip(t.shape, t.scalable))
             return f"vector<{dims}{self.type(t.element_type)}>"
-        if cls is TensorType:
+        if isinstance(t, TensorType):
             if t.shape is None:
                 dims = "*x"
             else:
                 dims = "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in t.shape)
             enc = f", {self.attr(t.encoding)}" if t.encoding is not None else ""
             return f"tensor<{dims}{self.type(t.element_type)}{enc}>"
-        if cls is FunctionType:
+        if isinstance(t, FunctionType):
             inputs = ", ".join(self.type(x) for x in t.inputs)
             return f"({inputs}) -> {self.result_types(t.results)}"
-        if cls is TupleType:
+        if isinstance(t, TupleType):
             return "tuple<" + ", ".join(self.type(x) for x in t.types) + ">"
-        if cls is ComplexType:
+        if isinstance(t, ComplexType):
             return f"complex<{self.type(t.element_type)}>"
-        if cls is UnrankedMemRefType:
+        if isinstance(t, UnrankedMemRefType):
             space = f", {self.attr(t.memory_space, True)}" if t.memory_space is not None else ""
             return f"memref<*x{self.type(t.element_type)}{space}>"
-        if cls is OpaqueType:
+        if isinstance(t, OpaqueType):
             return t.text
-        if cls is NoneType:
+        if isinstance(t, NoneType):
             return "none"
         raise TypeError(f"cannot print type {t!r}")
 
@@ -167,50 +169,49 @@ class _TypeAttrPrinter:
         return text + ">"
 
     def attr(self, a: Attribute, may_elide: bool = False) -> str:
-        cls = type(a)
-        if cls is AffineMapAttr or cls is IntegerSetAttr:
+        if isinstance(a, (AffineMapAttr, IntegerSetAttr)):
             if self.alias is not None:
                 return self.alias(a)
-            if cls is AffineMapAttr:
+            if isinstance(a, AffineMapAttr):
                 return f"affine_map<{print_map(a.value)}>"
             return f"affine_set<{print_set(a.value)}>"
-        if cls is IntegerAttr:
+        if isinstance(a, IntegerAttr):
             t = a.type
             if isinstance(t, IntegerType) and t.width == 1 and not t.signedness:
                 return "true" if a.value else "false"
             if may_elide and isinstance(t, IntegerType) and t.width == 64 and not t.signedness:
                 return str(a.value)
             return f"{a.value} : {self.type(t)}"
-        if cls is FloatAttr:
+        if isinstance(a, FloatAttr):
             text = format_float(a.bits, a.type)
             if may_elide and a.type.name == "f64" and not text.startswith("0x"):
                 return text
             return f"{text} : {self.type(a.type)}"
-        if cls is StringAttr:
+        if isinstance(a, StringAttr):
             text = escape_string(a.value)
             return f"{text} : {self.type(a.type)}" if a.type is not None else text
-        if cls is ArrayAttr:
+        if isinstance(a, ArrayAttr):
             return "[" + ", ".join(self.attr(x, True) for x in a.elements) + "]"
-        if cls is DictionaryAttr:
+        if isinstance(a, DictionaryAttr):
             return "{" + self.named_attrs(a.entries) + "}"
-        if cls is UnitAttr:
+        if isinstance(a, UnitAttr):
             return "unit"
-        if cls is TypeAttr:
+        if isinstance(a, TypeAttr):
             return self.type(a.value)
-        if cls is SymbolRefAttr:
+        if isinstance(a, SymbolRefAttr):
             return "".join([_symbol_text(a.root)] + ["::" + _symbol_text(n) for n in a.nested])
-        if cls is DenseElementsAttr:
+        if isinstance(a, DenseElementsAttr):
             return f"{self.dense_body(a)} : {self.type(a.type)}"
-        if cls is DenseArrayAttr:
+        if isinstance(a, DenseArrayAttr):
             return self._dense_array(a)
-        if cls is SparseElementsAttr:
+        if isinstance(a, SparseElementsAttr):
             body = ""
             if a.indices is not None and a.values is not None:
                 body = f"{_elements_literal(a.indices)}, {_elements_literal(a.values)}"
             return f"sparse<{body}> : {self.type(a.type)}"
-        if cls is OpaqueAttr:
+        if isinstance(a, OpaqueAttr):
             return a.text if a.type is None else f"{a.text} : {self.type(a.type)}"
-        if cls is LocationAttr:
+        if isinstance(a, LocationAttr):
             return a.text
         raise TypeError(f"cannot print attribute {a!r}")
 
@@ -233,7 +234,9 @@ class _TypeAttrPrinter:
         if not a.values:
             return head + ">"
         if a.bits is not None:
-            body = ", ".join(format_float(b, a.element_type) for b in a.bits)
+            element = a.element_type
+            assert isinstance(element, FloatType)  # only float arrays keep encodings
+            body = ", ".join(format_float(b, element) for b in a.bits)
         elif a.element_type == IntegerType(1):
             body = ", ".join("true" if v else "false" for v in a.values)
         else:
@@ -265,6 +268,7 @@ def _elements_literal(a: DenseElementsAttr) -> str:
 def _dense_element(value, element: Type) -> str:
     """One entry of a dense literal: a float element's encoding, a value otherwise."""
     if isinstance(value, tuple):
+        assert isinstance(element, ComplexType)  # entries are pairs for complex elements only
         inner = element.element_type
         return f"({_dense_element(value[0], inner)},{_dense_element(value[1], inner)})"
     if isinstance(value, bool):
@@ -337,8 +341,9 @@ class _Names:
                 if op_def is not None and op_def.block_arg_names is not None:
                     names = op_def.block_arg_names(parent)
             for i, arg in enumerate(block.arguments):
-                if names is not None and i < len(names) and names[i]:
-                    self.ids[arg] = self._unique(names[i], counters, used)
+                name = names[i] if names is not None and i < len(names) else None
+                if name:
+                    self.ids[arg] = self._unique(name, counters, used)
                 elif entry:
                     self.ids[arg] = self._unique(f"arg{counters[1]}", counters, used)
                     counters[1] += 1
@@ -434,14 +439,14 @@ class Printer:
         self.out: list[str] = []
         self.indent = 0
         self.names = _Names(generic)
-        self.alias_index: dict[Attribute, int] = {}
-        self.alias_attrs: list[Attribute] = []
+        self.alias_index: dict[AliasableAttr, int] = {}
+        self.alias_attrs: list[AliasableAttr] = []
         self.types = _TypeAttrPrinter(self._alias)
         self.default_dialects: list[str] = ["builtin"]
 
     # -- aliases ----------------------------------------------------------------------------
 
-    def _alias(self, a: Attribute) -> str:
+    def _alias(self, a: AliasableAttr) -> str:
         index = self.alias_index.get(a)
         if index is None:
             index = len(self.alias_attrs)
@@ -450,7 +455,7 @@ class Printer:
         return f"\x00{index}\x00"
 
     def _alias_table(self) -> tuple[list[str], dict[int, str]]:
-        def prefix(a: Attribute) -> str:
+        def prefix(a: AliasableAttr) -> str:
             return "map" if isinstance(a, AffineMapAttr) else "set"
 
         order = sorted(range(len(self.alias_attrs)), key=lambda i: prefix(self.alias_attrs[i]))

@@ -7,7 +7,7 @@ import random
 import pytest
 from affine_strategies import box, exprs, integer_sets, maps, value
 from conftest import run_mlir_opt
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from affine import AffineMap, IntegerSet, dim, parse_affine_expr, parse_affine_map, symbol
@@ -206,6 +206,7 @@ def test_flat_forms_evaluate_like_the_expression(e) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(exprs(num_dims=2, num_symbols=1))
+@example((dim(0) % -4) % -3)  # its reduced form's own reduced form was longer
 def test_simplification_is_idempotent(e) -> None:
     s = simplify_expr(e, 2, 1)
     assert simplify_expr(s, 2, 1) is s or expr_size(simplify_expr(s, 2, 1)) <= expr_size(s)
