@@ -57,6 +57,12 @@ class Verdict:
     def __bool__(self) -> bool:
         return self.legal
 
+    def _repr_html_(self) -> str:
+        """Legal or illegal in colour, and why (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.verdict_html(self)
+
 
 LEGAL = Verdict(True)
 
@@ -79,8 +85,12 @@ def where(op: Operation) -> str:
 
 
 def describe(edge: Edge, witness: Sequence[int] | None = None) -> str:
-    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12``."""
-    text = f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)}"
+    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12 on
+    %A``."""
+    text = (
+        f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)} "
+        f"on {edge.source.memref_label}"
+    )
     if witness is not None:
         text += f" with distance ({', '.join(str(v) for v in witness)})"
     return text

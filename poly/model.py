@@ -47,6 +47,7 @@ from affine.dialects.affine_dialect import (
 )
 from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
+from affine.ir.labels import value_label
 from affine.ir.registry import AFFINE_SCOPE, lookup
 from affine.ir.strides import strides_and_offset
 from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
@@ -323,9 +324,14 @@ class Access:
     def is_write(self) -> bool:
         return self.kind == WRITE
 
+    @property
+    def memref_label(self) -> str:
+        """The memref as the source names it (``%A``); :attr:`memref_name` is its ISL tuple."""
+        return value_label(self.memref)
+
     def __repr__(self) -> str:
         tag = f"#{self.number} " if self.number is not None else ""
-        return f"<Access {tag}{self.kind} {self.op.name} {self.relation}>"
+        return f"<Access {tag}{self.kind} {self.memref_label} by {self.op.name} at {self.op.loc}>"
 
 
 @dataclass

@@ -34,7 +34,7 @@ from poly import schedule_edits as edits
 from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS
 from poly.schedule_apply import TileHook, apply
-from poly.schedule_check import ILLEGAL, ScheduleVerdict, check
+from poly.schedule_check import ILLEGAL, ScheduleVerdict, check, members_to
 from poly.schedule_program import Program, ScheduleError, Statement
 from poly.schedule_tree import (
     Node,
@@ -129,6 +129,10 @@ class Schedule:
         """The loop names, outermost first in tree order."""
         return member_names(self.root)
 
+    def loops_of(self, statement: str) -> list[str]:
+        """The loops around ``statement`` (``S0``), outermost first."""
+        return [m.name for m in members_to(self.root, self.program.statement(statement))]
+
     @property
     def maps(self) -> dict[str, isl.Map]:
         """Each statement's 2d+1 map: a constant (the position in a sequence, else 0)
@@ -157,6 +161,12 @@ class Schedule:
     def __repr__(self) -> str:
         name = self.function.properties.get("sym_name")
         return f"<Schedule of @{getattr(name, 'value', '?')}: {self}>"
+
+    def _repr_html_(self) -> str:
+        """Statements, map, tree and a picture (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.schedule_html(self)
 
     def tree_text(self) -> str:
         """The schedule tree in ISL's YAML (block style), which :meth:`replace` reads."""

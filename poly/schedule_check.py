@@ -84,6 +84,12 @@ class ScheduleVerdict:
     def __str__(self) -> str:
         return self.status if not self.reason else f"{self.status}: {self.reason}"
 
+    def _repr_html_(self) -> str:
+        """The status in colour, the violation as a table (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.schedule_verdict_html(self)
+
 
 def check(
     root: Node,
@@ -254,14 +260,14 @@ def _coordinates(s: isl.Set) -> list[int]:
 def _shared_loops(root: Node, a: Statement, b: Statement) -> list[str]:
     """The loops (band members) both statements run in, outermost first."""
     shared = []
-    for x, y in zip(_members_to(root, a), _members_to(root, b)):
+    for x, y in zip(members_to(root, a), members_to(root, b)):
         if x is not y:
             break
         shared.append(x.name)
     return shared
 
 
-def _members_to(root: Node, s: Statement) -> list[Member]:
+def members_to(root: Node, s: Statement) -> list[Member]:
     """The band members on the path from the root to ``s``'s (first) leaf."""
     members: list[Member] = []
     node = root

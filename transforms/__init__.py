@@ -27,12 +27,15 @@ pass: passes and their dependencies (islpy) load on use.
 
 from __future__ import annotations
 
+import html
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from affine.ir.core import Module
+from affine.syntax.highlight import mlir_diff_html, mlir_html
+from affine.syntax.printer import print_module
 from transforms import registry
 
 _LAZY = {
@@ -59,10 +62,19 @@ _LAZY = {
     "distribute_band": "transforms.distribute",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
+    "check_fusion": "transforms.fusion",
+    "check_private_buffer": "transforms.fusion",
+    "fuse_candidate": "transforms.fusion",
+    "plan_block": "transforms.scalar_replacement",
+    "apply_plan": "transforms.scalar_replacement",
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
     "ScheduleError": "poly.schedule_program",
+    "Explorer": "transforms.explorer",
+    "tune": "transforms.tuner",
+    "TuneResult": "transforms.tuner",
+    "TuneError": "transforms.tuner",
 }
 
 
@@ -74,10 +86,22 @@ def __getattr__(name: str) -> Any:
 
 @dataclass
 class PassResult:
-    """A transformed module and the remarks the pass made (one per band left alone)."""
+    """A transformed module and the remarks the pass made (one per band left alone); in
+    Jupyter, the remarks and the diff of the MLIR from ``original`` (the input)."""
 
     module: Module
     remarks: list[str]
+    original: Module | None = None
+
+    def _repr_html_(self) -> str:
+        remarks = "".join(f"<li><pre>{html.escape(r)}</pre></li>" for r in self.remarks)
+        parts = [f"<b>{len(self.remarks)} remarks</b><ul>{remarks}</ul>"]
+        after = print_module(self.module)
+        if self.original is None:
+            parts.append(mlir_html(after))
+        else:
+            parts.append(mlir_diff_html(print_module(self.original), after, ("input", "result")))
+        return "".join(parts)
 
 
 def run_pass(module: Module, name: str, **options: Any) -> PassResult:
@@ -89,7 +113,7 @@ def run_pass(module: Module, name: str, **options: Any) -> PassResult:
         raise KeyError(f"no pass named '{name}'")
     context = registry.PassContext(print_op_on_diagnostic=False)
     result = entry.load()(**options).run(module, context)
-    return PassResult(result, [d.render() for d in context.diagnostics])
+    return PassResult(result, [d.render() for d in context.diagnostics], module)
 
 
 def tile(
@@ -145,3 +169,29 @@ def parallelize(
     return run_pass(
         module, "affine-parallelize", parallel_reductions=reductions, max_nested=max_nested
     )
+
+
+def fuse(
+    module: Module,
+    mode: str = "greedy",
+    maximal: bool = False,
+    compute_tolerance: float = 0.30,
+    fast_mem_space: int = 0,
+    local_buf_threshold: int = 0,
+) -> PassResult:
+    """``--affine-loop-fusion``: producer-consumer and sibling fusion where the function's
+    fused schedule is legal; a remark for every candidate pair."""
+    return run_pass(
+        module,
+        "affine-loop-fusion",
+        mode=mode,
+        maximal=maximal,
+        compute_tolerance=compute_tolerance,
+        fast_mem_space=fast_mem_space,
+        local_buf_threshold=local_buf_threshold,
+    )
+
+
+def scalar_replace(module: Module) -> PassResult:
+    """``--affine-scalrep``: store-to-load forwarding, redundant loads and dead stores."""
+    return run_pass(module, "affine-scalrep")

@@ -22,7 +22,7 @@ from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_op
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import is_loop, loops, replace_results
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 
 def reduction_fits(kind: str, t: Type) -> bool:
@@ -126,13 +126,13 @@ def check_parallel(
 
 
 @dataclass
-class Parallelize:
+class Parallelize(PassOptions):
     """``-affine-parallelize``: every ``affine.for`` that carries no dependence becomes an
     ``affine.parallel`` (with ``parallel-reductions``, also loops whose iter_args are
     reductions), at most ``max-nested`` deep."""
 
     name = "affine-parallelize"
-    max_nested: int = 2**32 - 1
+    max_nested: int = option(2**32 - 1, minimum=0, maximum=2**32 - 1)
     parallel_reductions: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:

@@ -85,6 +85,18 @@ for _name, _module, _cls, _summary in (
         "Give memrefs the identity layout, rewriting their uses through the layout map",
     ),
     (
+        "affine-loop-fusion",
+        "fusion",
+        "LoopFusion",
+        "Fuse producer-consumer and sibling loop nests where the function's fused schedule is legal (mode, maximal, compute-tolerance, fast-mem-space, local-buf-threshold)",
+    ),
+    (
+        "affine-scalrep",
+        "scalar_replacement",
+        "ScalarReplacement",
+        "Forward stored values to loads, remove redundant loads and dead stores where the accesses provably match",
+    ),
+    (
         "affine-parallelize",
         "parallelization",
         "Parallelize",
