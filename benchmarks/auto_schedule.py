@@ -10,8 +10,8 @@ to it where LARGE runs for far less than 0.1 s or far more than 2 s; gramschmidt
 M >= N so that its columns stay independent) and timed, single thread, in these versions:
 
 - ``original``, ``mlir-tile`` (mlir-opt 22 ``-affine-loop-tile``, read back),
-  ``tile`` (our ``--affine-loop-tile``) and ``auto`` (our ``--affine-auto-schedule``,
-  "not available" until that pass is registered): each lowered with :data:`LOWERING` (the
+  ``tile`` (our ``--affine-loop-tile``) and ``auto`` (our ``--affine-auto-schedule``):
+  each lowered with :data:`LOWERING` (the
   pipeline of issue 14) and run by ``mlir-runner -O3`` in the harness of
   ``affine.exec.mlir_runner.mlir_harness``, which times the kernel call itself with ``rtclock``;
 - ``polly``: the C our backend emits for the original, compiled by ``clang-22 -O3 -mllvm

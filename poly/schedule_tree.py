@@ -286,7 +286,10 @@ def _from_isl_node(
                 if filter_node.has_children()
                 else LEAF
             )
-            children.append((filter_, child))
+            if isinstance(child, SequenceNode):  # ISL nests a set in a sequence: splice it
+                children.extend((filter_.intersect(f), c) for f, c in child.children)
+            else:
+                children.append((filter_, child))
         return SequenceNode(tuple(children))
     if kind == t.filter:
         if not domain.is_subset(node.filter_get_filter()):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -70,18 +70,12 @@ class _BandData:
             self.names = [scope.iv_name(loop.regions[0].blocks[0].arguments[0]) for loop in band]
         self.trip = [self._extent(k) for k in range(len(band))]
 
-    def _fixed_params(self, s: isl.Set) -> isl.Set:
-        ctx = isl_context()
-        for k in range(s.dim(isl.dim_type.param)):
-            s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx, TYPICAL_PARAMETER))
-        return s
-
     def _range(self, k: int) -> tuple[int, int] | None:
         if not self.names:
             return None
         name = self.names[k]
         for a in self.accesses:
-            domain = self._fixed_params(a.statement.domain)
+            domain = _fixed(a.statement.domain)
             if name not in a.statement.iv_names:
                 continue
             position = a.statement.iv_names.index(name)
@@ -105,7 +99,7 @@ class _BandData:
         """Bytes touched by a middle tile of ``sizes``."""
         images: dict[str, tuple[isl.Set, int]] = {}
         for a in self.accesses:
-            domain = self._fixed_params(a.statement.domain)
+            domain = _fixed(a.statement.domain)
             names = a.statement.iv_names
             ctx = isl_context()
             # Loops outside the band sit at a middle iteration; band loops span a tile.
@@ -138,7 +132,7 @@ class _BandData:
                         isl.dim_type.set, position, isl.Val.int_from_si(ctx, middle)
                     )
             image = a.relation.intersect_domain(domain.align_params(a.relation.get_space())).range()
-            image = self._fixed_params(image)
+            image = _fixed(image)
             bytes_each = element_bytes(a.memref.type)  # type: ignore[arg-type]  # accesses of the model are to memrefs
             if a.memref_name in images:
                 previous, _ = images[a.memref_name]
@@ -295,3 +289,85 @@ def choose_tile_sizes(
         f"(budget {int(budget)} of a {cache_bytes}-byte cache)"
     )
     return TileChoice(tuple(sizes), order, footprint, reason)
+
+
+STRIDED_COST = 8.0  # an access that moves a whole row per iteration, against 1 for a stride-1 one
+REDUCTION_COST = 7.0  # a write of the same element on every iteration: a chain LLVM keeps
+# scalar; a little under a strided access (a matrix-vector row, reduced in memory, ran 6x
+# faster here than the same loops reading the matrix down its columns)
+
+
+def _model_of(function: Operation) -> Model:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        return build_model(function)
+
+
+def _op_key(op: Operation) -> object:
+    """An access op's identity across clones and rescheduling: its source position."""
+    loc = op.loc
+    return (getattr(loc, "line", None), getattr(loc, "column", None)) if loc else id(op)
+
+
+def instance_counts(function: Operation) -> dict[object, int]:
+    """Per access op (by source position): how many times it runs, over the bounding box
+    of its statement's domain (parameters at :data:`TYPICAL_PARAMETER`)."""
+    return {
+        _op_key(a.op): _box_volume(_fixed(a.statement.domain)) if a.statement.iv_names else 1
+        for a in _model_of(function).accesses
+    }
+
+
+def _unit_cost(a: Access, position: int | None) -> float:
+    """One run of access ``a`` when the loop of IV ``position`` (None: no loop) is
+    innermost: 0 reading the same element again, 1 stride-1, :data:`STRIDED_COST` moving
+    by rows, :data:`REDUCTION_COST` writing the same element again (a reduction in memory:
+    it does not vectorise without reassociation; syrk with ``k`` innermost ran 0.89x)."""
+    stride = 0 if position is None else _last_dim_stride(a, position)
+    if stride == 0:
+        return REDUCTION_COST if a.is_write else 0.0
+    return 1.0 if stride in (1, -1) else STRIDED_COST
+
+
+def cheapest_innermost(
+    band: Sequence[Operation], model: Model, counts: Mapping[object, int] | None = None
+) -> int:
+    """The position in ``band`` of the loop whose being innermost makes the accesses
+    inside the band cheapest (:func:`access_cost`'s units, runs by ``counts``); the
+    innermost one on ties."""
+    accesses = [a for a in model.accesses if band[0] in a.statement.loops]
+    costs = []
+    for loop in band:
+        total = 0.0
+        for a in accesses:
+            name = a.statement.scope.iv_name(loop.regions[0].blocks[0].arguments[0])
+            names = a.statement.iv_names
+            unit = _unit_cost(a, names.index(name) if name in names else None)
+            total += unit * (counts or {}).get(_op_key(a.op), 1)
+        costs.append(total)
+    return min(range(len(band)), key=lambda k: (costs[k], -k))
+
+
+def access_cost(function: Operation, counts: Mapping[object, int] | None = None) -> float:
+    """The memory cost the innermost loops of ``function`` imply: each access costs, per
+    run, what :func:`_unit_cost` says for its innermost loop. Runs are ``counts`` of the op's source
+    position (:func:`instance_counts` of the source function: a rescheduled function runs
+    the same instances), copies of one access averaged. It compares loop orders of one
+    function: lower is better; tiling does not change it."""
+    counts = counts if counts is not None else instance_counts(function)
+    per_op: dict[object, list[float]] = {}
+    for a in _model_of(function).accesses:
+        s = a.statement
+        position = None
+        if s.loops:
+            name = s.scope.iv_name(s.loops[-1].regions[0].blocks[0].arguments[-1])
+            position = s.iv_names.index(name) if name in s.iv_names else None
+        per_op.setdefault(_op_key(a.op), []).append(_unit_cost(a, position))
+    return sum(counts.get(k, 1) * sum(u) / len(u) for k, u in per_op.items())
+
+
+def _fixed(s: isl.Set) -> isl.Set:
+    ctx = isl_context()
+    for k in range(s.dim(isl.dim_type.param)):
+        s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx, TYPICAL_PARAMETER))
+    return s

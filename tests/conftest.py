@@ -12,6 +12,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,16 @@ def mlir_runner() -> str:
     if MLIR_RUNNER is None or MLIR_OPT is None:
         pytest.skip("mlir-runner 22 is not installed (apt-get install mlir-22-tools)")
     return MLIR_RUNNER
+
+
+def poly_opt(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``poly-opt ARGS`` of this checkout, run as a child process."""
+    return subprocess.run(
+        [sys.executable, "-m", "transforms.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def run_mlir_opt(tool: str, text: str, *args: str) -> subprocess.CompletedProcess:

@@ -117,6 +117,22 @@ def get_tileable_bands(function: Operation) -> list[list[Operation]]:
     ]
 
 
+def maximal_bands(function: Operation) -> list[list[Operation]]:
+    """Every maximal perfect band of ``affine.for`` loops of the function, outer bands
+    first: the band from each loop that is not the only loop of an enclosing loop's body."""
+    result = []
+    for op in function.walk():
+        if not is_loop(op):
+            continue
+        parent = op.parent_op
+        if parent is not None and is_loop(parent):
+            body = ForOp(parent).body.operations
+            if len(body) == 2 and body[0] is op:
+                continue  # inside the band of its parent
+        result.append(get_perfect_band(op))
+    return result
+
+
 def require_perfect_band(band: Sequence[Operation]) -> None:
     """Raise unless ``band`` is a non-empty list of perfectly nested ``affine.for`` ops,
     outermost first."""

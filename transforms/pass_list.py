@@ -102,5 +102,11 @@ for _name, _module, _cls, _summary in (
         "Parallelize",
         "Turn loops that carry no dependence into affine.parallel (max-nested, parallel-reductions)",
     ),
+    (
+        "affine-auto-schedule",
+        "auto_schedule",
+        "AffineAutoSchedule",
+        "Schedule from exact dependences (ISL), tile for the caches, keep what the model expects to pay (l1, l2, l3 KiB, vector-bits, parallel, report=text|json)",
+    ),
 ):
     register(_name, _summary, f"transforms.{_module}", _cls)

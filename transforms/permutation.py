@@ -109,24 +109,28 @@ class LoopInterchange(PassOptions):
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         for function in functions(module, context):
-            analysis = analysis_of(function)
-            for band in get_tileable_bands(function):
-                if len(band) < 2:
-                    continue
-                if self.permutation_map:
-                    if len(self.permutation_map) == len(band):
-                        apply_permutation(band, self.permutation_map, analysis, context)
-                    else:
-                        names = ", ".join(value_label(induction_var(loop)) for loop in band)
-                        reason = (
-                            f"permutation-map has {len(self.permutation_map)} entries for "
-                            f"this band of {len(band)} loops ({names})"
-                        )
-                        refuse(context, band[0], _NOT_PERMUTED, reason)
-                    continue
-                order = contiguity_order(band, analysis.model)
-                if list(order) == sorted(order):
-                    continue
-                permutation = [order.index(k) for k in range(len(band))]
-                apply_permutation(band, permutation, analysis, context)
+            self.interchange_function(function, context)
         return module
+
+    def interchange_function(self, function: Operation, context: PassContext) -> None:
+        """Reorder the outermost bands of ``function`` in place (see the class)."""
+        analysis = analysis_of(function)
+        for band in get_tileable_bands(function):
+            if len(band) < 2:
+                continue
+            if self.permutation_map:
+                if len(self.permutation_map) == len(band):
+                    apply_permutation(band, self.permutation_map, analysis, context)
+                else:
+                    names = ", ".join(value_label(induction_var(loop)) for loop in band)
+                    reason = (
+                        f"permutation-map has {len(self.permutation_map)} entries for "
+                        f"this band of {len(band)} loops ({names})"
+                    )
+                    refuse(context, band[0], _NOT_PERMUTED, reason)
+                continue
+            order = contiguity_order(band, analysis.model)
+            if list(order) == sorted(order):
+                continue
+            permutation = [order.index(k) for k in range(len(band))]
+            apply_permutation(band, permutation, analysis, context)

@@ -588,20 +588,39 @@ class LoopTile(PassOptions):
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         for function in functions(module, context):
-            if not (self.tile_sizes or self.tile_size):
-                distribute_for_tiling(function)
-            analysis = analysis_of(function)
-            for band in get_tileable_bands(function):
-                self.tile(band, analysis, context)
+            self.tile_function(function, context)
         return module
 
-    def tile(self, band: list[Operation], analysis: FlowAnalysis, context: PassContext) -> None:
+    def tile_function(
+        self, function: Operation, context: PassContext
+    ) -> list[tuple[list[Operation], str]]:
+        """Tile every tileable band of ``function`` in place; per tiled band, the ops that
+        touch memory inside it and what was done."""
+        if not (self.tile_sizes or self.tile_size):
+            distribute_for_tiling(function)
+        analysis = analysis_of(function)
+        done = []
+        for band in get_tileable_bands(function):
+            inside = [
+                op
+                for op in band[0].walk()
+                if op.name.startswith(("affine.load", "affine.store", "affine.vector_"))
+            ]
+            what = self.tile(band, analysis, context)
+            if what is not None:
+                done.append((inside, what))
+        return done
+
+    def tile(
+        self, band: list[Operation], analysis: FlowAnalysis, context: PassContext
+    ) -> str | None:
+        """Tile ``band`` where legal; what was done (sizes and why), or None with a remark."""
         what = "loop band not tiled"
         verdict = check_tiling(band, analysis)
         if not verdict:
             refuse(context, band[0], what, verdict.reason)
-            return
-        order = None
+            return None
+        order, reason = None, "sizes given"
         if self.tile_sizes:
             if len(self.tile_sizes) > len(band):
                 refuse(
@@ -613,16 +632,16 @@ class LoopTile(PassOptions):
         else:
             if not any(band[0] in a.statement.loops for a in analysis.model.accesses):
                 refuse(context, band[0], what, "it touches no memory")
-                return
+                return None
             choice = choose_tile_sizes(band, self.cache_size * 1024, analysis.model)
             trips = [constant_trip_count(loop) for loop in band]
             if all(t is not None and s >= t for s, t in zip(choice.sizes, trips)):
                 refuse(context, band[0], what, f"its data fits in the cache ({choice.reason})")
-                return
+                return None
             if all(s == 1 for s in choice.sizes):
                 refuse(context, band[0], what, f"not even one iteration fits ({choice.reason})")
-                return
-            sizes, order = list(choice.sizes), choice.order
+                return None
+            sizes, order, reason = list(choice.sizes), choice.order, choice.reason
 
         names = [value_label(induction_var(loop)) for loop in band]
         chosen = list(range(len(band)))
@@ -634,15 +653,17 @@ class LoopTile(PassOptions):
             else:
                 chosen = tile_with_model_order(band, sizes, order, self.separate)[1]
 
-        if attempt(context, band[0], what, rewrite):
-            where = band[0] if band[0].parent is not None else None
-            context.emit(
-                where,
-                "remark",
-                f"loop band tiled: sizes {', '.join(map(str, sizes))} for {', '.join(names)}; "
-                f"intra-tile order {', '.join(names[k] for k in chosen)}",
-                band[0].loc,
-            )
+        if not attempt(context, band[0], what, rewrite):
+            return None
+        where = band[0] if band[0].parent is not None else None
+        context.emit(
+            where,
+            "remark",
+            f"loop band tiled: sizes {', '.join(map(str, sizes))} for {', '.join(names)}; "
+            f"intra-tile order {', '.join(names[k] for k in chosen)}",
+            band[0].loc,
+        )
+        return f"tiled {'x'.join(map(str, sizes))}: {reason}"
 
 
 def _unused_sizes(band: Sequence[Operation], sizes: Sequence[int]) -> str:

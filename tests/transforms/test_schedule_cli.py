@@ -7,12 +7,10 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, poly_opt
 
 from transforms.cli import main
 
@@ -34,15 +32,6 @@ func.func @shift(%A: memref<8xf32>) {
   return
 }
 """
-
-
-def poly_opt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "transforms.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 @pytest.fixture

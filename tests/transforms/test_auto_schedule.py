@@ -1,0 +1,193 @@
+"""--affine-auto-schedule (transforms/auto_schedule.py): every kernel computes the original's
+results (interpreter and C backend), mlir-opt 22 reads every output, time-tiled stencils
+have tiled time loops, fallbacks and the report say why, the schedule chosen re-applies.
+
+At the corpus' sizes every kernel's data fits in the caches, so by default the pass keeps
+most originals; ``l2=4 l3=1`` (KiB) makes it schedule and tile them as it would large ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, poly_opt, run_mlir_opt
+
+import affine
+import transforms
+from affine.ir.core import Module
+from affine.ops import ForOp
+from transforms.auto_schedule import AutoScheduleResult, auto_schedule
+
+KERNELS = CORPUS / "kernels"
+FAST = ("jacobi_2d", "seidel_2d", "gemm", "two_mm", "lu", "atax")
+SMALL_CACHES = {"l2": 4, "l3": 1}
+
+
+def parse(name: str) -> Module:
+    return affine.parse((KERNELS / f"{name}.mlir").read_text(), f"{name}.mlir")
+
+
+def scheduled(name: str, **options: object) -> tuple[Module, AutoScheduleResult]:
+    module = parse(name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the dependence analysis' notes on inexact accesses
+        return module, auto_schedule(module, **options)  # type: ignore[arg-type]  # options of auto_schedule
+
+
+@pytest.fixture(scope="module")
+def forced() -> dict[str, tuple[Module, AutoScheduleResult]]:
+    return {name: scheduled(name, **SMALL_CACHES) for name in FAST}
+
+
+@pytest.fixture(scope="module")
+def default() -> dict[str, tuple[Module, AutoScheduleResult]]:
+    return {name: scheduled(name) for name in FAST}
+
+
+def test_scheduled_kernels_compute_the_originals_results(forced, default) -> None:
+    for name in FAST:
+        for (module, result), backends in (
+            (forced[name], ("interp", "c")),
+            (default[name], ("c",)),
+        ):
+            for backend in backends:
+                verdict = affine.check_equivalent(module, result.module, backend=backend)
+                assert verdict, f"{name} ({backend}): {verdict}"
+
+
+def test_small_caches_make_the_scheduler_transform(forced) -> None:
+    chosen = {name: forced[name][1].functions[0].chosen for name in FAST}
+    assert chosen["jacobi_2d"] == "isl"
+    assert chosen["seidel_2d"] == "isl"
+    assert chosen["two_mm"].startswith("isl")
+    # atax: every candidate reads A down its columns in some inner loop
+    assert [n for n, c in chosen.items() if c == "original"] == ["atax"], chosen
+
+
+def test_a_time_tiled_stencil_has_tiled_time_loops(forced) -> None:
+    _, result = forced["jacobi_2d"]
+    report = result.functions[0]
+    assert report.schedule == (
+        "{ S0[t, i, j] -> [0, t, 0, 2t + i, 0, 2t + j, 0]; "
+        "S1[t, i, j] -> [0, t, 0, 1 + 2t + i, 0, 1 + 2t + j, 0] }"
+    )
+    (tiles,) = report.tiles
+    match = re.fullmatch(r"band of jacobi_2d.mlir:8-33: tiled (\d+)x(\d+)x(\d+): .*", tiles)
+    assert match is not None, tiles
+    time_tile = int(match.group(1))
+    assert time_tile > 1
+    function = result.module.functions()[0]
+    outer = [op for op in function.regions[0].blocks[0].operations if op.name == "affine.for"]
+    assert len(outer) == 1  # both statements of a time step in one tiled nest
+    assert ForOp(outer[0]).step == time_tile  # the time loop runs over tiles
+    depth = 0
+    loop = outer[0]
+    while loop is not None:
+        depth += 1
+        loop = next((op for op in ForOp(loop).body.operations if op.name == "affine.for"), None)
+    assert depth == 6  # three tile loops around three point loops
+
+
+def test_without_an_expected_gain_the_original_is_kept(default) -> None:
+    module, result = default["atax"]
+    (report,) = result.functions
+    assert report.chosen == "original"
+    assert report.remarks[-1].startswith("original kept: no candidate has cheaper innermost")
+    assert "fits in L3" in report.remarks[-1]
+    assert affine.print_module(result.module) == affine.print_module(module)
+
+
+def test_a_cheaper_loop_order_is_taken_at_any_size(default) -> None:
+    _, result = default["two_mm"]
+    (report,) = result.functions
+    assert report.chosen == "isl serialized"
+    assert report.costs[report.chosen] < report.costs["original"]
+
+
+def test_a_budget_hit_falls_back_with_a_remark() -> None:
+    module, result = scheduled("jacobi_2d", time_limit=0.001, **SMALL_CACHES)
+    (report,) = result.functions
+    assert report.remarks[:2] == [
+        "ISL's schedule: over the budget of 2000000 ISL operations or 0.001 s",
+        "ISL's schedule with components serialised: over the budget of 2000000 ISL "
+        "operations or 0.001 s",
+    ]
+    assert report.chosen in ("tile", "original")
+    assert affine.check_equivalent(module, result.module, backend="interp")
+
+
+def test_inexact_dependences_keep_the_source_schedule() -> None:
+    _, result = scheduled("int_mix")
+    (report,) = result.functions
+    assert report.remarks[0].startswith("ISL's scheduler not used: the ")
+    assert "is not exact" in report.remarks[0]
+
+
+def test_the_chosen_schedule_reapplies(forced) -> None:
+    module, result = forced["seidel_2d"]
+    text = result.functions[0].schedule
+    assert text == "{ S0[t, i, j] -> [0, t, 0, t + i, 0, 2t + i + j, 0] }"
+    again = transforms.apply_schedule(module, text)
+    assert str(transforms.schedule_of(again)) != str(transforms.schedule_of(module))
+    assert affine.check_equivalent(module, again, backend="interp")
+
+
+def test_parallel_turns_outer_loops_into_affine_parallel() -> None:
+    module, result = scheduled("gemm", parallel=True)
+    text = affine.print_module(result.module)
+    assert "affine.parallel" in text
+    assert affine.check_equivalent(module, result.module, backend="c")
+
+
+def test_report_text_and_json(forced) -> None:
+    _, result = forced["jacobi_2d"]
+    text = result.text()
+    assert text.startswith("machine: L1d ")
+    assert "(l2: override, l3: override)" in text.splitlines()[0]
+    assert "@jacobi_2d at jacobi_2d.mlir:3:1: isl" in text
+    assert "statement S0[t, i, j] at jacobi_2d.mlir:8-18 in %t, %i@6, %j@7" in text
+    data = json.loads(result.json())
+    assert data["functions"][0]["function"] == "@jacobi_2d"
+    assert data["functions"][0]["chosen"] == "isl"
+
+
+def test_command_line(tmp_path: Path) -> None:
+    source = KERNELS / "jacobi_2d.mlir"
+    result = poly_opt(str(source), "--affine-auto-schedule=l2=4 l3=1 report=json")
+    assert result.returncode == 0, result.stderr
+    assert "affine.for" in result.stdout
+    report = result.stderr.split("auto-schedule report:\n", 1)[1]
+    assert json.loads(report[: report.rindex("}") + 1])["functions"][0]["chosen"] == "isl"
+    bad = poly_opt(str(source), "--affine-auto-schedule=report=xml")
+    assert bad.returncode == 1
+    assert "report= takes 'text' or 'json', got 'xml'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.mlir
+def test_mlir_opt_accepts_every_output(forced, default, mlir_opt: str) -> None:
+    for results in (forced, default):
+        for name, (_, result) in results.items():
+            out = run_mlir_opt(mlir_opt, affine.print_module(result.module))
+            assert out.returncode == 0, f"{name}: {out.stderr}"
+
+
+def _corpus() -> list[str]:
+    return sorted(p.stem for p in KERNELS.glob("*.mlir"))
+
+
+@pytest.mark.slow
+@pytest.mark.mlir
+@pytest.mark.parametrize("name", _corpus())
+def test_every_corpus_kernel_keeps_its_results(name: str, mlir_opt: str) -> None:
+    for options in ({}, SMALL_CACHES):
+        module, result = scheduled(name, **options)
+        for backend in ("interp", "c"):
+            verdict = affine.check_equivalent(module, result.module, backend=backend)
+            assert verdict, f"{name} {options} ({backend}): {verdict}"
+        out = run_mlir_opt(mlir_opt, affine.print_module(result.module))
+        assert out.returncode == 0, f"{name} {options}: {out.stderr}"

@@ -1,0 +1,373 @@
+"""``--affine-auto-schedule``: a schedule for each function from its exact dependences, tiled
+for this machine's caches, kept only where the cost model expects a gain.
+
+Invariant: every function of the result computes what the input's does. Each step is
+checked: ISL's schedule (:func:`poly.schedule_isl.compute_schedule`, validity from every
+dependence) is re-checked with :meth:`poly.schedule.Schedule.check` before code is
+generated from it, tiling checks each band (:func:`transforms.tiling.check_tiling`) and
+``parallel=1`` each loop (:func:`transforms.parallelization.check_parallel`).
+
+Per function (:func:`plan_function`), candidates are built and the cheapest kept:
+
+1. ``isl``: ISL's scheduler over the statements (validity, proximity and coincidence from
+   the exact dependences, under an operation budget; on a budget hit again with strongly
+   connected components serialised, which is cheaper), replacing the whole schedule; then
+   every permutable band of the regenerated code tiled with sizes from the cache model of
+   :mod:`poly.tile_model` for the machine's L2 (:mod:`transforms.machine`), loops inside a
+   tile ordered for stride-1 innermost accesses, partial tiles by ``min``/``max`` bounds;
+2. ``tile``: the source's schedule, reordered and tiled the same way (the fallback when
+   ISL's schedule cannot be had: inexact dependences, a budget hit, a schedule that fails
+   the check);
+3. ``original``: the function untouched.
+
+The cost model (:func:`poly.tile_model.access_cost`) charges the accesses of every
+innermost loop by their stride; a candidate replaces the original only when it is cheaper,
+or, when the function's data overflows L3, as cheap and tiled (tiles for L2 on data that
+stays in L3 measured no faster here, and skewed time tiles slower: their ``min``/``max``
+bounds and guards cost more than the reuse gains). Where no candidate is expected to gain,
+the original is kept, and the report says so. ISL's scheduler counts few of its steps
+against the operation budget, so it also runs under a time limit, in a child process.
+
+Options: ``l1=``, ``l2=``, ``l3=`` (KiB) and ``vector-bits=`` override what the OS says
+(:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
+that carry no dependence into ``affine.parallel``; ``report=text|json`` adds a remark with
+the report (per function: candidates and their costs, the schedule chosen as ISL text, which
+``--affine-schedule`` re-applies, tile sizes and why, what was left alone and why).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from affine.errors import PolyError
+from affine.ir.core import Module, Operation, Value
+from affine.ir.diagnostics import Location
+from affine.ir.types import MemRefType
+from poly.context import IslBudgetExceeded
+from poly.schedule import Schedule
+from poly.schedule_isl import compute_schedule
+from poly.schedule_program import ScheduleError, where
+from poly.tile_model import access_cost, cheapest_innermost, element_bytes, instance_counts
+from transforms.loop_pass import analysis_of, functions
+from transforms.loop_utils import maximal_bands
+from transforms.machine import Machine, machine_from_options
+from transforms.parallelization import Parallelize
+from transforms.permutation import apply_permutation
+from transforms.registry import PassContext
+from transforms.tiling import LoopTile
+
+MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
+TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
+SAME_COST = 0.1  # a candidate less than 10 % cheaper is no gain to the model
+
+
+@dataclass
+class Candidate:
+    """One way to run a function: its module, the model's cost, and what was done."""
+
+    name: str
+    module: Module
+    cost: float
+    schedule: str = ""  # the schedule applied, as ISL text ("" for the source's)
+    tiles: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FunctionReport:
+    """What the auto-scheduler did to one function, in the source's names."""
+
+    function: str
+    location: str
+    statements: list[str]
+    chosen: str
+    schedule: str
+    tiles: list[str]
+    costs: dict[str, float]
+    remarks: list[str]
+
+    def text(self) -> str:
+        lines = [f"{self.function} at {self.location}: {self.chosen}"]
+        lines += [f"  statement {s}" for s in self.statements]
+        costs = ", ".join(f"{k} {v:.3g}" for k, v in self.costs.items())
+        lines.append(f"  model cost (lower is better): {costs}")
+        if self.schedule:
+            lines.append(f"  schedule: {self.schedule}")
+        lines += [f"  {t}" for t in self.tiles]
+        lines += [f"  {r}" for r in self.remarks]
+        return "\n".join(lines)
+
+
+@dataclass
+class AutoScheduleResult:
+    """The new module and, per function, the report."""
+
+    module: Module
+    machine: str
+    functions: list[FunctionReport]
+
+    def text(self) -> str:
+        return "\n".join([f"machine: {self.machine}", *(f.text() for f in self.functions)])
+
+    def json(self) -> str:
+        return json.dumps(
+            {"machine": self.machine, "functions": [asdict(f) for f in self.functions]},
+            indent=2,
+        )
+
+
+def _name(function: Operation) -> str:
+    return "@" + str(getattr(function.properties.get("sym_name"), "value", "?"))
+
+
+def _lines(ops: list[Operation]) -> str:
+    """``k.mlir:8-22``: where the given ops are written."""
+    locs = [op.loc for op in ops if isinstance(op.loc, Location)]
+    if not locs:
+        return "generated code"
+    first, last = min(x.line for x in locs), max(x.line for x in locs)
+    return f"{locs[0].source.name}:{first}" + (f"-{last}" if last != first else "")
+
+
+def _function_in(module: Module, name: str) -> Operation:
+    return module.function(name.lstrip("@"))
+
+
+def _cost(module: Module, name: str, counts: dict[object, int]) -> float:
+    return access_cost(_function_in(module, name), counts)
+
+
+def _reordered(module: Module, name: str, counts: dict[object, int]) -> Module:
+    """``module`` (a copy of nobody else's) with every maximal perfect band of the function
+    reordered, where legal, so that the loop the cost model finds cheapest innermost is."""
+    function = _function_in(module, name)
+    context = PassContext(print_op_on_diagnostic=False)
+    analysis = analysis_of(function)
+    for band in maximal_bands(function):
+        if len(band) < 2:
+            continue
+        best = cheapest_innermost(band, analysis.model, counts)
+        if best == len(band) - 1:
+            continue
+        order = [k for k in range(len(band)) if k != best] + [best]
+        apply_permutation(band, [order.index(k) for k in range(len(band))], analysis, context)
+        analysis = analysis_of(function)  # the loops moved
+    return module
+
+
+def _tiled(module: Module, name: str, tiler: LoopTile) -> tuple[Module, list[str]]:
+    """A copy of ``module`` with the function's bands tiled by ``tiler``; what was tiled."""
+    module = module.clone()
+    context = PassContext(print_op_on_diagnostic=False)
+    done = tiler.tile_function(_function_in(module, name), context)
+    return module, [f"band of {_lines(ops)}: {what}" for ops, what in done]
+
+
+def isl_candidate(
+    schedule: Schedule,
+    serialize: bool,
+    max_operations: int,
+    remarks: list[str],
+    time_limit: float | None = TIME_LIMIT,
+) -> Schedule | None:
+    """ISL's schedule for the function (strongly connected components each in its own
+    nest when ``serialize``), checked; None (with the reason in ``remarks``) when the
+    dependences are not exact, ISL runs out of budget or the result fails the check."""
+    dependences, _ = schedule.program.dependences()
+    inexact = [d for d in dependences if not d.exact]
+    if inexact:
+        remarks.append(
+            f"ISL's scheduler not used: the {inexact[0].describe()} is not exact "
+            f"({inexact[0].reason or 'over-approximated'})"
+        )
+        return None
+    what = "ISL's schedule" + (" with components serialised" if serialize else "")
+    try:
+        tree = compute_schedule(
+            schedule.program, dependences, max_operations, serialize, time_limit
+        )
+        chosen = schedule.replace(tree)
+        verdict = chosen.check()
+    except IslBudgetExceeded:
+        remarks.append(
+            f"{what}: over the budget of {max_operations} ISL operations or {time_limit} s"
+        )
+        return None
+    except ScheduleError as e:
+        remarks.append(f"{what} not used: {e.message}")
+        return None
+    if not verdict.legal:
+        remarks.append(f"{what} not used: {verdict.status}: {verdict.reason}")
+        return None
+    for loop in chosen.loops:  # loops stay sequential here: parallel=1 decides later
+        chosen = chosen.parallel(loop, on=False)
+    return chosen
+
+
+def data_bytes(function: Operation) -> int:
+    """Bytes of the statically shaped memrefs the function takes or allocates."""
+    values: list[Value] = list(function.regions[0].blocks[0].arguments)
+    values += [r for op in function.walk() if op.name in _ALLOCS for r in op.results]
+    total = 0
+    for v in values:
+        t = v.type
+        if isinstance(t, MemRefType) and all(d >= 0 for d in t.shape):
+            total += math.prod(t.shape) * element_bytes(t)
+    return total
+
+
+_ALLOCS = ("memref.alloc", "memref.alloca")
+
+
+def choose(candidates: list[Candidate], original: Candidate, overflows: bool) -> Candidate:
+    """The candidate (in order of preference) the model expects to gain most over
+    ``original``: the cheapest, if at least :data:`SAME_COST` cheaper; when none is, the first as cheap and tiled,
+    if the data ``overflows`` the last cache level (tiles for L2 measured no faster on data
+    that stays in L3, and slower where their bounds cost more than the reuse gains);
+    else ``original``."""
+    best = original
+    for c in candidates:
+        if c.cost < best.cost and c.cost < original.cost * (1 - SAME_COST):
+            best = c
+    if best is original and overflows:
+        for c in candidates:
+            if c.tiles and c.cost <= original.cost:
+                return c
+    return best
+
+
+def plan_function(
+    module: Module,
+    name: str,
+    machine: Machine,
+    max_operations: int = MAX_OPERATIONS,
+    time_limit: float | None = TIME_LIMIT,
+) -> tuple[Module, FunctionReport]:
+    """The module with function ``name`` auto-scheduled (see the module docstring) and the
+    report; ``module`` is untouched."""
+    function = _function_in(module, name)
+    tiler = LoopTile(cache_size=machine.l2 // 1024)
+    remarks: list[str] = []
+    statements: list[str] = []
+    counts = instance_counts(function)
+    original = Candidate("original", module, _cost(module, name, counts))
+    candidates: list[Candidate] = []
+    try:
+        schedule: Schedule | None = Schedule.of(function)
+    except ScheduleError as e:
+        remarks.append(f"no whole-function schedule: {e.message}")
+        schedule = None
+    for serialize in (False, True) if schedule is not None else ():
+        assert schedule is not None
+        statements = [s.describe() for s in schedule.statements]
+        chosen = isl_candidate(schedule, serialize, max_operations, remarks, time_limit)
+        if chosen is None:
+            if not serialize and remarks and "not exact" in remarks[-1]:
+                break
+            continue
+        label = "isl serialized" if serialize else "isl"
+        scheduled = _reordered(chosen.apply(), name, counts)
+        tiled, tiles = _tiled(scheduled, name, tiler)
+        text = str(chosen)
+        candidates.append(Candidate(label, tiled, _cost(tiled, name, counts), text, tiles))
+        if tiles:
+            cost = _cost(scheduled, name, counts)
+            candidates.append(Candidate(f"{label} untiled", scheduled, cost, text))
+    reordered = _reordered(module.clone(), name, counts)
+    tiled, tiles = _tiled(reordered, name, tiler)
+    candidates.append(Candidate("tile", tiled, _cost(tiled, name, counts), "", tiles))
+    size = data_bytes(function)
+    best = choose(candidates, original, size > machine.l3)
+    if best is original:
+        remarks.append(
+            "original kept: no candidate has cheaper innermost accesses in the model, and "
+            f"its data ({size // 1024} KiB) "
+            + (
+                "overflows L3 but no tiled candidate is as cheap"
+                if size > machine.l3
+                else "fits in L3"
+            )
+        )
+    report = FunctionReport(
+        name,
+        where(function),
+        statements,
+        best.name,
+        best.schedule,
+        best.tiles,
+        {c.name: c.cost for c in [original, *candidates]},
+        remarks,
+    )
+    return best.module, report
+
+
+def auto_schedule(
+    module: Module,
+    l1: int | None = None,
+    l2: int | None = None,
+    l3: int | None = None,
+    vector_bits: int | None = None,
+    parallel: bool = False,
+    max_operations: int = MAX_OPERATIONS,
+    time_limit: float | None = TIME_LIMIT,
+) -> AutoScheduleResult:
+    """Every function with a body auto-scheduled (cache sizes in KiB override the OS's);
+    ``module`` is untouched."""
+    machine = machine_from_options({"l1": l1, "l2": l2, "l3": l3, "vector-bits": vector_bits})
+    reports = []
+    result = module
+    for function in functions(module):
+        result, report = plan_function(result, _name(function), machine, max_operations, time_limit)
+        reports.append(report)
+    if parallel:
+        result = Parallelize(max_nested=1).run(result, PassContext(print_op_on_diagnostic=False))
+    return AutoScheduleResult(result, machine.describe(), reports)
+
+
+@dataclass
+class AffineAutoSchedule:
+    """``--affine-auto-schedule`` (see the module docstring)."""
+
+    name = "affine-auto-schedule"
+    l1: int = 0
+    l2: int = 0
+    l3: int = 0
+    vector_bits: int = 0
+    parallel: bool = False
+    report: str = ""
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        if self.report not in ("", "text", "json"):
+            raise PolyError(f"report= takes 'text' or 'json', got '{self.report}'")
+        try:
+            result = auto_schedule(
+                module,
+                self.l1 or None,
+                self.l2 or None,
+                self.l3 or None,
+                self.vector_bits or None,
+                self.parallel,
+            )
+        except ValueError as e:  # a machine option out of range
+            raise PolyError(f"--affine-auto-schedule: {e}") from e
+        for f in result.functions:
+            op = _function_in(module, f.function)
+            for remark in f.remarks:
+                context.emit(op, "remark", remark)
+        if self.report:
+            text = result.json() if self.report == "json" else result.text()
+            context.emit(None, "remark", f"auto-schedule report:\n{text}")
+        return result.module
+
+
+__all__ = [
+    "AffineAutoSchedule",
+    "AutoScheduleResult",
+    "Candidate",
+    "FunctionReport",
+    "auto_schedule",
+    "choose",
+    "isl_candidate",
+    "plan_function",
+]
