@@ -289,6 +289,7 @@ def process(
         raise DiagnosticError(f"can't run '{opts.anchor}' pass manager on '{top.name}' op", top.loc)
     diagnostics: list[Diagnostic] = []
     show_op = opts.print_op_on_diagnostic and not opts.verify_diagnostics
+    print_top_op_only = top is not module.operation  # passes return a new module
     for name, option_text in opts.passes:
         entry = registry.lookup(name)
         assert entry is not None
@@ -313,7 +314,7 @@ def process(
             replacement = (replacement or "") + text
     if replacement is not None:
         return replacement, diagnostics
-    printed = module.ops[0] if top is not module.operation else module
+    printed = module.ops[0] if print_top_op_only else module
     return print_module(printed, generic=opts.generic), diagnostics
 
 
