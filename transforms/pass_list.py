@@ -72,6 +72,12 @@ for _name, _module, _cls, _summary in (
         "Give memrefs the identity layout, rewriting their uses through the layout map",
     ),
     (
+        "affine-pipeline-data-transfer",
+        "pipeline_transfer",
+        "PipelineDataTransfer",
+        "Double-buffer incoming DMAs of loops and start each one iteration ahead, where legal",
+    ),
+    (
         "affine-parallelize",
         "parallelization",
         "Parallelize",
