@@ -48,6 +48,10 @@ _LAZY = {
     "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
+    "check_pipelining": "transforms.pipeline_transfer",
+    "find_transfers": "transforms.pipeline_transfer",
+    "pipeline_loop": "transforms.pipeline_transfer",
+    "double_buffer": "transforms.pipeline_transfer",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
 }
@@ -132,3 +136,9 @@ def parallelize(
     return run_pass(
         module, "affine-parallelize", parallel_reductions=reductions, max_nested=max_nested
     )
+
+
+def pipeline_transfers(module: Module) -> PassResult:
+    """``--affine-pipeline-data-transfer``: incoming DMAs double-buffered, started one
+    iteration ahead, where legal."""
+    return run_pass(module, "affine-pipeline-data-transfer")
