@@ -48,6 +48,9 @@ _LAZY = {
     "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
+    "check_data_copy": "transforms.data_copy",
+    "plan_copies": "transforms.data_copy",
+    "generate_copies": "transforms.data_copy",
     "check_pipelining": "transforms.pipeline_transfer",
     "find_transfers": "transforms.pipeline_transfer",
     "pipeline_loop": "transforms.pipeline_transfer",
@@ -142,3 +145,10 @@ def pipeline_transfers(module: Module) -> PassResult:
     """``--affine-pipeline-data-transfer``: incoming DMAs double-buffered, started one
     iteration ahead, where legal."""
     return run_pass(module, "affine-pipeline-data-transfer")
+
+
+def copy_data(module: Module, **options: Any) -> PassResult:
+    """``--affine-data-copy-generate`` (``fast_mem_capacity`` KiB, ``fast_mem_space``,
+    ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
+    ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
+    return run_pass(module, "affine-data-copy-generate", **options)
