@@ -35,6 +35,7 @@ from affine.ops import DmaStartOp, ForOp
 from poly.deps import AnalysisWarning
 from poly.flow import RAW, Edge, FlowAnalysis
 from poly.legality import LEGAL, Verdict, band_distances, describe, unsupported_ops, where
+from transforms.errors import TransformError
 from transforms.loop_pass import attempt, functions, refuse
 from transforms.loop_utils import is_loop, loops, set_bound
 from transforms.registry import PassContext
@@ -329,7 +330,9 @@ def double_buffer(memref: Value, loop: Operation) -> Value:
     every use in the loop indexing the half ``(iv floordiv step) mod 2``; deallocs of the old
     buffer are removed and one of the new buffer follows the loop."""
     f = ForOp(loop)
-    old_alloc = memref.owner  # type: ignore[union-attr]  # checked: a memref.alloc result
+    if not isinstance(memref, OpResult):
+        raise TransformError("the buffer to double is not the result of an alloc", loop.loc)
+    old_alloc = memref.owner
     t = memref.type
     assert isinstance(t, MemRefType)
     new_type = MemRefType([2, *t.shape], t.element_type, None, t.memory_space)
