@@ -10,7 +10,8 @@ the same deterministic inputs (``affine.exec.inputs.deterministic_inputs``) and 
 minimum over ``--repeats`` calls, each on freshly filled inputs, of the *kernel* time:
 
 - C backend: ``time.perf_counter`` around the ctypes call of the compiled kernel
-  (``-O3 -march=native``; the call overhead is a few microseconds);
+  (``-O3 -march=native``, and for gcc ``affine.exec.toolchain.GCC_FLAGS``; the call
+  overhead is a few microseconds);
 - mlir-runner: ``rtclock()`` around ``func.call @kernel`` inside the harness ``@main``
   (``affine.exec.mlir_runner.mlir_harness``: lowered with ``affine.exec.mlir_runner.MLIR_LOWERING`` and run
   with ``mlir-runner -O3``; the kernel is marked ``noinline``).

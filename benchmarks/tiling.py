@@ -3,8 +3,8 @@ without a loop interchange first.
 
 For matmul-like and stencil kernels of the corpus, at the sizes of ``CASES`` (the times
 the originals take on this machine are listed there), this prints side by side, measured
-in one run with the same C backend (``-O3 -march=native``; minimum over ``--repeats``
-calls on the same inputs):
+in one run with the same C backend (``-O3 -march=native``, and for gcc
+``affine.exec.toolchain.GCC_FLAGS``; minimum over ``--repeats`` calls on the same inputs):
 
 - the original kernel;
 - ``poly-opt --affine-loop-tile`` (the cache model of poly/tile_model.py, which also orders

@@ -29,7 +29,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 import affine
-from poly import FlowAnalysis, viz
+from poly import FlowAnalysis, Schedule, viz
 
 examples = Path("..") / "examples"
 stencil = affine.parse((examples / "stencil.mlir").read_text(), "stencil.mlir")
@@ -82,6 +82,15 @@ viz.plot_domain(
     order="wavefront",
     dependences=flow.memory,
 )
+
+# %% [markdown]
+# A whole-function schedule (`poly.Schedule`) draws itself the same way: its order, the
+# pairs it breaks in red and the pair its verdict names ringed. Interchanged, the stencil
+# runs every dependence backwards.
+
+# %%
+schedule = Schedule.of(stencil.functions()[0])
+viz.plot_schedule(schedule.interchange("%i", "%j"), params)
 
 # %% [markdown]
 # ## The dependence graph

@@ -4,7 +4,8 @@ The facade: the model of IR (``build_model``), the dependence analyses
 (``DependenceAnalysis``: mlir-opt's question answered exactly; ``FlowAnalysis``: the
 dependences of a whole function, carried loops and parallel loops), the dependence graph
 (``dependence_graph``, ``to_dot``, ``report_json``), legality verdicts, the tile-size model,
-code generation from a schedule, and set and layout helpers. ``poly.viz`` (pictures,
+code generation from a schedule, a function's schedule as a value (``Schedule``: print,
+edit, check and apply it), and set and layout helpers. ``poly.viz`` (pictures,
 matplotlib) is imported on first use, so ``import poly`` stays cheap.
 """
 
@@ -51,6 +52,9 @@ from poly.legality import describe as describe
 from poly.model import Model as Model
 from poly.model import ModelError as ModelError
 from poly.model import build_model as build_model
+from poly.schedule import Schedule as Schedule
+from poly.schedule_check import ScheduleVerdict as ScheduleVerdict
+from poly.schedule_program import ScheduleError as ScheduleError
 from poly.sets import bind_params as bind_params
 from poly.sets import canonical_set as canonical_set
 from poly.sets import count_points as count_points

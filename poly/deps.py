@@ -20,7 +20,7 @@ treat as a dependence.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -97,6 +97,12 @@ class Dependence:
         """The exact distance set as ISL text (correlations and strides included)."""
         return "" if self.distances is None else str(self.distances)
 
+    def _repr_html_(self) -> str:
+        """The answer as a table row with source positions (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.dependence_html(self)
+
 
 def explain(error: Exception, max_operations: int) -> str:
     """Why an ISL computation gave no answer, for the "unknown" it becomes."""
@@ -166,7 +172,14 @@ class DependenceAnalysis:
                 for depth in range(1, n + 2):
                     yield self.check(source, target, depth)
 
+    def _repr_html_(self) -> str:
+        """The pairs with a dependence, with source positions (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.analysis_html(self)
+
     # -- internals ---------------------------------------------------------------------------------
+
     def _pair(self, source: Access, target: Access) -> _PairInfo:
         key = (id(source), id(target))
         info = self._pairs.get(key)
@@ -262,6 +275,21 @@ def bound(distances: isl.Set, k: int) -> Bound:
         None if low.is_infty() or low.is_neginfty() else low.to_python(),
         None if high.is_infty() or high.is_neginfty() else high.to_python(),
     )
+
+
+def is_box(distances: isl.Set, bounds: Sequence[Bound]) -> bool:
+    """Is ``distances`` exactly the set of vectors within the per-dimension ``bounds``
+    (for every value of the parameters)?"""
+    space = distances.get_space()
+    local = isl.LocalSpace.from_space(space)
+    box = isl.Set.universe(space)
+    for k, b in enumerate(bounds):
+        for sign, end in ((1, b.low), (-1, b.high)):
+            if end is not None:
+                constraint = isl.Constraint.inequality_alloc(local)
+                constraint = constraint.set_coefficient_val(isl.dim_type.set, k, sign)
+                box = box.add_constraint(constraint.set_constant_val(-sign * end))
+    return box.is_equal(distances)
 
 
 def common_distances(relation: isl.Map, n: int, source_dims: int, target_dims: int) -> isl.Set:

@@ -31,6 +31,7 @@ import islpy as isl
 
 from affine.analysis.reductions import COMBINER_KINDS, depends_on, loop_reductions
 from affine.ir.core import Module, Operation, OpResult, Value
+from affine.ir.labels import loop_label
 from affine.ops import ForOp, ParallelOp
 from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.deps import (
@@ -39,6 +40,7 @@ from poly.deps import (
     Bound,
     bound,
     common_distances,
+    is_box,
     num_common_ivs,
     ordering_set,
 )
@@ -54,8 +56,16 @@ class LoopRef:
     op: Operation
     index: int = 0
 
+    @property
+    def label(self) -> str:
+        """``%i at k.mlir:4:3``: the IV as written and where its loop is."""
+        return loop_label(self.op, self.index)
+
     def __str__(self) -> str:
-        return f"{self.op.name}#{self.index}@{self.op.loc}" if self.op.loc else self.op.name
+        return self.label
+
+    def __repr__(self) -> str:
+        return f"<LoopRef {self.label}>"
 
 
 @dataclass
@@ -80,9 +90,17 @@ class Edge:
     def __repr__(self) -> str:
         how = "value" if self.value_based else "memory"
         return (
-            f"<{self.kind} ({how}) {self.source.op.name}@{self.source.op.loc} -> "
-            f"{self.target.op.name}@{self.target.op.loc} {self.direction()}>"
+            f"<{self.kind} ({how}) on {self.source.memref_label}: {self.source.op.name} at "
+            f"{self.source.op.loc} -> {self.target.op.name} at {self.target.op.loc} "
+            f"{self.direction()}>"
         )
+
+    def exact_distances(self) -> str | None:
+        """The distance set in ISL text when the per-loop :meth:`bounds` do not describe it
+        exactly (distances ``(d, -d)``, parities, parameters); None when they do."""
+        if self.distances is None or is_box(self.distances, self.bounds()):
+            return None
+        return str(self.distances)
 
     @property
     def carried_by(self) -> list[LoopRef]:
@@ -271,6 +289,12 @@ class FlowAnalysis:
                 edge.carried = list(range(len(common)))
                 edge.loop_independent = True
                 self.memory.append(edge)
+
+    def _repr_html_(self) -> str:
+        """Dependences, loop verdicts and the graph's picture (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.flow_html(self)
 
     # -- loops ---------------------------------------------------------------------------------
     def loops(self) -> list[LoopInfo]:

@@ -34,6 +34,18 @@ from poly.space import window_reversal_map
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
 _STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
+_MODELLED = (
+    "affine.load",
+    "affine.store",
+    "affine.vector_load",
+    "affine.vector_store",
+    "memref.load",
+    "memref.store",
+    "affine.dma_start",
+    "affine.dma_wait",
+    "memref.dma_start",
+    "memref.dma_wait",
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,12 @@ class Verdict:
 
     def __bool__(self) -> bool:
         return self.legal
+
+    def _repr_html_(self) -> str:
+        """Legal or illegal in colour, and why (Jupyter's rich display)."""
+        from poly import display  # lazy: start-up cost (matplotlib, for pictures)
+
+        return display.verdict_html(self)
 
 
 LEGAL = Verdict(True)
@@ -69,29 +87,35 @@ def where(op: Operation) -> str:
 
 
 def describe(edge: Edge, witness: Sequence[int] | None = None) -> str:
-    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12``."""
-    text = f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)}"
+    """``RAW dependence from affine.store at f.mlir:5:7 to affine.load at f.mlir:4:12 on
+    %A``."""
+    text = (
+        f"{edge.kind} dependence from {where(edge.source.op)} to {where(edge.target.op)} "
+        f"on {edge.source.memref_label}"
+    )
     if witness is not None:
         text += f" with distance ({', '.join(str(v) for v in witness)})"
     return text
 
 
+def has_unseen_effects(op: Operation) -> bool:
+    """Whether ``op`` itself (not the ops nested in it) may have effects the dependence
+    model does not see: a call, an op of an unknown dialect, a region op other than the
+    affine ones."""
+    if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS or op.name in _MODELLED:
+        return False
+    d = lookup(op.name)
+    return not (d is not None and d.has(PURE) and not op.regions)
+
+
 def unsupported_ops(loops: Sequence[Operation]) -> Verdict:
     """Illegal when the nest holds an op whose effects the dependence model does not see
-    (a call, an op of an unknown dialect, a region op other than the affine ones)."""
+    (:func:`has_unseen_effects`)."""
     for op in loops[0].nested_ops():
-        if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS:
-            continue
-        if op.name in ("affine.load", "affine.store", "affine.vector_load", "affine.vector_store"):
-            continue
-        if op.name in ("memref.load", "memref.store", "affine.dma_start", "affine.dma_wait"):
-            continue
-        if op.name in ("memref.dma_start", "memref.dma_wait"):  # modelled as whole-memref accesses
-            continue
-        d = lookup(op.name)
-        if d is not None and d.has(PURE) and not op.regions:
-            continue
-        return Verdict(False, f"{where(op)} may have effects the dependence analysis cannot see")
+        if has_unseen_effects(op):
+            return Verdict(
+                False, f"{where(op)} may have effects the dependence analysis cannot see"
+            )
     return LEGAL
 
 

@@ -48,6 +48,7 @@ from affine.dialects.affine_dialect import (
 from affine.dialects.memref import MemRefDmaStart
 from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
+from affine.ir.labels import value_label
 from affine.ir.registry import AFFINE_SCOPE, lookup
 from affine.ir.strides import strides_and_offset
 from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
@@ -55,6 +56,7 @@ from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
 from affine.math.expr import constant as const_expr
 from affine.math.integer_set import IntegerSet
+from affine.math.simplify import simplify_map
 from poly.context import isl_context
 from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
 from poly.space import (
@@ -323,9 +325,14 @@ class Access:
     def is_write(self) -> bool:
         return self.kind == WRITE
 
+    @property
+    def memref_label(self) -> str:
+        """The memref as the source names it (``%A``); :attr:`memref_name` is its ISL tuple."""
+        return value_label(self.memref)
+
     def __repr__(self) -> str:
         tag = f"#{self.number} " if self.number is not None else ""
-        return f"<Access {tag}{self.kind} {self.op.name} {self.relation}>"
+        return f"<Access {tag}{self.kind} {self.memref_label} by {self.op.name} at {self.op.loc}>"
 
 
 @dataclass
@@ -780,10 +787,20 @@ class _Builder:
             scope.param_name(v if v is not None else (buffer, "layout", k))
             for k, v in enumerate(values)
         ]
-        kept = [n for k, n in enumerate(names) if k not in constants]
+        # Constants are bound; a value bound to several symbols is one parameter.
+        kept: list[str] = []
+        replacements: list[AffineExpr] = []
+        for k, name in enumerate(names):
+            if k in constants:
+                replacements.append(const_expr(constants[k]))
+                continue
+            if name not in kept:
+                kept.append(name)
+            replacements.append(symbol(kept.index(name)))
+        m = simplify_map(m.replace(None, replacements, m.num_dims, len(kept)))
         buffer_name = self.memref_name(buffer)
         try:
-            layout = map_to_isl(m, kept, buffer_name, buffer_name, constants)
+            layout = map_to_isl(m, kept, buffer_name, buffer_name)
         except NotPresburgerError:
             reasons.append(f"semi-affine layout {m}")
             elements = isl.Set.universe(memref_space(buffer_name, m.num_results))
@@ -953,6 +970,23 @@ def _positions(
 def _is_scope_op(op: Operation) -> bool:
     d = lookup(op.name)
     return d is not None and d.has(AFFINE_SCOPE)
+
+
+def instances_of(model: Model, op: Operation) -> Statement:
+    """The instances of any ``op`` inside an affine scope of ``model`` (one that touches no
+    memory too), as a statement that is not added to the model: its domain over the IVs of
+    the loops around it, named as the model names them (so parameters agree with the
+    model's accesses). Raises :class:`ModelError` outside an affine scope."""
+    builder = _Builder(model, {})
+    scope = builder.scope_of(op)
+    if scope is None or scope.region.parent is None:
+        raise ModelError(f"{op.name} is not inside an affine scope (a function)")
+    key = ("walk order", id(scope.region))
+    order = model.cache.get(key)
+    if not isinstance(order, dict):
+        order = model.cache[key] = {x: k for k, x in enumerate(scope.region.parent.walk())}
+    builder.order = order
+    return builder.statement(op, scope)
 
 
 @dataclass

@@ -23,11 +23,19 @@ Conventions (each has one function here; nothing else spells these names):
 * anonymous vectors (distance vectors, schedule times): ``x0, x1, ...`` and, for the
   second vector of a relation, ``y0, y1, ...`` (:func:`vector_names`); the helper sets and
   maps built on them (:func:`lex_negative_set`, :func:`any_negative_set`,
-  :func:`permutation_map`, :func:`window_reversal_map`) are made here too.
+  :func:`permutation_map`, :func:`window_reversal_map`) are made here too;
+* in schedules (:mod:`poly.schedule`): statements ``S<n>`` as above, their dimensions and the
+  parameters named after the source's SSA values (``%i`` is ``i``, :func:`source_identifiers`
+  makes them identifiers ISL reads back and unique where they must be), the mark of a band
+  tiled with SSA-value sizes (:func:`tile_mark`), the mark of a parallel loop
+  (:func:`parallel_mark`), the mark that keeps a band's place while a tree is built
+  (:func:`band_mark`) and the AST build option ``isolate`` (:func:`isolate_option`);
+* the iterators of the loops ISL's AST generator builds: ``c<depth>`` (:func:`ast_iterators`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -70,6 +78,103 @@ def iv_name(loop: int, index: int) -> str:
 
 def value_param_name(number: int) -> str:
     return f"p{number}"
+
+
+# Words ISL's reader takes for keywords in any letter case: an identifier spelled like one
+# would not read back.
+_ISL_KEYWORDS = frozenset(
+    "exists and or not implies true false infty infinity nan rat min max mod floor ceil "
+    "floord ceild".split()
+)
+
+
+def source_identifier(ssa_name: str | None, fallback: str) -> str:
+    """An ISL identifier for a value written ``ssa_name`` in the source (``%i`` -> ``i``,
+    ``%x#1`` -> ``x_1``, ``%0`` -> ``v0``); ``fallback`` for a value without a name."""
+    if not ssa_name:
+        return fallback
+    text = re.sub(r"[^A-Za-z0-9_]", "_", ssa_name.lstrip("%"))
+    if not text or not (text[0].isalpha() or text[0] == "_"):
+        text = "v" + text
+    return text + "_" if text.lower() in _ISL_KEYWORDS else text
+
+
+def source_identifiers(
+    ssa_names: Sequence[str | None], fallbacks: Sequence[str], taken: Sequence[str] = ()
+) -> list[str]:
+    """:func:`source_identifier` of each name, made distinct from each other and from
+    ``taken`` by a suffix (``i``, ``i_1``, ...), in order."""
+    used = set(taken)
+    result = []
+    for name, fallback in zip(ssa_names, fallbacks):
+        base = source_identifier(name, fallback)
+        candidate, k = base, 0
+        while candidate in used:
+            k += 1
+            candidate = f"{base}_{k}"
+        used.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def parallel_mark(depth: int) -> str:
+    """The mark above a band whose first loop, at schedule depth ``depth``, runs in parallel
+    (``affine.parallel``). The depth says which loop below the mark that is: ISL leaves out
+    a loop of one iteration, and the first loop below the mark is then an inner one."""
+    return f"parallel {depth}"
+
+
+def parallel_mark_depth(mark: str) -> int | None:
+    """The schedule depth of a :func:`parallel_mark`, or None for another mark."""
+    depth = _mark_argument(mark, "parallel")
+    return int(depth) if depth is not None and depth.isdigit() else None
+
+
+def ast_iterators(depth: int, taken: Sequence[str]) -> list[str]:
+    """The iterators of the loops ISL's AST generator builds for schedule depths ``0`` to
+    ``depth - 1``: ``c0, c1, ...`` (ISL's own names), made distinct from the parameter
+    names ``taken`` by a suffix."""
+    return source_identifiers([None] * depth, [f"c{k}" for k in range(depth)], taken)
+
+
+def mark_id(name: str) -> isl.Id:
+    """The ISL id of a mark named ``name``."""
+    return isl.Id(name, context=isl_context())
+
+
+def band_mark(index: int) -> str:
+    """The mark that keeps the place of band ``index`` while a schedule tree is built."""
+    return f"band {index}"
+
+
+def band_mark_index(mark: str) -> int | None:
+    """The index of a :func:`band_mark`, or None for another mark."""
+    index = _mark_argument(mark, "band")
+    return int(index) if index is not None and index.isdigit() else None
+
+
+def tile_mark(sizes: Sequence[str]) -> str:
+    """The mark above a band tiled with the SSA values named ``sizes`` (``%T``)."""
+    return "tile " + " ".join(sizes)
+
+
+def tile_mark_sizes(mark: str) -> list[str] | None:
+    """The SSA names of a :func:`tile_mark`, or None for another mark."""
+    sizes = _mark_argument(mark, "tile")
+    return sizes.split() if sizes else None
+
+
+def _mark_argument(mark: str, kind: str) -> str | None:
+    """What follows the word ``kind`` in a mark ``"<kind> <argument>"``, or None."""
+    word, _, argument = mark.partition(" ")
+    return argument if word == kind else None
+
+
+def isolate_option(full: isl.Set, outer: int) -> isl.UnionSet:
+    """The AST build option ``{ isolate[[outer dims] -> [band dims]] : full }`` for the set
+    ``full`` of schedule points (its first ``outer`` dimensions are the outer ones)."""
+    option = isl.Map.from_range(full).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, outer)
+    return isl.UnionSet.from_set(option.wrap().set_tuple_name("isolate"))
 
 
 def model_tuple_name(kind: str, number: int) -> str:

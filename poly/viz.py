@@ -50,6 +50,8 @@ from poly.convert import set_to_isl
 from poly.flow import Edge, FlowAnalysis
 from poly.graph import dependence_graph
 from poly.model import WRITE, Access, Scope, Statement
+from poly.schedule import Schedule
+from poly.schedule_program import Dependence
 from poly.sets import Bindable, bind_params, count_points, points
 from poly.space import param_names, read_user_text
 
@@ -790,6 +792,95 @@ def plot_schedules(
     return picture
 
 
+def small_params(domain: isl.Set | isl.UnionSet, limit: int = 100) -> dict[str, int]:
+    """The largest value of 8, 7, ..., 1 that, given to every parameter, leaves the domain
+    non-empty with at most ``limit`` points (by ISL name; empty without parameters)."""
+    sets = _sets_of(domain) if isinstance(domain, isl.UnionSet) else [domain]
+    names = sorted({name for s in sets for name in param_names(s)})
+    if not names:
+        return {}
+    for value in range(8, 0, -1):
+        values = dict.fromkeys(names, value)
+        count = sum(
+            count_points(bind_params(s, dict.fromkeys(param_names(s), value))) for s in sets
+        )
+        if 0 < count <= limit:
+            return values
+    raise ValueError(f"no small parameter values give {domain} a few points to draw")
+
+
+def _sets_of(union: isl.UnionSet) -> list[isl.Set]:
+    found = union.get_set_list()
+    return [found.get_at(k) for k in range(found.n_set())]
+
+
+def schedule_dependence_label(d: Dependence) -> str:
+    """``RAW %A @9→@6``: a dependence of a :class:`~poly.schedule.Schedule`'s program by
+    kind, memref and source lines (``may`` where it is over-approximated)."""
+    memrefs = [v.name or "?" for v in d.source_op.operands if isinstance(v.type, MemRefType)]
+    lines = [op.loc.line if op.loc is not None else "?" for op in (d.source_op, d.target_op)]
+    text = f"{d.kind} {' '.join(memrefs[:1])} @{lines[0]}→@{lines[1]}".replace("  ", " ")
+    return text if d.exact else f"{text} (may)"
+
+
+def plot_schedule(
+    schedule: Schedule,
+    params: Params | None = None,
+    *,
+    statement: str | None = None,
+    value_based: bool = False,
+    title: str | None = None,
+    max_points: int = MAX_POINTS,
+) -> Picture:
+    """One statement's instances in the order of a :class:`~poly.schedule.Schedule` (its
+    2d+1 map), joined and numbered in that order, with the statement's dependences on
+    itself as arrows: those the schedule runs out of order in red, and when the schedule's
+    :meth:`~poly.schedule.Schedule.check` names a violation on this statement, its witness
+    pair ringed in red. ``statement``: ``S0`` (by default the first with 1 to 3 loops);
+    ``params`` by ISL name (``N``) or SSA name (``%N``), by default :func:`small_params`."""
+    chosen = _schedule_statement(schedule, statement)
+    if params is None:
+        params = small_params(chosen.domain)
+    data = _domain(chosen.domain, params, max_points)
+    data.labels = list(chosen.loop_names)
+    dependences, _ = schedule.program.dependences(value_based)
+    own = [d for d in dependences if d.source is chosen and d.target is chosen]
+    arrows = []
+    for d in own:
+        pairs = _pairs(_bound(d.relation, params, None), max_points, "a dependence")
+        arrows.append(
+            _Arrows(
+                schedule_dependence_label(d),
+                KIND_COLORS.get(d.kind, OTHER_COLOR),
+                [(a, b) for a, b in pairs if a != b],
+            )
+        )
+    times = _images(schedule.maps[chosen.name], data, params, "schedule", max_points)
+    picture = _picture(*_panel_size(data, False))
+    canvas = _Canvas(picture, (1, 1, 1), data.rank, data.labels)
+    summary = _draw_domain(canvas, data, arrows, None, times, "path", 1)
+    verdict = schedule.check(value_based=value_based)
+    violation = verdict.violation
+    if violation is not None and violation.dependence in own:
+        pair = [violation.source, violation.target]
+        if all(p in times for p in pair):
+            canvas.points(pair, VIOLATED_COLOR, "witness", "witness pair", size=220, hollow=True)
+            canvas.legend()
+    fixed = ", ".join(f"{k} = {v}" for k, v in params.items())
+    heading = title or f"{chosen.name} in the new order: {verdict.status}"
+    canvas.ax.set_title(f"{heading}\n{summary}" + (f" (for {fixed})" if fixed else ""), fontsize=9)
+    return picture
+
+
+def _schedule_statement(schedule: Schedule, name: str | None) -> Any:
+    if name is not None:
+        return schedule.program.statement(name)
+    for s in schedule.statements:
+        if 1 <= s.depth <= 3:
+            return s
+    raise ValueError("no statement of the schedule has 1 to 3 loops to draw")
+
+
 def plot_distances(
     dependences: DependenceLike | Iterable[DependenceLike],
     params: Params | None = None,
@@ -899,18 +990,6 @@ def _node_texts(graph: nx.MultiDiGraph, analysis: FlowAnalysis | None) -> dict[s
     return texts
 
 
-def _loop_names(analysis: FlowAnalysis | None) -> dict[str, str]:
-    """Loop location -> the source name of its induction variable."""
-    if analysis is None:
-        return {}
-    names = {}
-    for statement in analysis.model.statements:
-        for loop in statement.loops:
-            iv = loop.regions[0].blocks[0].arguments[0]
-            names[str(loop.loc)] = iv.name or loop.name
-    return names
-
-
 def plot_graph(
     source: FlowAnalysis | nx.MultiDiGraph,
     level: str = "statement",
@@ -928,7 +1007,6 @@ def plot_graph(
     else:
         graph = source
     texts = _node_texts(graph, analysis)
-    loop_names = _loop_names(analysis)
     nodes = list(graph.nodes)
     height = {name: -float(k) for k, name in enumerate(nodes)}
     picture = _picture(8.0, 3.0)
@@ -944,7 +1022,7 @@ def plot_graph(
     kinds = []
     for u, v, data in graph.edges(data=True):
         pair = frozenset((u, v))
-        label = _edge_text(data, loop_names)
+        label = _edge_text(data)
         arc = _Arc(f"{u} -> {v}", height[u], height[v], seen[pair], between[pair])
         left = min(left, _draw_arc(ax, arc, label, data))
         seen[pair] += 1
@@ -969,12 +1047,13 @@ def plot_graph(
     return picture
 
 
-def _edge_text(data: Mapping[str, Any], loop_names: Mapping[str, str]) -> str:
-    """``RAW (1, -1) carried by %i``: kind, distance, carrying loops of a graph edge."""
+def _edge_text(data: Mapping[str, Any]) -> str:
+    """``RAW (1, -1) carried by %i``: kind, distance, carrying loops (their IVs) of a graph
+    edge."""
     text = f"{data['kind']} {_distance_text(data['distance'])}"
     if not data["carried_by"]:
         return text + " loop-independent"
-    return text + " carried by " + ", ".join(loop_names.get(c, c) for c in data["carried_by"])
+    return text + " carried by " + ", ".join(c.partition(" at ")[0] for c in data["carried_by"])
 
 
 @dataclass

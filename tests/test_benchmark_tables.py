@@ -59,3 +59,8 @@ def test_sizes_match_the_scale_header(name: str) -> None:
     assert shapes <= set(bench.sizes.values())  # every array has the large sizes
     if bench.flops is not None:
         assert bench.flops(bench.sizes) > 1e8
+
+
+def test_the_tuning_benchmark_times_kernels_of_the_auto_schedule_table() -> None:
+    tune, auto = load("tune"), load("auto_schedule")
+    assert set(tune.DEFAULT) <= set(auto.POLYBENCH)

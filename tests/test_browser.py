@@ -1,5 +1,6 @@
-"""The pictures notebook in a real browser: Debian's headless Chromium, driven by selenium,
-loads it as voila serves it from a live kernel on localhost, and as nbconvert exports it.
+"""The pictures and the schedule explorer notebooks in a real browser: Debian's headless
+Chromium, driven by selenium, loads them as voila serves them from a live kernel on
+localhost, and the pictures notebook as nbconvert exports it.
 
 Chromium resolves no host name (``--host-resolver-rules``), so nothing leaves the machine:
 what a page would fetch from a CDN stays missing. That is why the widgets are checked on
@@ -40,8 +41,10 @@ pytest.importorskip("voila", reason="the notebook extra installs voila")
 pytest.importorskip("nbconvert", reason="the notebook extra installs nbconvert")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 NOTEBOOK = ROOT / "notebooks" / "pictures.ipynb"
+EXPLORER = ROOT / "notebooks" / "schedule_explorer.ipynb"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -94,34 +97,45 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def voila(tmp_path: Path) -> Iterator[str]:
-    """The notebook served by voila on a free localhost port (its kernels stopped after)."""
-    port = _free_port()
-    log = (tmp_path / "voila.log").open("w")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "voila",
-            NOTEBOOK.name,
-            "--no-browser",
-            f"--port={port}",
-            "--Voila.ip=127.0.0.1",
-        ],
-        cwd=NOTEBOOK.parent,
-        env=checkout_environment(),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
+def voila(tmp_path: Path) -> Iterator[Callable[[Path], str]]:
+    """``serve(notebook)``: the notebook served by voila on a free localhost port, its URL
+    (every server and its kernels stopped after the test)."""
+    servers: list[subprocess.Popen] = []
+    logs = []
+
+    def serve(notebook: Path) -> str:
+        port = _free_port()
+        log_path = tmp_path / f"voila-{notebook.stem}.log"
+        logs.append(log_path.open("w"))
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "voila",
+                notebook.name,
+                "--no-browser",
+                f"--port={port}",
+                "--Voila.ip=127.0.0.1",
+            ],
+            cwd=notebook.parent,
+            env=checkout_environment(),
+            stdout=logs[-1],
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        servers.append(server)
         _wait(lambda: _accepts(port) or server.poll() is not None, 60, "voila server")
-        assert server.poll() is None, (tmp_path / "voila.log").read_text()
-        yield f"http://127.0.0.1:{port}/"
+        assert server.poll() is None, log_path.read_text()
+        return f"http://127.0.0.1:{port}/"
+
+    try:
+        yield serve
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
-        log.close()
+        for server in servers:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=60)
+        for log in logs:
+            log.close()
 
 
 def _accepts(port: int) -> bool:
@@ -146,11 +160,13 @@ def _not_blank(png: Path) -> float:
     return float((pixels.min(axis=-1) < 0.95).mean())
 
 
-def test_voila_shows_the_pictures_and_live_widgets(browser: Any, voila: str, tmp_path: Path):
+def test_voila_shows_the_pictures_and_live_widgets(
+    browser: Any, voila: Callable[[Path], str], tmp_path: Path
+) -> None:
     assert NOTEBOOK in NOTEBOOKS
     expected = _picture_count()
     assert expected >= 10
-    browser.get(voila)
+    browser.get(voila(NOTEBOOK))
     before = _wait(lambda: browser.execute_script(WIDGET_IMAGE), 240, "tile picture widget")
     _wait(lambda: len(_pictures(browser)) >= expected + 1, 60, "pictures")
     assert len(_pictures(browser)) == expected + 1  # the outputs, and the widget's picture
@@ -193,3 +209,39 @@ def test_exported_html_shows_the_pictures_and_loads_widgets_from_a_cdn(
     assert _not_blank(screenshot) > 0.02
     time.sleep(3)  # what the page could load, it has: the manager is out of reach
     assert not browser.find_elements(By.CSS_SELECTOR, ".widget-slider")
+
+
+def test_voila_shows_the_schedule_explorer_live(
+    browser: Any, voila: Callable[[Path], str], tmp_path: Path
+) -> None:
+    """The explorer's controls (dropdowns, sliders, the ISL text box) and its picture are on
+    the page, and choosing the interchanged loop order makes the live kernel say illegal,
+    naming the stencil's dependence, and redraw the picture."""
+    assert EXPLORER in NOTEBOOKS
+    browser.get(voila(EXPLORER))
+    before = _wait(lambda: browser.execute_script(WIDGET_IMAGE), 300, "the explorer's picture")
+    dropdowns = {
+        d.find_element(By.CSS_SELECTOR, "label").text: d.find_element(By.CSS_SELECTOR, "select")
+        for d in browser.find_elements(By.CSS_SELECTOR, ".widget-dropdown")
+    }
+    assert list(dropdowns) == ["nest", "fusion", "order"]
+    sliders = browser.find_elements(By.CSS_SELECTOR, ".widget-slider")
+    labels = [s.find_element(By.CSS_SELECTOR, "label").text for s in sliders]
+    assert labels == ["%j += k·%i", "tile %i", "tile %j"]
+    assert browser.find_elements(By.CSS_SELECTOR, ".widget-textarea textarea")
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".widget-checkbox")) == 2
+    assert len(_pictures(browser)) >= 3  # the notebook's pictures and the explorer's
+    screenshot = tmp_path / "explorer.png"
+    assert browser.save_screenshot(str(screenshot))
+    assert _not_blank(screenshot) > 0.02
+    order = Select(dropdowns["order"])
+    browser.execute_script("arguments[0].scrollIntoView()", dropdowns["order"])
+    order.select_by_visible_text("%j, %i")
+    verdict = "return Array.from(document.querySelectorAll('.widget-html')).map(e => e.innerText)"
+    shown = _wait(
+        lambda: [t for t in browser.execute_script(verdict) if t.startswith("illegal")],
+        120,
+        "an illegal verdict",
+    )
+    assert "stencil.mlir:9:7" in shown[0] and "stencil.mlir:6:12" in shown[0]
+    _wait(lambda: (src := browser.execute_script(WIDGET_IMAGE)) != before and src, 120, "redraw")

@@ -9,6 +9,15 @@ with the remarks it made::
     result = transforms.tile(module, sizes=[32, 32]) # explicit sizes
     print(result.module); print(*result.remarks, sep="\\n")
 
+Schedule-level operations: ``transforms.schedule_of(module, func=None)`` is a function's
+schedule (:class:`poly.schedule.Schedule`: print, edit, check it), and
+``transforms.apply_schedule(module, schedule_or_text)`` checks it and returns a new module
+(or raises ``ScheduleError`` naming the dependence it would reverse)::
+
+    s = transforms.schedule_of(module).skew("%j", {"%i": 1}).tile(["%i", "%j"], [32, 32])
+    print(s, s.check())
+    result = transforms.apply_schedule(module, s)
+
 The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
@@ -18,12 +27,15 @@ pass: passes and their dependencies (islpy) load on use.
 
 from __future__ import annotations
 
+import html
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from affine.ir.core import Module
+from affine.syntax.highlight import mlir_diff_html, mlir_html
+from affine.syntax.printer import print_module
 from transforms import registry
 
 _LAZY = {
@@ -57,6 +69,19 @@ _LAZY = {
     "double_buffer": "transforms.pipeline_transfer",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
+    "check_fusion": "transforms.fusion",
+    "check_private_buffer": "transforms.fusion",
+    "fuse_candidate": "transforms.fusion",
+    "plan_block": "transforms.scalar_replacement",
+    "apply_plan": "transforms.scalar_replacement",
+    "schedule_of": "transforms.schedule",
+    "apply_schedule": "transforms.schedule",
+    "Schedule": "poly.schedule",
+    "ScheduleError": "poly.schedule_program",
+    "Explorer": "transforms.explorer",
+    "tune": "transforms.tuner",
+    "TuneResult": "transforms.tuner",
+    "TuneError": "transforms.tuner",
 }
 
 
@@ -68,10 +93,22 @@ def __getattr__(name: str) -> Any:
 
 @dataclass
 class PassResult:
-    """A transformed module and the remarks the pass made (one per band left alone)."""
+    """A transformed module and the remarks the pass made (one per band left alone); in
+    Jupyter, the remarks and the diff of the MLIR from ``original`` (the input)."""
 
     module: Module
     remarks: list[str]
+    original: Module | None = None
+
+    def _repr_html_(self) -> str:
+        remarks = "".join(f"<li><pre>{html.escape(r)}</pre></li>" for r in self.remarks)
+        parts = [f"<b>{len(self.remarks)} remarks</b><ul>{remarks}</ul>"]
+        after = print_module(self.module)
+        if self.original is None:
+            parts.append(mlir_html(after))
+        else:
+            parts.append(mlir_diff_html(print_module(self.original), after, ("input", "result")))
+        return "".join(parts)
 
 
 def run_pass(module: Module, name: str, **options: Any) -> PassResult:
@@ -83,7 +120,7 @@ def run_pass(module: Module, name: str, **options: Any) -> PassResult:
         raise KeyError(f"no pass named '{name}'")
     context = registry.PassContext(print_op_on_diagnostic=False)
     result = entry.load()(**options).run(module, context)
-    return PassResult(result, [d.render() for d in context.diagnostics])
+    return PassResult(result, [d.render() for d in context.diagnostics], module)
 
 
 def tile(
@@ -152,3 +189,29 @@ def copy_data(module: Module, **options: Any) -> PassResult:
     ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
     ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
     return run_pass(module, "affine-data-copy-generate", **options)
+
+
+def fuse(
+    module: Module,
+    mode: str = "greedy",
+    maximal: bool = False,
+    compute_tolerance: float = 0.30,
+    fast_mem_space: int = 0,
+    local_buf_threshold: int = 0,
+) -> PassResult:
+    """``--affine-loop-fusion``: producer-consumer and sibling fusion where the function's
+    fused schedule is legal; a remark for every candidate pair."""
+    return run_pass(
+        module,
+        "affine-loop-fusion",
+        mode=mode,
+        maximal=maximal,
+        compute_tolerance=compute_tolerance,
+        fast_mem_space=fast_mem_space,
+        local_buf_threshold=local_buf_threshold,
+    )
+
+
+def scalar_replace(module: Module) -> PassResult:
+    """``--affine-scalrep``: store-to-load forwarding, redundant loads and dead stores."""
+    return run_pass(module, "affine-scalrep")

@@ -9,18 +9,20 @@ from affine.errors import PolyError
 from affine.ir.core import Module
 from poly.deps import DEFAULT_MAX_OPERATIONS, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.flow import FlowAnalysis
-from poly.graph import LEVELS, dependence_graph, report_json, to_dot
-from transforms.registry import PassContext
+from poly.graph import LEVELS, dependence_graph, report_json, report_text, to_dot
+from transforms.registry import PassContext, PassOptions, option
 
 
 @dataclass
-class MemRefDependenceCheck:
+class MemRefDependenceCheck(PassOptions):
     """``-test-memref-dependence-check``: one remark per ordered pair of ``affine.load`` /
     ``affine.store`` accesses and depth, worded and numbered as mlir-opt 22 does, decided
     exactly (see :mod:`poly.deps`). Undecided pairs say ``unknown`` with a warning."""
 
     name = "test-memref-dependence-check"
-    max_operations: int = DEFAULT_MAX_OPERATIONS  # per query, before answering "unknown"
+    max_operations: int = option(
+        DEFAULT_MAX_OPERATIONS, minimum=1
+    )  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
         with warnings.catch_warnings():
@@ -74,32 +76,4 @@ def dependence_report(module: Module, value: str, context: PassContext) -> str:
         return report_json(analysis, level)
     if fmt == "dot":
         return to_dot(dependence_graph(analysis, level))
-    return _text_report(analysis)
-
-
-def _text_report(analysis) -> str:
-    """One line per dependence and per loop, for reading in a terminal."""
-    lines = ["dependences (memory-based; value-based RAW marked *):"]
-    value_raw = {(id(e.source), id(e.target)) for e in analysis.value if e.kind == "RAW"}
-    for e in analysis.memory:
-        mark = "*" if e.kind == "RAW" and (id(e.source), id(e.target)) in value_raw else " "
-        carried = ", ".join(str(c.op.loc) for c in e.carried_by) or "-"
-        lines.append(
-            f" {mark}{e.kind} {e.source.op.name} {e.source.op.loc} -> {e.target.op.name} "
-            f"{e.target.op.loc}: direction {e.direction()} distance "
-            f"{''.join(str(b) for b in e.bounds())} carried by {carried}"
-            + ("" if e.exact else " (over-approximated)")
-        )
-    lines.append("loops:")
-    for info in analysis.loops():
-        verdict = (
-            "parallel"
-            if info.parallel
-            else "reduction only"
-            if info.reduction_only
-            else f"sequential ({len(info.carried)} dependences carried)"
-        )
-        lines.append(
-            f"  {info.loop.op.name} at {info.loop.op.loc} (IV {info.loop.index}): {verdict}"
-        )
-    return "\n".join(lines) + "\n"
+    return report_text(analysis, level)

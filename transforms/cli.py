@@ -12,6 +12,7 @@ import sys
 import tempfile
 import textwrap
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from affine import __version__
 from affine.dialects.verifier import verify
@@ -144,7 +145,7 @@ class Options:
 
 
 class UsageError(PolyError):
-    """A malformed command line (exit status 2)."""
+    """A malformed command line (exit status 1, as mlir-opt; nothing is read or written)."""
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -182,7 +183,7 @@ def parse_args(argv: list[str]) -> Options:
         flag = _BY_NAME.get(name)
         if flag is not None and name != "help":
             if flag.field is not None:
-                setattr(opts, flag.field, not has_value or value not in ("0", "false"))
+                setattr(opts, flag.field, _flag_value(name, value, bool(has_value)))
             continue
         if registry.lookup(name) is not None:
             opts.passes.append((name, value))
@@ -195,54 +196,147 @@ def parse_args(argv: list[str]) -> Options:
         raise UsageError(f"too many positional arguments: {' '.join(positional)}")
     if positional:
         opts.input = positional[0]
+    for pass_name, option_text in opts.passes:  # every option value is checked up front
+        entry = registry.lookup(pass_name)
+        assert entry is not None
+        registry.parse_options(entry.load(), option_text)
     return opts
+
+
+def _flag_value(name: str, value: str, has_value: bool) -> bool:
+    flag = registry.parse_bool(value, has_value)
+    if flag is None:
+        raise UsageError(
+            f"for the --{name} option: '{value}' is invalid value for boolean argument! Try 0 or 1"
+        )
+    return flag
+
+
+_UNANCHORED = (
+    "expected pass pipeline to be wrapped with the anchor operation type, "
+    "e.g. 'builtin.module(...)'"
+)
 
 
 def pipeline_anchor(text: str) -> str:
     """The op a pipeline is anchored on: ``builtin.module`` in ``builtin.module(...)``."""
     name, paren, _ = text.strip().partition("(")
     if not paren or not name or any(ch in name for ch in " ,{}"):
-        raise UsageError(
-            "expected pass pipeline to be wrapped with the anchor operation type, "
-            "e.g. 'builtin.module(...)'"
-        )
+        raise UsageError(_UNANCHORED)
     return name
 
 
 def parse_pipeline(text: str) -> list[tuple[str, str]]:
-    """``builtin.module(func.func(a{x=1}, b))`` -> ``[("a", "x=1"), ("b", "")]``.
+    """``builtin.module(func.func(a{x=1}, b))`` -> ``[("a", "x=1"), ("b", "")]``, read as
+    mlir-opt reads it: the whole text, wrapped in an anchor op; anything unbalanced or
+    unknown is a :class:`PipelineError` pointing into the text.
 
-    Anchors (``builtin.module``, ``func.func``, ...) are accepted and ignored: every pass
-    here runs on every function-like op it can handle.
+    Anchors (``builtin.module``, ``func.func``, ...) are otherwise ignored: every pass here
+    runs on every function-like op it can handle.
     """
+    return _PipelineParser(text).parse()
 
-    passes: list[tuple[str, str]] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in " ,()":
-            i += 1
-            continue
-        j = i
-        while j < n and text[j] not in " ,(){":
-            j += 1
-        name = text[i:j]
-        options = ""
-        if j < n and text[j] == "{":
-            end = text.find("}", j)
-            if end < 0:
-                raise UsageError(f"unterminated options for pass '{name}' in pipeline")
-            options = text[j + 1 : end]
-            j = end + 1
-        if j < n and text[j] == "(":
-            i = j + 1  # an anchor op: descend
-            continue
+
+class PipelineError(UsageError):
+    """A malformed ``--pass-pipeline``: the message, the pipeline and a caret."""
+
+    def __init__(self, text: str, offset: int, message: str) -> None:
+        super().__init__(f"--pass-pipeline:1:{offset + 1}: {message}\n{text}\n{' ' * offset}^")
+
+
+class _PipelineParser:
+    """Recursive descent over ``element (',' element)*`` where an element is a pass
+    ``name{options}`` or an anchor ``op.name(pipeline)``."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.passes: list[tuple[str, str]] = []
+
+    def parse(self) -> list[tuple[str, str]]:
+        self.elements(nested=False)
+        if self.pos < len(self.text):
+            if self.text[self.pos] == ")":
+                self.fail("encountered extra closing ')' creating unbalanced parentheses")
+            self.fail("expected ',' after parsing pipeline")
+        return self.passes
+
+    def fail(self, message: str, offset: int | None = None) -> NoReturn:
+        where = self.pos if offset is None else offset
+        if message.startswith("encountered"):
+            message += " while parsing pipeline"
+        raise PipelineError(self.text, where, message)
+
+    def skip_space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def elements(self, nested: bool) -> None:
+        while True:
+            self.element(nested)
+            self.skip_space()
+            if self.pos < len(self.text) and self.text[self.pos] == ",":
+                self.pos += 1
+                continue
+            return
+
+    def element(self, nested: bool) -> None:
+        text = self.text
+        self.skip_space()
+        start = self.pos
+        while self.pos < len(text) and text[self.pos] not in ",(){}":
+            self.pos += 1
+        name = text[start : self.pos].strip()
+        options: str | None = None
+        if self.pos < len(text) and text[self.pos] == "{":
+            options = text[self.pos + 1 : self.closing_brace()]
+        self.skip_space()
+        if self.pos < len(text) and text[self.pos] == "(" and options is None and name:
+            self.pos += 1
+            self.elements(nested=True)
+            self.skip_space()
+            if self.pos >= len(text):
+                self.fail("encountered unbalanced parentheses")
+            if text[self.pos] != ")":
+                self.fail("expected ',' after parsing pipeline")
+            self.pos += 1
+            return
+        if not nested:
+            raise UsageError(_UNANCHORED)
+        if self.pos < len(text) and text[self.pos] == "(":
+            self.fail("expected ',' after parsing pipeline")
         if registry.lookup(name) is None:
-            raise UsageError(f"'{name}' does not refer to a registered pass")
-        passes.append((name, options))
-        i = j
-    return passes
+            self.fail(f"'{name}' does not refer to a registered pass or pass pipeline", start)
+        self.passes.append((name, options or ""))
+
+    def closing_brace(self) -> int:
+        """Moves past the ``}`` matching the ``{`` at the cursor (braces in quoted text, such
+        as an ISL schedule given as an option, do not count); returns its offset."""
+        opening = self.pos
+        end = _closing_brace(self.text, opening)
+        if end < 0:
+            self.fail("missing closing '}' while processing pass options", opening)
+        self.pos = end + 1
+        return end
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``start`` (-1 if none), skipping nested
+    braces and quoted text."""
+    depth, quote = 0, ""
+    for k in range(start, len(text)):
+        ch = text[k]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
 
 
 def _print_help() -> int:
@@ -285,11 +379,11 @@ def process(
     gc.freeze()  # the module lives until exit: later collections need not scan it
     verify(module)
     top = top_level_op(module, filename, opts.no_implicit_module)
+    bare = top is not module.operation  # passes return new modules: decided before them
     if opts.anchor is not None and opts.anchor != top.name:
         raise DiagnosticError(f"can't run '{opts.anchor}' pass manager on '{top.name}' op", top.loc)
     diagnostics: list[Diagnostic] = []
     show_op = opts.print_op_on_diagnostic and not opts.verify_diagnostics
-    print_top_op_only = top is not module.operation  # passes return a new module
     for name, option_text in opts.passes:
         entry = registry.lookup(name)
         assert entry is not None
@@ -314,7 +408,7 @@ def process(
             replacement = (replacement or "") + text
     if replacement is not None:
         return replacement, diagnostics
-    printed = module.ops[0] if print_top_op_only else module
+    printed = module.ops[0] if bare else module
     return print_module(printed, generic=opts.generic), diagnostics
 
 
@@ -350,12 +444,9 @@ def _process_reporting(
 def run(argv: list[str]) -> int:
     try:
         opts = parse_args(argv)
-    except UsageError as e:
-        print(f"poly-opt: {e}", file=sys.stderr)
-        return 2
     except PolyError as e:
-        print(f"poly-opt: {e}", file=sys.stderr)
-        return 2
+        print(f"poly-opt: error: {e}", file=sys.stderr)
+        return 1
     try:
         if opts.input == "-":
             text = sys.stdin.read()
@@ -390,14 +481,16 @@ def run(argv: list[str]) -> int:
         sys.stdout.write(result)
     else:
         try:
-            _write_atomically(opts.output, result)
+            write_atomically(opts.output, result)
         except OSError as e:
             print(f"poly-opt: cannot write '{opts.output}': {e.strerror or e}", file=sys.stderr)
             return 1
     return 1 if failed else 0
 
 
-def _write_atomically(path: str, text: str) -> None:
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file, so that a failed write leaves
+    what was there."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".poly-opt-")
     try:

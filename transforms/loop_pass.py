@@ -21,7 +21,7 @@ from poly.codegen import CodegenError
 from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
 from transforms.errors import TransformError
-from transforms.loop_utils import get_perfect_band, loops
+from transforms.loop_utils import get_perfect_band, get_tileable_bands, loops
 from transforms.registry import PassContext
 
 
@@ -72,6 +72,32 @@ def attempt(context: PassContext, op: Operation, what: str, rewrite: Callable[[]
         refuse(context, op, what, getattr(error, "message", str(error)))
         return False
     return True
+
+
+def remark_nests_without_depth(
+    context: PassContext,
+    function: Operation,
+    found: list[list[Operation]],
+    size: int,
+    what: str,
+    option: str,
+) -> None:
+    """Remark at each outermost loop of ``function`` that holds none of the ``found``
+    perfect nests of ``size`` loops (an option that fits no band there is never silent); a
+    "nest" of one loop needs nothing done."""
+    if size < 2:
+        return
+    starts = [band[0] for band in found]
+    for top in get_tileable_bands(function):
+        if any(top[0] is start or top[0].is_ancestor_of(start) for start in starts):
+            continue
+        deepest = max(len(get_perfect_band(loop)) for loop in loops(top[0]))
+        refuse(
+            context,
+            top[0],
+            what,
+            f"{option} needs a perfect nest of {size} loops; the deepest here has {deepest}",
+        )
 
 
 def nests_of_depth(module: Module, size: int) -> list[list[Operation]]:

@@ -424,7 +424,11 @@ def regenerate_band(band: Sequence[Operation], new_order: Order) -> list[Operati
     The body of the innermost loop is cloned at each generated statement with the old IVs
     computed from the new ones. Returns the new top-level ops (in the band's block); the band
     is erased. Raises :class:`~poly.codegen.CodegenError` (nothing changed) when the
-    iteration space is not exact or the loops cannot be expressed."""
+    iteration space is not exact or the loops cannot be expressed.
+
+    This is a rewrite: it works in place and assumes the new order is legal (the
+    permutation pass checks first, on a clone). :class:`poly.schedule.Schedule` is the
+    checked path for whole functions: it refuses an illegal order and returns a new module."""
     schedule, instances = band_schedule(band, new_order)
     body = band[-1].regions[0].blocks[0]
     statements = [op for op in body.operations if op.name != "affine.yield"]

@@ -25,7 +25,7 @@ from affine.math.affine_map import AffineMap
 from affine.math.algebra import compose
 from affine.math.simplify import exprs_equal
 from poly.layout import ISL_ORACLE
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions
 
 _LEFT_ALONE = " is left alone: "
 
@@ -375,7 +375,7 @@ def _normalized(t, oracle: LayoutOracle):
 
 
 @dataclass
-class NormalizeMemRefs:
+class NormalizeMemRefs(PassOptions):
     """``-normalize-memrefs``: every memref whose layout can be normalised soundly gets the
     identity layout (allocations, arguments and results, calls, loads and stores)."""
 

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from functools import partial
 
 from affine.analysis.reductions import loop_reductions
-from affine.ir.attributes import AffineMapAttr, ArrayAttr, DenseElementsAttr, IntegerAttr
-from affine.ir.core import Module, Operation, Region
-from affine.ir.types import I32, I64, FloatType, IntegerType, TensorType, Type
+from affine.dialects.builders import affine_parallel
+from affine.ir.core import Module, Operation
+from affine.ir.types import FloatType, IntegerType, Type
 from affine.ops import REDUCTION_KINDS, ForOp
 from poly.flow import FlowAnalysis, iter_args_reductions
 from poly.legality import LEGAL, Verdict, analysis_for, describe, unsupported_ops, where
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import is_loop, loops, replace_results
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 
 def reduction_fits(kind: str, t: Type) -> bool:
@@ -38,10 +38,6 @@ def reduction_fits(kind: str, t: Type) -> bool:
     if kind in ("maxu", "minu"):
         return isinstance(t, IntegerType) and t.signedness == "u"
     return False
-
-
-def _groups(count: int) -> DenseElementsAttr:
-    return DenseElementsAttr(TensorType([1], I32), [count])
 
 
 def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
@@ -64,27 +60,19 @@ def to_parallel(loop: Operation, reductions: bool = True) -> Operation:
                 f"cannot parallelize: affine.parallel has no '{r.kind}' reduction for {t}",
                 r.combiner.loc or loop.loc,
             )
-    lb, ub = f.lower_bound_map, f.upper_bound_map
     body = f.body
     loop.regions[0].blocks.clear()
-    region = Region([body])
-    parallel = Operation.create(
-        "affine.parallel",
-        [*f.lower_bound_operands, *f.upper_bound_operands],
+    parallel = affine_parallel(
+        f.lower_bound_map,
+        f.lower_bound_operands,
+        f.upper_bound_map,
+        f.upper_bound_operands,
+        f.step,
+        body,
+        [REDUCTION_KINDS.index(r.kind) for r in found],
         [loop.results[r.position].type for r in found],
-        {
-            "lowerBoundsMap": AffineMapAttr(lb),
-            "lowerBoundsGroups": _groups(lb.num_results),
-            "upperBoundsMap": AffineMapAttr(ub),
-            "upperBoundsGroups": _groups(ub.num_results),
-            "steps": ArrayAttr([IntegerAttr(f.step, I64)]),
-            "reductions": ArrayAttr(
-                [IntegerAttr(REDUCTION_KINDS.index(r.kind), I64) for r in found]
-            ),
-        },
-        regions=[region],
-        loc=loop.loc,
     )
+    parallel.loc = loop.loc
     parent = loop.parent
     assert parent is not None
     parent.insert_before(loop, parallel)
@@ -138,13 +126,13 @@ def check_parallel(
 
 
 @dataclass
-class Parallelize:
+class Parallelize(PassOptions):
     """``-affine-parallelize``: every ``affine.for`` that carries no dependence becomes an
     ``affine.parallel`` (with ``parallel-reductions``, also loops whose iter_args are
     reductions), at most ``max-nested`` deep."""
 
     name = "affine-parallelize"
-    max_nested: int = 2**32 - 1
+    max_nested: int = option(2**32 - 1, minimum=0, maximum=2**32 - 1)
     parallel_reductions: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:

@@ -15,6 +15,19 @@ register_action(
     "run",
 )
 
+register_action(
+    "print-schedule",
+    "Print each function's schedule: its 2d+1 map (--print-schedule) or its ISL tree (=tree)",
+    "transforms.schedule",
+    "print_schedule",
+)
+register(
+    "affine-schedule",
+    "Apply a checked schedule: a union map or ISL tree (file=PATH or schedule='...', func, separate, value-based)",
+    "transforms.schedule",
+    "AffineSchedule",
+)
+
 register(
     "test-memref-dependence-check",
     "Remark on every dependence between affine loads and stores (exact; mlir-opt's format)",
@@ -82,6 +95,18 @@ for _name, _module, _cls, _summary in (
         "pipeline_transfer",
         "PipelineDataTransfer",
         "Double-buffer incoming DMAs of loops and start each one iteration ahead, where legal",
+    ),
+    (
+        "affine-loop-fusion",
+        "fusion",
+        "LoopFusion",
+        "Fuse producer-consumer and sibling loop nests where the function's fused schedule is legal (mode, maximal, compute-tolerance, fast-mem-space, local-buf-threshold)",
+    ),
+    (
+        "affine-scalrep",
+        "scalar_replacement",
+        "ScalarReplacement",
+        "Forward stored values to loads, remove redundant loads and dead stores where the accesses provably match",
     ),
     (
         "affine-parallelize",

@@ -11,13 +11,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from affine.ir.core import Module, Operation
+from affine.ir.labels import induction_var, value_label
 from poly.flow import FlowAnalysis
 from poly.legality import Verdict, analysis_for, band_structure, violations
 from poly.space import lex_negative_set, permutation_map
 from poly.tile_model import contiguity_order
-from transforms.loop_pass import analysis_of, attempt, functions, nests_of_depth, refuse
+from transforms.loop_pass import (
+    analysis_of,
+    attempt,
+    functions,
+    nests_of_depth,
+    refuse,
+    remark_nests_without_depth,
+)
 from transforms.loop_utils import enclosing_function, get_tileable_bands, permute_band
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
+
+_NOT_PERMUTED = "loop band not permuted"
 
 
 def check_permutation(
@@ -45,30 +55,35 @@ def apply_permutation(
     analysis: FlowAnalysis,
     context: PassContext,
 ) -> None:
-    what = "loop band not permuted"
     verdict: Verdict = check_permutation(band, permutation, analysis)
     if not verdict:
-        refuse(context, band[0], what, verdict.reason)
+        refuse(context, band[0], _NOT_PERMUTED, verdict.reason)
         return
-    attempt(context, band[0], what, lambda: permute_band(band, permutation))
+    attempt(context, band[0], _NOT_PERMUTED, lambda: permute_band(band, permutation))
 
 
 @dataclass
-class LoopPermutation:
+class LoopPermutation(PassOptions):
     """``-test-loop-permutation``: permute every perfect nest of ``len(permutation-map)``
     loops (``permutation-map[i]`` is the new position of loop ``i``) where legal. The
     legality check always runs (``check-validity`` is accepted for compatibility)."""
 
     name = "test-loop-permutation"
-    permutation_map: tuple[int, ...] = ()
+    permutation_map: tuple[int, ...] = option((), permutation=True)
     check_validity: bool = True
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         if not self.permutation_map:
             return module
-        bands = nests_of_depth(module, len(self.permutation_map))
+        size = len(self.permutation_map)
+        bands = nests_of_depth(module, size)
         allowed = functions(module, context)
+        for allowed_function in allowed:
+            option = f"permutation-map ({size} entries)"
+            remark_nests_without_depth(
+                context, allowed_function, bands, size, _NOT_PERMUTED, option
+            )
         analyses = {}
         for band in bands:
             if band[0].parent is None:  # moved away by an earlier permutation
@@ -83,13 +98,13 @@ class LoopPermutation:
 
 
 @dataclass
-class LoopInterchange:
+class LoopInterchange(PassOptions):
     """``-affine-loop-interchange``: with ``permutation-map``, as ``test-loop-permutation``
     on outermost perfect bands; without, each outermost band is reordered so that its
     innermost loop has the most contiguous or invariant accesses, where legal."""
 
     name = "affine-loop-interchange"
-    permutation_map: tuple[int, ...] = ()
+    permutation_map: tuple[int, ...] = option((), permutation=True)
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
@@ -101,6 +116,13 @@ class LoopInterchange:
                 if self.permutation_map:
                     if len(self.permutation_map) == len(band):
                         apply_permutation(band, self.permutation_map, analysis, context)
+                    else:
+                        names = ", ".join(value_label(induction_var(loop)) for loop in band)
+                        reason = (
+                            f"permutation-map has {len(self.permutation_map)} entries for "
+                            f"this band of {len(band)} loops ({names})"
+                        )
+                        refuse(context, band[0], _NOT_PERMUTED, reason)
                     continue
                 order = contiguity_order(band, analysis.model)
                 if list(order) == sorted(order):

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from affine.errors import PolyError
 from affine.ir.core import Operation
-from affine.ir.diagnostics import Diagnostic
+from affine.ir.diagnostics import Diagnostic, Location
 from affine.syntax.printer import print_operation_in_context
 
 
@@ -89,17 +89,153 @@ class PassContext:
     print_op_on_diagnostic: bool = True  # mlir-opt's --mlir-print-op-on-diagnostic
     multithreading: bool = True  # cleared by --mlir-disable-threading: kernels use one thread
 
-    def emit(self, op: Operation | None, severity: str, message: str) -> None:
-        """Report ``message`` at ``op`` (mlir-opt then shows the op in a note)."""
+    def emit(
+        self, op: Operation | None, severity: str, message: str, at: Location | None = None
+    ) -> None:
+        """Report ``message`` at ``op`` (mlir-opt then shows the op in a note), or at ``at``
+        (an op that is no longer in the IR)."""
         op_text = None
         if op is not None and self.print_op_on_diagnostic:
             op_text = print_operation_in_context(op)
-        location = op.loc if op is not None else None
+        location = op.loc if op is not None else at
         self.diagnostics.append(Diagnostic(severity, message, location, op_text))
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """What a pass option accepts beyond its type (every integer of a list alike):
+    ``minimum``..``maximum``, or one of ``special`` (``-1``: unroll fully); a list that is
+    ``non_empty``, or a ``permutation`` of 0..n-1; a string among ``choices``. The field's
+    default always passes: it means "not given"."""
+
+    minimum: int | None = None
+    maximum: int | None = None
+    special: tuple[int, ...] = ()
+    non_empty: bool = False
+    permutation: bool = False
+    choices: tuple[str, ...] = ()
+
+
+def option(
+    default: Any,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    special: tuple[int, ...] = (),
+    non_empty: bool = False,
+    permutation: bool = False,
+    choices: tuple[str, ...] = (),
+) -> Any:
+    """A pass option field with what it accepts (checked by :class:`PassOptions`)."""
+    spec = OptionSpec(minimum, maximum, special, non_empty, permutation, choices)
+    return field(default=default, metadata={"option": spec})
+
+
+class PassOptions:
+    """Base of pass (and action) option classes: every option value is checked when the
+    object is built, whether from the command line, a pass pipeline or Python."""
+
+    name: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]  # subclasses are dataclasses
+            value = getattr(self, f.name)
+            if isinstance(value, list):
+                value = tuple(value)
+                setattr(self, f.name, value)
+            if value is f.default or value == f.default:
+                continue
+            if not _accepts(_kind(f), f.metadata.get("option", OptionSpec()), value):
+                shown = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+                raise _invalid(f, shown, self.name)
+
+
+def _kind(f: dataclasses.Field) -> str:
+    """The field's type as written (``int``, ``tuple[int, ...]``, ...)."""
+    return f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _accepts(kind: str, spec: OptionSpec, value: object) -> bool:
+    """Does ``value`` have the field's type and fit ``spec``?"""
+
+    def fits(number: object) -> bool:
+        if not _is_int(number):
+            return False
+        assert isinstance(number, int)
+        if number in spec.special:
+            return True
+        low = spec.minimum is None or number >= spec.minimum
+        return low and (spec.maximum is None or number <= spec.maximum)
+
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return fits(value)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind.startswith("tuple[int"):
+        if not isinstance(value, tuple) or not all(fits(x) for x in value):
+            return False
+        if spec.permutation and sorted(value) != list(range(len(value))):
+            return False
+        return bool(value) or not spec.non_empty
+    if kind == "str":
+        return isinstance(value, str) and (not spec.choices or value in spec.choices)
+    return True
+
+
+def accepted_values(f: dataclasses.Field) -> str:
+    """What option ``f`` accepts, in words (for errors and ``--help``)."""
+    kind = _kind(f)
+    spec: OptionSpec = f.metadata.get("option", OptionSpec())
+    if kind == "bool":
+        return "0 or 1 (false or true)"
+    if kind == "float":
+        return "a number"
+    if kind == "str":
+        return f"one of {', '.join(spec.choices)}" if spec.choices else "a string"
+    if spec.minimum is not None and spec.maximum is not None:
+        integer = f"integer from {spec.minimum} to {spec.maximum}"
+    elif spec.minimum is not None:
+        integer = f"integer >= {spec.minimum}"
+    elif spec.maximum is not None:
+        integer = f"integer <= {spec.maximum}"
+    else:
+        integer = "integer"
+    if spec.special:
+        integer += " or " + " or ".join(map(str, spec.special))
+    if spec.permutation:
+        return "a permutation of 0..n-1 (each position once, comma-separated)"
+    if kind.startswith("tuple[int"):
+        some = "a non-empty" if spec.non_empty else "a"
+        return f"{some} comma-separated list of {integer.replace('integer', 'integers', 1)}"
+    return f"an {integer}"
+
+
+def _invalid(f: dataclasses.Field, raw: str, pass_name: str) -> PassOptionError:
+    flag = f.name.replace("_", "-")
+    if _kind(f) == "bool":
+        what = f"'{raw}' is invalid value for boolean argument! Try 0 or 1"
+    else:
+        what = f"'{raw}' value invalid; expected {accepted_values(f)}"
+    return PassOptionError(f"for the --{flag} option of --{pass_name}: {what}")
+
+
+def parse_bool(raw: str, has_value: bool = True) -> bool | None:
+    """mlir-opt's boolean option values (none, ``1``/``0``, ``true``/``false``); None for
+    anything else."""
+    if not has_value:
+        return True
+    return {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
+
+
 def parse_options(pass_cls: type, text: str) -> Any:
-    """Build a pass from mlir-opt style options: ``tile-sizes=32,32 separate``."""
+    """Build a pass from mlir-opt style options (``tile-sizes=32,32 separate``); every value
+    is converted and checked here (:class:`PassOptions`), before anything runs."""
     fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(pass_cls)}
     values: dict[str, Any] = {}
     for item in _split_options(text):
@@ -115,35 +251,69 @@ def parse_options(pass_cls: type, text: str) -> Any:
 
 
 def _split_options(text: str) -> list[str]:
+    """``a=1 b='x y' c={p q}`` -> ``["a=1", "b=x y", "c={p q}"]``: items are separated by
+    blanks outside quotes and brackets (as mlir-opt's option parser does); a value in
+    quotes loses them."""
     text = text.strip()
     if text.startswith("{") and text.endswith("}"):
         text = text[1:-1]
-    return [part for part in text.replace("\t", " ").split(" ") if part]
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    depth = 0
+    for ch in text + " ":
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        elif ch in " \t" and depth <= 0:
+            if current:
+                items.append(_unquoted("".join(current)))
+            current = []
+            continue
+        current.append(ch)
+    return items
+
+
+def _unquoted(item: str) -> str:
+    key, eq, value = item.partition("=")
+    if eq and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return f"{key}={value[1:-1]}"
+    return item
+
+
+def _integer(text: str) -> int:
+    """A decimal integer (leading zeros allowed) or one with a ``0x``/``0o``/``0b`` prefix."""
+    try:
+        return int(text, 10)
+    except ValueError:
+        return int(text, 0)
 
 
 def _convert(f: dataclasses.Field, raw: str, has_value: bool, pass_name: str) -> Any:
-    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    """The typed value of option text ``raw`` (range checks come later)."""
+    kind = _kind(f)
+    if kind == "bool":
+        flag = parse_bool(raw, has_value)
+        if flag is None:
+            raise _invalid(f, raw, pass_name)
+        return flag
+    if not has_value:
+        flag_name = f.name.replace("_", "-")
+        raise PassOptionError(f"for the --{flag_name} option of --{pass_name}: requires a value!")
     try:
-        if kind == "bool":
-            if not has_value:
-                return True
-            if raw.lower() in ("1", "true"):
-                return True
-            if raw.lower() in ("0", "false"):
-                return False
-            raise ValueError(raw)
-        if not has_value:
-            raise ValueError("missing value")
         if kind == "int":
-            return int(raw, 0)
+            return _integer(raw)
         if kind == "float":
             return float(raw)
-        if kind.startswith("tuple[int") or kind.startswith("list[int"):
-            return tuple(int(x, 0) for x in raw.split(",") if x)
-        if kind.startswith("tuple[str") or kind.startswith("list[str"):
-            return tuple(x for x in raw.split(",") if x)
+        if kind.startswith("tuple[int"):
+            return tuple(_integer(x) for x in raw.split(",")) if raw else ()
+        if kind.startswith("tuple[str"):
+            return tuple(raw.split(",")) if raw else ()
         return raw
     except ValueError:
-        raise PassOptionError(
-            f"invalid value '{raw}' for option '{f.name.replace('_', '-')}' of pass '{pass_name}'"
-        ) from None
+        raise _invalid(f, raw, pass_name) from None

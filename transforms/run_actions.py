@@ -30,17 +30,17 @@ from typing import Any, ClassVar
 
 from affine.errors import PolyError
 from affine.ir.core import Module
-from transforms.registry import PassContext, PassOptionError, parse_options
+from transforms.registry import PassContext, PassOptionError, PassOptions, option, parse_options
 
 
 @dataclass
-class RunOptions:
-    """Options of ``--run`` (parsed like a pass's options)."""
+class RunOptions(PassOptions):
+    """Options of ``--run`` (parsed and checked like a pass's options)."""
 
     name: ClassVar[str] = "run"
     entry: str = ""
-    backend: str = "c"
-    repeats: int = 3
+    backend: str = option("c", choices=("c", "interp"))
+    repeats: int = option(3, minimum=1)
 
 
 def emit(module: Module, value: str, context: PassContext) -> str:
@@ -57,14 +57,7 @@ def parse_run_options(value: str) -> RunOptions:
     text = value.strip()
     if text and "=" not in text and " " not in text:
         text = f"entry={text}"
-    options = parse_options(RunOptions, text)
-    if options.backend not in ("c", "interp"):
-        raise PassOptionError(
-            f"invalid value '{options.backend}' for option 'backend' of '--run' (choose c or interp)"
-        )
-    if options.repeats < 1:
-        raise PassOptionError("option 'repeats' of '--run' must be at least 1")
-    return options
+    return parse_options(RunOptions, text)
 
 
 def run(module: Module, value: str, context: PassContext) -> str:

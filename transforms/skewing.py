@@ -23,9 +23,9 @@ from affine.math.affine_map import AffineMap
 from affine.math.expr import constant, dim
 from affine.ops import ForOp
 from transforms.errors import TransformError
-from transforms.loop_pass import attempt, functions, nests_of_depth
+from transforms.loop_pass import attempt, functions, nests_of_depth, remark_nests_without_depth
 from transforms.loop_utils import enclosing_function, is_loop, located, replace_iv, set_bound
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 
 def skew_band(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
@@ -68,25 +68,25 @@ def skew_band(band: Sequence[Operation], factors: Sequence[int]) -> Operation:
 
 
 @dataclass
-class LoopSkew:
+class LoopSkew(PassOptions):
     """``-affine-loop-skew``: in every perfect band of ``len(skew-factors) + 1`` loops,
     the innermost IV becomes ``j + sum_k factors[k] * i_k`` (always legal: skewing keeps
     the order of every pair of iterations; it makes stencil bands tileable)."""
 
     name = "affine-loop-skew"
-    skew_factors: tuple[int, ...] = (1,)
+    skew_factors: tuple[int, ...] = option((1,), non_empty=True)
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()
         size = len(self.skew_factors) + 1
         allowed = functions(module, context)
-        for band in nests_of_depth(module, size):
+        bands = nests_of_depth(module, size)
+        what = "loop band not skewed"
+        for function in allowed:
+            option = f"skew-factors ({len(self.skew_factors)} factors)"
+            remark_nests_without_depth(context, function, bands, size, what, option)
+        for band in bands:
             if band[0].parent is None or enclosing_function(band[0]) not in allowed:
                 continue
-            attempt(
-                context,
-                band[0],
-                "loop band not skewed",
-                partial(skew_band, band, self.skew_factors),
-            )
+            attempt(context, band[0], what, partial(skew_band, band, self.skew_factors))
         return module

@@ -41,6 +41,7 @@ from affine.analysis.value_map import (
 )
 from affine.dialects.builders import affine_if
 from affine.ir.core import Module, Operation, Value, uses_of
+from affine.ir.labels import induction_var, value_label
 from affine.math.affine_map import AffineMap
 from affine.math.expr import ADD, CEILDIV, CONST, DIM, FLOORDIV, MOD, MUL, AffineExpr, dim, symbol
 from affine.math.integer_set import IntegerSet
@@ -65,7 +66,7 @@ from transforms.loop_utils import (
     set_bound,
     set_step,
 )
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 Range = tuple[ValueMap, ValueMap]  # lowest and highest value of a variable
 
@@ -536,13 +537,14 @@ def check_tiling(band: Sequence[Operation], analysis: FlowAnalysis | None = None
 
 def tile_with_model_order(
     band: Sequence[Operation], sizes: Sequence[int], order: Sequence[int], separate: bool
-) -> list[Operation]:
+) -> tuple[list[Operation], list[int]]:
     """Tile ``band`` by the cache model's ``sizes``, then clean up and order the points.
 
     The tile loops that run once are promoted and what they leave folded (constants no
     longer used are erased); the point loops are permuted to ``order`` (``order[k]`` is the
     band loop at position ``k`` inside a tile) where that is possible, and left in band order
-    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made."""
+    otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made and the
+    order the points run in (band positions, outermost first)."""
     block = band[0].parent
     existing = {id(op) for op in block.operations} if block is not None else set()
     loops_after = tile_perfect_band(band, sizes, separate)
@@ -555,17 +557,19 @@ def tile_with_model_order(
             if id(op) not in existing and op.name == "arith.constant":
                 if not uses_of(block.parent, op.results[0]):
                     op.erase()
-    if list(order) != sorted(order) and not separate:
+    in_band_order = list(range(len(band)))
+    if list(order) != in_band_order and not separate:
         permutation = [order.index(k) for k in range(len(band))]
         try:
             permute_band(loops_after[len(band) :], permutation)
         except (TransformError, CodegenError):
-            pass  # keep the original order inside tiles
-    return loops_after
+            return loops_after, in_band_order  # keep the original order inside tiles
+        return loops_after, list(order)
+    return loops_after, in_band_order
 
 
 @dataclass
-class LoopTile:
+class LoopTile(PassOptions):
     """``-affine-loop-tile``: tile every outermost perfect band where that is legal.
 
     Sizes: ``tile-sizes`` (missing ones are 4, as mlir-opt does), else ``tile-size`` for
@@ -576,9 +580,9 @@ class LoopTile:
     the cache is left alone. ``separate`` runs full tiles without bound checks."""
 
     name = "affine-loop-tile"
-    tile_sizes: tuple[int, ...] = ()
-    tile_size: int = 0
-    cache_size: int = 512
+    tile_sizes: tuple[int, ...] = option((), minimum=1)
+    tile_size: int = option(0, minimum=1)  # 0: not given
+    cache_size: int = option(512, minimum=1)
     separate: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:
@@ -599,6 +603,10 @@ class LoopTile:
             return
         order = None
         if self.tile_sizes:
+            if len(self.tile_sizes) > len(band):
+                refuse(
+                    context, band[0], "tile sizes not used", _unused_sizes(band, self.tile_sizes)
+                )
             sizes = list(self.tile_sizes[: len(band)]) + [4] * (len(band) - len(self.tile_sizes))
         elif self.tile_size:
             sizes = [self.tile_size] * len(band)
@@ -616,10 +624,37 @@ class LoopTile:
                 return
             sizes, order = list(choice.sizes), choice.order
 
+        names = [value_label(induction_var(loop)) for loop in band]
+        chosen = list(range(len(band)))
+
         def rewrite() -> None:
+            nonlocal chosen
             if order is None:
                 tile_perfect_band(band, sizes, self.separate)
             else:
-                tile_with_model_order(band, sizes, order, self.separate)
+                chosen = tile_with_model_order(band, sizes, order, self.separate)[1]
 
-        attempt(context, band[0], what, rewrite)
+        if attempt(context, band[0], what, rewrite):
+            where = band[0] if band[0].parent is not None else None
+            context.emit(
+                where,
+                "remark",
+                f"loop band tiled: sizes {', '.join(map(str, sizes))} for {', '.join(names)}; "
+                f"intra-tile order {', '.join(names[k] for k in chosen)}",
+                band[0].loc,
+            )
+
+
+def _unused_sizes(band: Sequence[Operation], sizes: Sequence[int]) -> str:
+    """Why some of the given tile sizes do not apply to ``band``."""
+    extra = len(sizes) - len(band)
+    names = ", ".join(value_label(induction_var(loop)) for loop in band)
+    reason = (
+        f"tile-sizes gives {len(sizes)} sizes for this band of {len(band)} "
+        f"loop{'s' if len(band) > 1 else ''} ({names}); the last {extra} "
+        f"({', '.join(map(str, sizes[len(band) :]))}) are not used"
+    )
+    inner = [op for op in band[-1].regions[0].blocks[0].operations if op.name == "affine.for"]
+    if inner:
+        reason += ": the loops inside it are not perfectly nested in it"
+    return reason

@@ -30,7 +30,7 @@ from transforms.loop_utils import (
     region_of,
     set_step,
 )
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 from transforms.unrolling import (
     cleanup_needed,
     generate_cleanup,
@@ -243,13 +243,13 @@ def _combine_reductions(loop: Operation, reductions: list[LoopReduction], factor
 
 
 @dataclass
-class LoopUnrollAndJam:
+class LoopUnrollAndJam(PassOptions):
     """``-affine-loop-unroll-jam``: the outermost loop of every nest that holds inner loops
     is unrolled by ``unroll-jam-factor`` and jammed, where the dependences allow it (mlir-opt
     only looks at the first op of a function and never checks)."""
 
     name = "affine-loop-unroll-jam"
-    unroll_jam_factor: int = 4
+    unroll_jam_factor: int = option(4, minimum=1)
 
     def run(self, module: Module, context: PassContext) -> Module:
         module = module.clone()

@@ -45,7 +45,7 @@ from transforms.loop_utils import (
     set_bound,
     set_step,
 )
-from transforms.registry import PassContext
+from transforms.registry import PassContext, PassOptions, option
 
 
 def still_placed(ops: Sequence[Operation]) -> list[Operation]:
@@ -214,17 +214,17 @@ def unroll_up_to(loop: Operation, factor: int) -> list[Operation]:
 
 
 @dataclass
-class LoopUnroll:
+class LoopUnroll(PassOptions):
     """``-affine-loop-unroll`` (always legal): innermost loops by ``unroll-factor``, fully
     with ``-1`` (then, with ``unroll-full-threshold`` N > 0, every loop whose constant trip
     count is at most N), ``unroll-up-to-factor``, ``unroll-num-reps`` rounds,
     ``cleanup-unroll`` fully unrolls cleanup loops."""
 
     name = "affine-loop-unroll"
-    unroll_factor: int = 4
+    unroll_factor: int = option(4, minimum=1, special=(-1,))
     unroll_up_to_factor: bool = False
-    unroll_full_threshold: int = 0
-    unroll_num_reps: int = 1
+    unroll_full_threshold: int = option(0, minimum=0)
+    unroll_num_reps: int = option(1, minimum=1)
     cleanup_unroll: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:

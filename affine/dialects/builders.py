@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, segment_sizes
 from affine.ir.attributes import (
     AffineMapAttr,
+    ArrayAttr,
     Attribute,
+    DenseElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerSetAttr,
@@ -22,7 +24,7 @@ from affine.ir.attributes import (
 )
 from affine.ir.core import Block, Operation, Region, Value
 from affine.ir.registry import lookup
-from affine.ir.types import INDEX, FloatType, FunctionType, MemRefType, Type
+from affine.ir.types import I32, I64, INDEX, FloatType, FunctionType, MemRefType, TensorType, Type
 from affine.math.affine_map import AffineMap
 from affine.math.integer_set import IntegerSet
 
@@ -82,6 +84,42 @@ def affine_if(
         {"condition": IntegerSetAttr(condition)},
         regions=regions,
     )
+
+
+def affine_parallel(
+    lower: AffineMap,
+    lower_operands: Sequence[Value],
+    upper: AffineMap,
+    upper_operands: Sequence[Value],
+    step: int = 1,
+    body: Block | None = None,
+    reductions: Sequence[int] = (),
+    result_types: Sequence[Type] = (),
+) -> Operation:
+    """A one-dimensional ``affine.parallel`` from ``max(lower)`` to ``min(upper)``; without
+    ``body``, an empty body (its induction variable and ``affine.yield``). ``reductions``
+    are indices into ``affine.ops.REDUCTION_KINDS``, one per result."""
+    if body is None:
+        body = Block([INDEX])
+        body.append(Operation.create("affine.yield"))
+    return Operation.create(
+        "affine.parallel",
+        [*lower_operands, *upper_operands],
+        list(result_types),
+        {
+            "lowerBoundsMap": AffineMapAttr(lower),
+            "lowerBoundsGroups": _groups(lower.num_results),
+            "upperBoundsMap": AffineMapAttr(upper),
+            "upperBoundsGroups": _groups(upper.num_results),
+            "steps": ArrayAttr([IntegerAttr(step, I64)]),
+            "reductions": ArrayAttr([IntegerAttr(kind, I64) for kind in reductions]),
+        },
+        regions=[Region([body])],
+    )
+
+
+def _groups(count: int) -> DenseElementsAttr:
+    return DenseElementsAttr(TensorType([1], I32), [count])
 
 
 def affine_yield(values: Sequence[Value] = ()) -> Operation:

@@ -257,6 +257,10 @@ class Operation:
     def __str__(self) -> str:
         return printer().print_operation(self)
 
+    def _repr_html_(self) -> str:
+        """The op's MLIR (a function's whole body), highlighted (Jupyter's rich display)."""
+        return printer().to_html(self)
+
 
 class Block:
     """A list of operations with arguments; ``parent`` is the enclosing region."""
@@ -457,3 +461,7 @@ class Module:
 
     def __repr__(self) -> str:
         return f"<Module with {len(self.ops)} top-level ops>"
+
+    def _repr_html_(self) -> str:
+        """The module's MLIR, highlighted (Jupyter's rich display)."""
+        return printer().to_html(self)

@@ -31,6 +31,8 @@ class Printer(Protocol):
 
     def print_module(self, module: Module | Operation, generic: bool = False) -> str: ...
 
+    def to_html(self, obj: Module | Operation) -> str: ...
+
 
 _PRINTER: Hook[Printer] = Hook("printer")
 

@@ -61,6 +61,7 @@ from affine.math.affine_map import AffineMap, print_map
 from affine.math.expr import AffineExpr, print_expr
 from affine.math.float_formats import SEMANTICS
 from affine.math.integer_set import print_set
+from affine.syntax.highlight import mlir_html
 from affine.syntax.lexer import escape_string
 
 _BARE_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*$")
@@ -718,6 +719,12 @@ def print_module(module: Module | Operation, generic: bool = False) -> str:
     if metadata:
         text += "\n" + metadata + "\n"
     return text
+
+
+def to_html(obj: Module | Operation) -> str:
+    """A module or op printed and highlighted as HTML (what Jupyter shows for it)."""
+    text = print_module(obj) if isinstance(obj, Module) else print_operation(obj)
+    return mlir_html(text.rstrip("\n"))
 
 
 install(sys.modules[__name__])  # str() of IR objects prints through this module

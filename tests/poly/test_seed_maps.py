@@ -10,7 +10,7 @@ from affine import Module, dim, parse, parse_affine_map
 from affine.analysis.layout import LayoutNotNormalizable, composed_layout
 from affine.ir.types import F32, MemRefType
 from affine.math.simplify import simplify_expr
-from poly import map_from_isl, map_to_isl, normalize_memref_type, one_to_one_on
+from poly import build_model, map_from_isl, map_to_isl, normalize_memref_type, one_to_one_on
 from transforms.memref_normalization import normalize_memrefs
 
 SEED = CORPUS / "seed"
@@ -47,6 +47,30 @@ def test_tiled_index_space_then_row_major() -> None:
     assert one_to_one_on(t)[0].one_to_one
     new_type, _ = normalize_memref_type(t, {0: 256, 1: 256, 2: 256, 3: 256})
     assert new_type == MemRefType([256, 256], F32, memory_space=t.memory_space)
+
+
+def test_model_of_layouts_whose_symbols_share_a_value() -> None:
+    # %E's composition has the symbols [M, N, M', N'], all four bound by the alloc to %M, %N,
+    # %M, %N: two parameters.  The store at [3, 5, 3, 5] writes element (387, 645).
+    module = parse((SEED / "memref_composition.mlir").read_text())
+    store = build_model(module.functions()[0]).accesses[-1]
+    assert store.kind == "write"
+    assert str(store.relation) == "[p0, p1] -> { S1[] -> M1[r0 = 387, r1 = 645] }"
+    # a symbol subtracted from another bound to the same value cancels: element i exactly
+    module = parse(
+        """
+        #shift = affine_map<(d0)[s0, s1] -> (d0 + s0 - s1)>
+        func.func @f(%n: index) {
+          %A = memref.alloc()[%n, %n] : memref<8xf32, #shift>
+          affine.for %i = 0 to 8 {
+            %v = affine.load %A[%i] : memref<8xf32, #shift>
+          }
+          return
+        }
+        """
+    )
+    (load,) = build_model(module.functions()[0]).accesses
+    assert str(load.relation) == "[p0] -> { S0[i0_0] -> M0[r0 = i0_0] : 0 <= i0_0 <= 7 }"
 
 
 def test_affine_map42_floordiv_of_a_symbol() -> None:

@@ -29,6 +29,7 @@ from poly import viz
 from poly.flow import FlowAnalysis
 from poly.graph import dependence_graph
 from poly.model import Statement
+from poly.schedule import Schedule
 
 Point = tuple[int, ...]
 Pair = tuple[Point, Point]
@@ -469,3 +470,45 @@ def test_import_poly_does_not_load_matplotlib() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+# -- a Schedule's picture ----------------------------------------------------------------------
+
+
+def test_a_schedule_s_picture_shows_its_order_and_the_pairs_it_breaks() -> None:
+    """The stencil interchanged: the path follows (j, i), every oracle pair of the store
+    and the load that reads it runs backwards (red), and the verdict's witness is ringed."""
+    module, flow, symbols = _stencil()
+    (edge,) = [e for e in flow.memory if e.carried]
+    pairs = _oracle_pairs(module, edge.source.op, edge.target.op, symbols)
+    interchanged = Schedule.of(module.functions()[0]).interchange("%i", "%j")
+    picture = viz.plot_schedule(interchanged, {"%N": N})
+    (label,) = _drawn_arrows(picture.axes[0])
+    assert label.endswith(": violated") and label.startswith("RAW %A @9→@6")
+    assert _drawn_arrows(picture.axes[0])[label] == pairs
+    domain = [(i, j) for i in range(1, N) for j in range(N - 1)]
+    assert _path(picture) == sorted(domain, key=lambda p: (p[1], p[0]))
+    violation = interchanged.check().violation
+    assert violation is not None
+    ringed = _drawn_points(picture, "witness", 2)["witness"]
+    assert ringed == [violation.source, violation.target]
+    assert (violation.source, violation.target) in pairs
+    assert [ax.get_xlabel() for ax in picture.axes] == ["%i"]
+
+
+def test_a_legal_schedule_s_picture_has_no_red_arrow_and_fixes_small_parameters() -> None:
+    module, flow, _ = _stencil()
+    (edge,) = [e for e in flow.memory if e.carried]
+    skewed = Schedule.of(module.functions()[0]).skew("%j", {"%i": 1}).tile(["%i", "%j"], [3, 3])
+    assert viz.small_params(skewed.statements[0].domain) == {"N": 8}  # 7 x 7 points
+    picture = viz.plot_schedule(skewed)
+    drawn = _drawn_arrows(picture.axes[0])
+    assert list(drawn) == ["RAW %A @9→@6"]
+    assert drawn["RAW %A @9→@6"] == _oracle_pairs(
+        module,
+        edge.source.op,
+        edge.target.op,
+        {module.functions()[0].regions[0].blocks[0].arguments[1]: 8},
+    )
+    assert "legal" in picture.axes[0].get_title() and "N = 8" in picture.axes[0].get_title()
+    assert not _drawn_points(picture, "witness", 2)

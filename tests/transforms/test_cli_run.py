@@ -75,9 +75,17 @@ def test_emit_c_prints_compilable_c(capsys: pytest.CaptureFixture[str]) -> None:
         (["--run=nope"], r"^[^ ]*gemm\.mlir: error: no function named @nope in the module$"),
         (
             ["--run=backend=fortran"],
-            r"error: invalid value 'fortran' for option 'backend' of '--run'",
+            r"error: for the --backend option of --run: 'fortran' value invalid; "
+            r"expected one of c, interp$",
         ),
-        (["--run=repeats=x"], r"error: invalid value 'x' for option 'repeats'"),
+        (
+            ["--run=repeats=x"],
+            r"error: for the --repeats option of --run: 'x' value invalid; expected an integer >= 1$",
+        ),
+        (
+            ["--run=repeats=0"],
+            r"error: for the --repeats option of --run: '0' value invalid; expected an integer >= 1$",
+        ),
         (["--run=threads=4"], r"error: no such option 'threads' for pass 'run'"),
         (["--emit=json"], r"error: unknown output format '--emit=json' \(known: c\)"),
     ],

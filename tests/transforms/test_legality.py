@@ -158,6 +158,6 @@ def test_reasons_name_the_dependence() -> None:
     assert not verdict
     assert verdict.reason == (
         "it would reverse the RAW dependence from affine.store at skew.mlir:6:7 to "
-        "affine.load at skew.mlir:5:12 with distance (1, -1)"
+        "affine.load at skew.mlir:5:12 on %A with distance (1, -1)"
     )
     assert verdict.dependence is not None and verdict.dependence.kind == "RAW"

@@ -11,6 +11,7 @@
 // CHECK-NEXT: affine.load %arg0[[[II]], [[KK]]]
 // CHECK-NEXT: affine.load %arg1[[[KK]], [[J]]]
 func.func @matmul(%A: memref<1024x1024xf32>, %B: memref<1024x1024xf32>, %C: memref<1024x1024xf32>) {
+  // expected-remark@below {{loop band tiled: sizes 16, 1024, 32 for %i, %j, %k; intra-tile order %i, %k, %j}}
   affine.for %i = 0 to 1024 {
     affine.for %j = 0 to 1024 {
       affine.for %k = 0 to 1024 {

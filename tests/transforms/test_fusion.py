@@ -1,0 +1,139 @@
+"""--affine-loop-fusion: fused code computes the original's results (interpreter and C),
+mlir-opt 22 reads every output, remarks name every candidate, and mlir-opt's own fusion
+is shown wrong where ours is right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import affine
+import transforms
+from tests.conftest import run_mlir_opt
+
+ROOT = Path(__file__).resolve().parents[1] / "corpus"
+KERNELS = [
+    *sorted((ROOT / "fusion").glob("*.mlir")),
+    *(
+        ROOT / "kernels" / f"{name}.mlir"
+        for name in (
+            "doitgen fdtd_2d two_mm three_mm gemver mvt bicg atax jacobi_1d gesummv".split()
+        )
+    ),
+]
+OPTIONS = [
+    {"mode": mode, "maximal": maximal}
+    for mode in ("greedy", "producer", "sibling")
+    for maximal in (False, True)
+]
+
+
+def _parse(path: Path) -> affine.Module:
+    return affine.parse(path.read_text(), str(path))
+
+
+def _entry(module: affine.Module) -> str:
+    """The last function with a body (a kernel's callees come first)."""
+    bodies = [f for f in module.functions() if f.regions and f.regions[0].blocks]
+    return str(bodies[-1].properties["sym_name"].value)  # type: ignore[union-attr]
+
+
+def _equivalent(original: affine.Module, fused: affine.Module, backend: str) -> None:
+    entry = _entry(original)
+    result = affine.check_equivalent(original, fused, backend=backend, f_entry=entry, g_entry=entry)
+    assert result, result
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
+def test_greedy_fusion_computes_the_same_results_in_both_backends(path: Path) -> None:
+    module = _parse(path)
+    result = transforms.fuse(module)
+    _equivalent(module, result.module, "interp")
+    _equivalent(module, result.module, "c")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o['mode']}-{o['maximal']}")
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
+def test_every_mode_computes_the_same_results(path: Path, options: dict) -> None:
+    module = _parse(path)
+    result = transforms.fuse(module, **options)
+    _equivalent(module, result.module, "interp")
+    _equivalent(module, result.module, "c")
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("mode", ["greedy", "producer", "sibling"])
+def test_mlir_opt_reads_every_output(mlir_opt: str, mode: str) -> None:
+    for path in KERNELS:
+        result = transforms.fuse(_parse(path), mode=mode, maximal=True)
+        done = run_mlir_opt(mlir_opt, affine.print_module(result.module))
+        assert done.returncode == 0, (path.name, done.stderr)
+
+
+def test_element_wise_chain_gets_a_one_element_private_buffer() -> None:
+    result = transforms.fuse(_parse(ROOT / "fusion" / "elementwise_chain.mlir"))
+    text = affine.print_module(result.module)
+    assert "memref.alloc() : memref<1xf32>" in text
+    assert "%alloc[0]" in text and "%alloc[%" not in text
+    assert text.count("affine.for") == 1
+    (remark,) = result.remarks
+    assert "fused the nest of %i" in remark and "at depth 1" in remark
+    assert "%B private: memref<64xf32> -> memref<1xf32>" in remark
+
+
+def test_local_buffer_threshold_places_the_private_buffer_in_fast_memory() -> None:
+    path = ROOT / "fusion" / "elementwise_chain.mlir"
+    result = transforms.fuse(_parse(path), local_buf_threshold=1, fast_mem_space=2)
+    assert "memref.alloc() : memref<1xf32, 2>" in affine.print_module(result.module)
+    _equivalent(_parse(path), result.module, "interp")
+
+
+def test_stencil_consumer_runs_the_producer_one_iteration_ahead() -> None:
+    result = transforms.fuse(_parse(ROOT / "fusion" / "stencil_chain.mlir"))
+    (remark,) = result.remarks
+    assert "fused" in remark and "S0[i = 1 + i0]" in remark  # the exact slice, shifted
+    assert "a value of %B flows from one fused iteration to a later one" in remark
+
+
+def test_doitgen_is_refused_with_the_dependence_it_would_reverse() -> None:
+    result = transforms.fuse(_parse(ROOT / "kernels" / "doitgen.mlir"))
+    (remark,) = result.remarks
+    assert "not fused" in remark and "is reversed" in remark
+    assert "affine.load %sum[%p]" in remark
+
+
+def test_a_call_between_the_nests_is_a_barrier() -> None:
+    result = transforms.fuse(_parse(ROOT / "fusion" / "call_barrier.mlir"))
+    (remark,) = result.remarks
+    assert "not fused" in remark and "cannot be decided" in remark
+    assert "func.call @observe" in remark
+
+
+def test_check_fusion_is_public_and_says_why() -> None:
+    from poly.slices import PRODUCER, candidates
+
+    module = _parse(ROOT / "kernels" / "doitgen.mlir")
+    schedule = transforms.schedule_of(module)
+    (candidate,) = candidates(schedule, PRODUCER)
+    verdict = transforms.check_fusion(schedule, candidate)
+    assert not verdict and verdict.status == "illegal"
+    assert "RAW dependence" in verdict.reason
+
+
+def test_bad_mode_is_an_option_error() -> None:
+    with pytest.raises(transforms.PolyError, match="invalid value 'fastest' for option 'mode'"):
+        transforms.fuse(_parse(ROOT / "fusion" / "elementwise_chain.mlir"), mode="fastest")
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("name", ["doitgen", "fdtd_2d"])
+def test_mlir_opt_fusion_is_wrong_where_ours_is_right(mlir_opt: str, name: str) -> None:
+    path = ROOT / "kernels" / f"{name}.mlir"
+    original = _parse(path)
+    done = run_mlir_opt(mlir_opt, path.read_text(), "--affine-loop-fusion")
+    assert done.returncode == 0, done.stderr
+    theirs = affine.parse(done.stdout, f"mlir-opt-{name}.mlir")
+    assert not affine.check_equivalent(original, theirs)
+    _equivalent(original, transforms.fuse(original).module, "interp")

@@ -1,0 +1,225 @@
+"""poly-tune (transforms/tuner.py): candidates are schedules checked before they are built,
+measured on workers (a local process pool, a real Dask LocalCluster), stored in an optuna
+study that resumes; timings here come from a deterministic fake timer (tests/tune_timers.py)
+except in the command-line test, which times real code."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tune_timers
+
+from affine import parse
+from affine.exec.equivalence import check_equivalent
+from affine.syntax.printer import print_module
+from poly.schedule import Schedule
+from transforms.tuner import (
+    DaskExecutor,
+    LocalExecutor,
+    SearchSpace,
+    Task,
+    TuneError,
+    measure,
+    perfect_nests,
+    tune,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+MATMUL = """
+func.func @mm(%A: memref<24x20xf32>, %B: memref<20x16xf32>, %C: memref<24x16xf32>) {
+  affine.for %i = 0 to 24 {
+    affine.for %j = 0 to 16 {
+      affine.for %k = 0 to 20 {
+        %a = affine.load %A[%i, %k] : memref<24x20xf32>
+        %b = affine.load %B[%k, %j] : memref<20x16xf32>
+        %c = affine.load %C[%i, %j] : memref<24x16xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<24x16xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+# A[i][j] reads A[i-1][j+1]: the distance (1, -1) makes the interchange and a 2-d tile
+# illegal, while tiling %i alone (or nothing) is legal.
+SKEWED = """
+func.func @sweep(%A: memref<20x20xf32>) {
+  affine.for %i = 1 to 20 {
+    affine.for %j = 0 to 19 {
+      %x = affine.load %A[%i - 1, %j + 1] : memref<20x20xf32>
+      %y = affine.load %A[%i, %j] : memref<20x20xf32>
+      %s = arith.addf %x, %y : f32
+      affine.store %s, %A[%i, %j] : memref<20x20xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def _history(result) -> list[tuple[str, str]]:
+    return [(t.history, t.status) for t in result.trials]
+
+
+def test_the_space_is_orders_and_tiles_of_each_perfect_nest() -> None:
+    s = Schedule.of(parse(MATMUL).functions()[0])
+    assert perfect_nests(s) == [("%i", "%j", "%k")]
+    space = SearchSpace.around(s, sizes=(0, 8))
+    names = [k.name for k in space.knobs()]
+    assert names == ["order %i", "tile %i", "tile %j", "tile %k"]
+    assert len(space.knobs()[0].choices) == 6  # 3! loop orders
+    candidate = space.build({"order %i": "%i,%k,%j", "tile %i": 8, "tile %k": 8})
+    assert candidate.history_text() == "permute(['%i', '%k', '%j'])\ntile(['%i', '%k'], [8, 8])"
+    # the built candidate computes what the original does
+    module = parse(MATMUL)
+    assert check_equivalent(module, candidate.apply(), backend="interp", seed=1)
+
+
+def test_illegal_candidates_are_never_timed(tmp_path: Path) -> None:
+    log = tmp_path / "timed.log"
+    timer = functools.partial(tune_timers.fake_time, log=str(log))
+    result = tune(parse(SKEWED), trials=10, timer=timer, seed=2, executor=LocalExecutor(2))
+    statuses = [t.status for t in result.trials]
+    assert "illegal" in statuses and "ok" in statuses
+    timed = log.read_text().split()
+    # one timing for the original, one per measured candidate, none for the illegal ones
+    assert len(timed) == 1 + statuses.count("ok")
+    for t in result.trials:
+        if t.status == "illegal":
+            assert "illegal" in t.detail
+    assert result.schedule.check().legal
+
+
+def test_the_study_resumes_without_measuring_again(tmp_path: Path) -> None:
+    log = tmp_path / "timed.log"
+    timer = functools.partial(tune_timers.fake_time, log=str(log))
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    first = tune(parse(MATMUL), trials=6, timer=timer, storage=storage, seed=5, batch=2)
+    measured = len(log.read_text().split())
+    second = tune(parse(MATMUL), trials=6, timer=timer, storage=storage, seed=5, batch=2)
+    assert len(log.read_text().split()) == measured  # nothing measured twice
+    assert _history(second) == _history(first)
+    assert second.schedule.history_text() == first.schedule.history_text()
+    # more trials go on from where the study stopped
+    third = tune(parse(MATMUL), trials=8, timer=timer, storage=storage, seed=5, batch=2)
+    assert _history(third)[:6] == _history(first) and len(third.trials) == 8
+
+
+def test_a_wrong_candidate_is_reported_and_discarded() -> None:
+    original = print_module(parse(MATMUL))
+    wrong = original.replace("arith.addf", "arith.subf")
+    task = Task(original, "mm", wrong, (), 0, 1, None)
+    outcome = measure(task)
+    assert outcome.status == "wrong" and "argument #2 differs at [0, 0]" in outcome.detail
+
+
+def test_dynamic_sizes_are_asked_for() -> None:
+    module = parse((ROOT / "examples" / "matmul.mlir").read_text())
+    with pytest.raises(TuneError, match="dynamic sizes: give %A, %B, %C"):
+        tune(module, trials=1)
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    client = distributed.Client(cluster)
+    client.upload_file(str(Path(tune_timers.__file__)))
+    yield client
+    client.close()
+    cluster.close()
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_finds_what_the_local_pool_finds(dask_cluster) -> None:
+    timer = tune_timers.fake_time
+    local = tune(parse(MATMUL), trials=8, timer=timer, seed=3, batch=2, executor=LocalExecutor(2))
+    remote = tune(parse(MATMUL), trials=8, timer=timer, seed=3, batch=2, executor=dask_cluster)
+    assert _history(remote) == _history(local)
+    assert remote.schedule.history_text() == local.schedule.history_text()
+    assert remote.seconds == local.seconds < local.original_seconds
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_search_loses_nothing(dask_cluster, tmp_path: Path) -> None:
+    log = tmp_path / "timed.log"
+    timer = functools.partial(tune_timers.dying_time, marker=str(tmp_path / "died"), log=str(log))
+    result = tune(parse(MATMUL), trials=6, timer=timer, seed=4, batch=2, executor=dask_cluster)
+    assert (tmp_path / "died").exists()  # a worker did die
+    assert len(result.trials) == 6
+    assert all(t.status in ("ok", "reused", "illegal") for t in result.trials)
+
+
+def test_an_unreachable_cluster_is_a_clear_error() -> None:
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(TuneError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"):
+        DaskExecutor("tcp://127.0.0.1:9", timeout=1)
+
+
+def _poly_tune(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "transforms.tune_cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)},
+        timeout=600,
+    )
+
+
+def test_poly_tune_writes_the_best_module_and_its_schedule(tmp_path: Path) -> None:
+    kernel = tmp_path / "mm.mlir"
+    kernel.write_text(MATMUL)
+    out = tmp_path / "best.mlir"
+    saved = tmp_path / "best.schedule"
+    storage = f"sqlite:///{tmp_path / 'tune.db'}"
+    args = [str(kernel), "--trials", "3", "--workers", "1", "--storage", storage, "--repeats", "1"]
+    done = _poly_tune(*args, "-o", str(out), "--save-schedule", str(saved), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "best:" in done.stderr and "trials" in done.stderr
+    best = parse(out.read_text())
+    assert check_equivalent(parse(MATMUL), best, backend="interp", seed=2)
+    # the saved schedule, given to poly-opt, rebuilds a module that computes the same
+    again = subprocess.run(
+        [sys.executable, "-m", "transforms.cli", str(kernel), f"--affine-schedule=file={saved}"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    assert check_equivalent(parse(MATMUL), parse(again.stdout), backend="interp", seed=3)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--trials", "0"], "poly-tune: error: --trials must be at least 1 (got 0)"),
+        (["--sizes", "N"], "poly-tune: error: --sizes: 'N' is not NAME=VALUE or NAME=D0xD1..."),
+        (["--executor", "ssh://x"], "poly-tune: error: unknown executor 'ssh://x'"),
+    ],
+)
+def test_poly_tune_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
+    kernel = tmp_path / "mm.mlir"
+    kernel.write_text(MATMUL)
+    done = _poly_tune(str(kernel), *args, cwd=tmp_path)
+    assert done.returncode == 1 and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_poly_tune_reports_bad_input_at_its_place(tmp_path: Path) -> None:
+    kernel = tmp_path / "bad.mlir"
+    kernel.write_text("func.func @f() {\n  affine.for %i = 0 to {\n}\n")
+    done = _poly_tune(str(kernel), cwd=tmp_path)
+    assert done.returncode == 1 and f"{kernel}:2:" in done.stderr and "error:" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -1,0 +1,327 @@
+"""``--affine-loop-fusion``: producer-consumer and sibling fusion, checked on the whole function.
+
+Invariant: a fusion is applied only when :meth:`poly.schedule.Schedule.check` finds the
+function's fused schedule legal against every exact dependence of the function (RAW, WAR,
+WAW between the fused nests, the nests between them and everything else; ops with effects
+the model cannot see order against everything and make the verdict *unknown*, which
+refuses). Nothing is recomputed: each producer instance runs once, in the earliest consumer
+iteration that depends on it (the exact slice of :mod:`poly.slices`), so the redundant
+computation is 0 and every fusion is within any ``compute-tolerance``.
+
+:func:`check_fusion` (public) gives the verdict on one candidate pair: the deepest legal
+depth and the fused schedule, or why not (the dependence it would reverse with a witness,
+the op whose effects are unseen). :func:`fuse_candidate` is the rewrite: code for the
+fused schedule, and a private, contracted buffer for an intermediate that does not escape
+(:func:`check_private_buffer` says whether and why not). :class:`LoopFusion` is the pass
+(mlir-opt 22's name and options); its remarks name every candidate pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from affine.dialects.affine_dialect import LoadOp, StoreOp
+from affine.errors import PolyError
+from affine.ir.attributes import AffineMapAttr
+from affine.ir.core import Module, Operation, Value
+from affine.ir.types import MemRefType
+from affine.math.affine_map import AffineMap
+from affine.math.expr import constant
+from poly.schedule import Schedule
+from poly.schedule_check import ILLEGAL
+from poly.schedule_program import ScheduleError
+from poly.slices import (
+    PRODUCER,
+    SIBLING,
+    Candidate,
+    FusedSchedule,
+    candidates,
+    fixed_dimensions,
+    fused_schedule,
+    per_iteration_footprint,
+    reuse_within_iteration,
+    values_stay_in_iteration,
+)
+from transforms.registry import PassContext, PassOptionError
+
+MODES = ("greedy", "producer", "sibling")
+Remark = Callable[[Operation | None, str], None]
+_ACCESSES = ("affine.load", "affine.store")
+
+
+@dataclass(frozen=True)
+class FusionVerdict:
+    """Whether a candidate fuses: the deepest legal depth and its schedule, or why not."""
+
+    legal: bool
+    reason: str
+    fused: FusedSchedule | None = None
+    schedule: Schedule | None = None
+    status: str = ""  # the schedule check's status at depth 1 when not legal
+
+    def __bool__(self) -> bool:
+        return self.legal
+
+
+def check_fusion(schedule: Schedule, candidate: Candidate) -> FusionVerdict:
+    """The deepest depth (and position: the second item's, else the first's) at which the
+    fused function schedule is legal, or the reason fusing at depth 1 is not."""
+    deepest = candidate.second.depth
+    if candidate.kind == SIBLING:
+        deepest = min(deepest, candidate.first.depth)
+    reason, status = "", ""
+    for depth in range(deepest, 0, -1):
+        for at_second in (True, False):
+            fused = fused_schedule(schedule, candidate, depth, at_second)
+            if fused.degenerate:
+                reason = (
+                    f"at depth {depth} the producer's slice is all of it, in one consumer "
+                    "iteration (the nests would stay apart)"
+                )
+                status = "degenerate"
+                break
+            new = schedule.replace(fused.union_map())
+            verdict = new.check()
+            if verdict:
+                return FusionVerdict(True, f"legal at depth {depth}", fused, new)
+            if depth == 1 and not reason:
+                reason, status = verdict.reason, verdict.status
+        if status == "degenerate":
+            return FusionVerdict(False, reason, status=status)
+    word = "reverses" if status == ILLEGAL else "cannot be decided:"
+    return FusionVerdict(False, f"fusing at depth 1 {word} {reason}", status=status)
+
+
+def profitable(verdict: FusionVerdict) -> str | None:
+    """None when the fused loops reuse data within one iteration (a value produced and
+    consumed, or an element both nests read); otherwise why fusing gains nothing."""
+    fused = verdict.fused
+    assert fused is not None and verdict.schedule is not None
+    if reuse_within_iteration(fused, verdict.schedule.program):
+        return None
+    return (
+        f"no reuse within an iteration of the fused loops at depth {fused.depth} "
+        "(maximal fuses anyway)"
+    )
+
+
+# -- private buffers ----------------------------------------------------------------------------
+
+
+def _allocation(program_prologue: tuple[Operation, ...], memref: Value) -> Operation | None:
+    for op in program_prologue:
+        if op.name in ("memref.alloc", "memref.alloca") and memref in op.results:
+            return op
+    return None
+
+
+def check_private_buffer(verdict: FusionVerdict, memref: Value) -> tuple[list[int], str]:
+    """The dimensions of ``memref`` a private buffer drops (one value per fused iteration),
+    or an empty list and why it keeps its shape: the buffer must be a constant-shaped local
+    allocation used only by loads and stores of the fused nests (and deallocations), every
+    value read must be written in the same fused iteration, and every access exact."""
+    fused, schedule = verdict.fused, verdict.schedule
+    assert fused is not None and schedule is not None
+    program = schedule.program
+    name = memref.name or "the buffer"
+    alloc = _allocation(program.prologue, memref)
+    if alloc is None or alloc.operands:
+        return [], f"{name} is not a constant-shaped allocation of the function"
+    inside = {
+        op
+        for item in (fused.candidate.first, fused.candidate.second)
+        for s in item.statements
+        for top in s.ops
+        for op in top.walk()
+    }
+    for op in program.function.walk():
+        if op is alloc or memref not in op.operands:
+            continue
+        if op.name == "memref.dealloc":
+            continue
+        if op.name not in _ACCESSES or op not in inside:
+            return [], f"{name} escapes the fused nests ({op.name} at {op.loc})"
+    statements = [*fused.candidate.first.statements, *fused.candidate.second.statements]
+    why = values_stay_in_iteration(fused, program, memref, statements)
+    if why is not None:
+        return [], why
+    footprint = per_iteration_footprint(fused, program, memref)
+    if footprint is None:
+        return [], f"an access of {name} is not exact"
+    fixed = fixed_dimensions(footprint)
+    if not fixed:
+        return [], f"every dimension of {name} varies within one fused iteration"
+    return fixed, ""
+
+
+def contract_buffer(
+    function: Operation, alloc: Operation, fixed: list[int], fast_space: int | None
+) -> MemRefType:
+    """Drop the ``fixed`` dimensions of the buffer ``alloc`` defines (one element remains
+    as ``memref<1xT>``) in every load and store of ``function``; place it in ``fast_space``
+    when given. Returns the new type."""
+    buffer = alloc.results[0]
+    old = buffer.type
+    assert isinstance(old, MemRefType)
+    keep = [k for k in range(len(old.shape)) if k not in fixed]
+    shape = [old.shape[k] for k in keep] or [1]
+    space = fast_space if fast_space is not None else old.memory_space
+    new_type = MemRefType(shape, old.element_type, None, space)
+    for op in function.walk():
+        if op.name not in _ACCESSES:
+            continue
+        view = LoadOp(op) if op.name == "affine.load" else StoreOp(op)
+        if view.memref is not buffer:
+            continue
+        m = view.map
+        results = [m.results[k] for k in keep] or [constant(0)]
+        op.properties["map"] = AffineMapAttr(AffineMap.get(m.num_dims, m.num_symbols, results))
+    buffer.type = new_type
+    return new_type
+
+
+def fuse_candidate(
+    module: Module,
+    verdict: FusionVerdict,
+    local_buf_threshold: int = 0,
+    fast_mem_space: int = 0,
+) -> tuple[Module, list[str]]:
+    """The new module running the fused schedule of a legal verdict, with private buffers
+    for the producer-consumer intermediates that allow one; and what was done to each."""
+    fused, schedule = verdict.fused, verdict.schedule
+    assert fused is not None and schedule is not None
+    program = schedule.program
+    result = schedule.apply()
+    notes = []
+    if fused.candidate.kind == PRODUCER:
+        new_function = _same_function(result, program.function)
+        body = new_function.regions[0].blocks[0].operations
+        for memref in fused.candidate.memrefs:
+            fixed, why = check_private_buffer(verdict, memref)
+            name = memref.name or "the buffer"
+            if not fixed:
+                notes.append(f"{name} kept: {why}")
+                continue
+            alloc = _allocation(program.prologue, memref)
+            assert alloc is not None
+            new_alloc = body[program.prologue.index(alloc)]
+            old_type = new_alloc.results[0].type
+            assert isinstance(old_type, MemRefType)
+            elements = 1
+            for k, extent in enumerate(old_type.shape):
+                elements *= 1 if k in fixed else extent
+            size = elements * max(1, _element_bytes(old_type))
+            fast = fast_mem_space if size <= local_buf_threshold * 1024 else None
+            new_type = contract_buffer(new_function, new_alloc, fixed, fast)
+            notes.append(f"{name} private: {old_type} -> {new_type}")
+    return result, notes
+
+
+def _element_bytes(t: MemRefType) -> int:
+    width = getattr(t.element_type, "width", None)
+    return (width + 7) // 8 if isinstance(width, int) else 8
+
+
+def _same_function(module: Module, function: Operation) -> Operation:
+    name = function.properties.get("sym_name")
+    return module.function(str(getattr(name, "value", "")))
+
+
+# -- the pass -----------------------------------------------------------------------------------
+
+
+@dataclass
+class LoopFusion:
+    """``--affine-loop-fusion``: fuse producer-consumer and sibling loop nests where the
+    whole function's fused schedule is legal (``mode=greedy|producer|sibling``; ``maximal``
+    fuses without the reuse test; ``local-buf-threshold`` KiB: private buffers up to it go
+    to ``fast-mem-space``; ``compute-tolerance`` bounds redundant computation, which is 0)."""
+
+    name = "affine-loop-fusion"
+    mode: str = "greedy"
+    maximal: bool = False
+    compute_tolerance: float = 0.30
+    fast_mem_space: int = 0
+    local_buf_threshold: int = 0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise PassOptionError(
+                f"invalid value '{self.mode}' for option 'mode' of pass 'affine-loop-fusion' "
+                f"(expected {', '.join(MODES)})"
+            )
+        if self.compute_tolerance < 0:
+            raise PassOptionError("option 'compute-tolerance' of 'affine-loop-fusion' is < 0")
+        if self.local_buf_threshold < 0 or self.fast_mem_space < 0:
+            raise PassOptionError(
+                "options 'local-buf-threshold' and 'fast-mem-space' of 'affine-loop-fusion' "
+                "are non-negative"
+            )
+
+    def phases(self) -> tuple[str, ...]:
+        if self.mode == "producer":
+            return (PRODUCER,)
+        if self.mode == "sibling":
+            return (SIBLING,)
+        return (PRODUCER, SIBLING, PRODUCER)
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        result = module.clone()
+        said: set[str] = set()
+
+        def remark(op: Operation | None, text: str) -> None:
+            if text not in said:
+                said.add(text)
+                context.emit(op, "remark", text)
+
+        for kind in self.phases():
+            while True:
+                fused = self._fuse_one(result, kind, remark)
+                if fused is None:
+                    break
+                result = fused
+        return result
+
+    def _fuse_one(self, module: Module, kind: str, remark: Remark) -> Module | None:
+        for function in module.functions():
+            if not function.regions or not function.regions[0].blocks:
+                continue
+            try:
+                schedule = Schedule.of(function)
+                found = candidates(schedule, kind)
+            except ScheduleError as e:
+                remark(function, f"not fused: the function cannot be scheduled: {e.message}")
+                continue
+            for candidate in found:
+                anchor = candidate.first.statements[0].ops[0]
+                what = candidate.describe()
+                try:
+                    verdict = check_fusion(schedule, candidate)
+                except ScheduleError as e:
+                    remark(anchor, f"not fused: {what}: {e.message}")
+                    continue
+                if not verdict:
+                    remark(anchor, f"not fused: {what}: {verdict.reason}")
+                    continue
+                if not self.maximal:
+                    why = profitable(verdict)
+                    if why is not None:
+                        remark(anchor, f"not fused: {what}: {why}")
+                        continue
+                try:
+                    new, notes = fuse_candidate(
+                        module, verdict, self.local_buf_threshold, self.fast_mem_space
+                    )
+                except PolyError as e:
+                    remark(anchor, f"not fused: {what}: {e}")
+                    continue
+                assert verdict.fused is not None
+                text = f"fused {what} at depth {verdict.fused.depth}, no recomputation"
+                if verdict.fused.slice is not None:
+                    text += f"; slice {verdict.fused.slice}"
+                if notes:
+                    text += "; " + "; ".join(notes)
+                remark(anchor, text)
+                return new
+        return None

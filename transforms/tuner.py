@@ -1,0 +1,506 @@
+"""Measured search over schedules: ``poly-tune`` and :func:`tune`.
+
+Invariant: every candidate is a :class:`poly.schedule.Schedule` built from the start schedule
+by recorded edits (a loop order and rectangular tile sizes for each perfect nest); it is
+checked against the exact dependences before its code is generated (in the searching
+process), and an illegal one is never built or timed.
+A legal one is run on the same inputs as the original (C backend) and discarded as wrong
+when any result differs; only then is it timed (warm-up, repeats, the minimum). Each
+measurement is one task on one worker, so a machine measures one candidate per core at a
+time.
+
+The search is an optuna study (TPE, seeded): candidates are asked in batches of the
+executor's size and told in the order they were asked, so a run is the same on a local
+process pool and on a Dask cluster for the same seed and timer. The study lives in a
+database (SQLite by default) keyed by the kernel's text and the machine: a run resumes it,
+a candidate already measured is never measured again, and every result is stored as soon as
+it arrives (a worker that dies loses only the measurement it was running, which Dask
+gives to another worker).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+import optuna
+
+from affine.errors import PolyError
+from affine.exec.equivalence import check_equivalent
+from affine.exec.inputs import function_name, random_inputs, signature
+from affine.exec.running import time_kernel
+from affine.ir.core import Module, Operation
+from affine.ir.types import DYNAMIC, IndexType, MemRefType
+from affine.syntax.parser import parse_module
+from affine.syntax.printer import print_module
+from poly.schedule import Schedule
+from poly.schedule_edits import perfect_pairs
+from poly.schedule_tree import member_names
+from transforms.machine import detect
+from transforms.schedule import function_of
+
+TILE_SIZES = (0, 8, 16, 32, 64, 128, 256)  # 0: the loop is not tiled
+MAX_ORDERS = 24  # loop orders tried per nest (all of them up to four loops)
+
+# A timer: (the candidate's module, the function's name, the inputs) -> seconds.
+Timer = Callable[[Module, str, Sequence[Any]], float]
+
+
+class TuneError(PolyError):
+    """A search that cannot start (the message says why)."""
+
+
+# -- the search space -------------------------------------------------------------------------
+
+
+def perfect_nests(schedule: Schedule) -> list[tuple[str, ...]]:
+    """The maximal chains of perfectly nested loops, outermost first, in tree order (a loop
+    with no perfectly nested neighbour is a nest of one)."""
+    inner_of = dict(perfect_pairs(schedule.root))
+    inners = set(inner_of.values())
+    nests = []
+    for loop in member_names(schedule.root):
+        if loop in inners:
+            continue
+        chain = [loop]
+        while chain[-1] in inner_of:
+            chain.append(inner_of[chain[-1]])
+        nests.append(tuple(chain))
+    return nests
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One choice of the search: its name and the values it takes (the first is the start
+    schedule's)."""
+
+    name: str
+    choices: tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Loop orders and tile sizes for each perfect nest of ``start``."""
+
+    start: Schedule
+    nests: tuple[tuple[str, ...], ...]
+    sizes: tuple[int, ...] = TILE_SIZES
+
+    @classmethod
+    def around(cls, start: Schedule, sizes: Sequence[int] = TILE_SIZES) -> SearchSpace:
+        return cls(start, tuple(perfect_nests(start)), tuple(sizes))
+
+    def knobs(self) -> list[Knob]:
+        found = []
+        for nest in self.nests:
+            if len(nest) > 1:
+                orders = itertools.islice(itertools.permutations(nest), MAX_ORDERS)
+                found.append(Knob(f"order {nest[0]}", tuple(",".join(o) for o in orders)))
+            found += [Knob(f"tile {loop}", self.sizes) for loop in nest]
+        return found
+
+    def build(self, values: Mapping[str, Any]) -> Schedule:
+        """The candidate for knob ``values`` (a knob left out keeps the start's choice):
+        each nest in its order, then its loops with a size tiled, as one band where they
+        are consecutive (a loop not tiled between two tiled ones is tiled by 1)."""
+        result = self.start
+        for nest in self.nests:
+            order = list(nest)
+            if len(nest) > 1:
+                order = str(values.get(f"order {nest[0]}", ",".join(nest))).split(",")
+                if order != list(nest):
+                    result = result.permute(order)
+            sizes = [int(values.get(f"tile {loop}", 0)) for loop in order]
+            tiled = [k for k, size in enumerate(sizes) if size > 0]
+            if tiled:
+                first, last = tiled[0], tiled[-1] + 1
+                band = order[first:last]
+                result = result.tile(band, [max(size, 1) for size in sizes[first:last]])
+        return result
+
+
+# -- measuring one candidate --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker needs to measure one candidate: everything as text, so it travels."""
+
+    module: str  # the original module
+    func: str
+    candidate: str  # the candidate's module ("": the original)
+    sizes: tuple[tuple[int, Any], ...]  # index arguments and dynamic shapes by position
+    seed: int
+    repeats: int
+    timer: Timer | None  # None: the C backend's wall clock
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """A candidate's outcome: ``ok`` with its time, ``wrong`` (the mismatch) or ``failed``."""
+
+    status: str
+    seconds: float = float("inf")
+    detail: str = ""
+
+
+def _needs_size(t: object) -> bool:
+    return isinstance(t, IndexType) or (isinstance(t, MemRefType) and DYNAMIC in t.shape)
+
+
+def sizes_by_position(func: Operation, sizes: Mapping[str, Any]) -> dict[int, Any]:
+    """``sizes`` (by argument name as written, without ``%``) by argument position, for the
+    arguments that need one: index arguments and memrefs of dynamic shape; raises
+    :class:`TuneError` naming those that have none."""
+    found: dict[int, Any] = {}
+    missing = []
+    for a, (arg, t) in enumerate(zip(func.regions[0].blocks[0].arguments, signature(func)[0])):
+        if not _needs_size(t):
+            continue
+        name = (arg.name or "").lstrip("%")
+        if name in sizes:
+            found[a] = sizes[name]
+        else:
+            missing.append(f"%{name}" if name else f"argument #{a}")
+    if missing:
+        raise TuneError(
+            f"@{function_name(func)} has dynamic sizes: give {', '.join(missing)} "
+            "(--sizes NAME=VALUE or NAME=D0xD1 on the command line; sizes= in Python)"
+        )
+    return found
+
+
+def tuning_inputs(func: Operation, sizes: Mapping[int, Any], seed: int) -> list[Any]:
+    """Random inputs for ``func`` (floats uniform in [-1, 1)); index arguments and dynamic
+    memref shapes from ``sizes`` (by argument position)."""
+    types = signature(func)[0]
+    shapes: dict[int, Sequence[int]] = {
+        a: tuple(v) for a, v in sizes.items() if isinstance(types[a], MemRefType)
+    }
+    values = random_inputs(func, seed, shapes)
+    for a, v in sizes.items():
+        if isinstance(types[a], IndexType):
+            values[a] = int(v)
+    return values
+
+
+def wall_clock(module: Module, func: str, inputs: Sequence[Any], repeats: int = 3) -> float:
+    """The fastest of ``repeats`` timed calls after a warm-up one (C backend)."""
+    return time_kernel(module, *inputs, backend="c", repeats=repeats, warmup=1, entry=func).min
+
+
+def measure(task: Task) -> Measurement:
+    """Compare the candidate's results with the original's, then time it (on a worker)."""
+    try:
+        original = parse_module(task.module)
+        function = function_of(original, task.func)
+        candidate = parse_module(task.candidate) if task.candidate else original
+        sizes = dict(task.sizes)
+        inputs = tuning_inputs(function, sizes, task.seed)
+        same = check_equivalent(
+            original, candidate, *inputs, backend="c", f_entry=task.func, g_entry=task.func
+        )
+        if not same:
+            return Measurement("wrong", detail=str(same))
+        fresh = tuning_inputs(function, sizes, task.seed)
+        if task.timer is not None:
+            return Measurement("ok", task.timer(candidate, task.func, fresh))
+        return Measurement("ok", wall_clock(candidate, task.func, fresh, task.repeats))
+    except PolyError as err:
+        return Measurement("failed", detail=str(err))
+
+
+# -- where measurements run ----------------------------------------------------------------------
+
+
+class LocalExecutor:
+    """A pool of worker processes on this machine (one per core by default)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        # fresh interpreters (spawn): forking a process that runs threads is unsafe
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Measurement]]:
+        futures: dict[Future[Measurement], int] = {
+            self._pool.submit(measure, t): k for k, t in enumerate(tasks)
+        }
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield futures[future], future.result()
+
+    def close(self) -> None:
+        self._pool.shutdown()
+
+
+class DaskExecutor:
+    """Workers of a Dask distributed cluster, given by its scheduler's address or a
+    ``dask.distributed.Client``; a task whose worker dies is run again on another."""
+
+    def __init__(self, cluster: Any, timeout: float = 10.0) -> None:
+        # lazy: start-up cost (dask.distributed, only for cluster runs)
+        from dask.distributed import Client
+
+        if isinstance(cluster, Client):
+            self.client, self._owned = cluster, False
+        else:
+            try:
+                self.client = Client(cluster, timeout=f"{timeout}s")
+            except (OSError, TimeoutError) as err:
+                raise TuneError(f"cannot reach the Dask scheduler at {cluster}: {err}") from None
+            self._owned = True
+        self.workers = max(1, sum(self.client.nthreads().values()))
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[tuple[int, Measurement]]:
+        # lazy: start-up cost (dask.distributed, only for cluster runs)
+        from dask.distributed import as_completed
+
+        futures = {self.client.submit(measure, t, pure=False): k for k, t in enumerate(tasks)}
+        for future in as_completed(list(futures)):
+            yield futures[future], future.result()
+
+    def close(self) -> None:
+        if self._owned:
+            self.client.close()
+
+
+Executor = LocalExecutor | DaskExecutor
+
+
+def executor_for(spec: str | Any | None, workers: int | None = None) -> Executor:
+    """``None``/``"local"``: a local pool; ``"dask://HOST:PORT"``: that cluster; a Dask
+    ``Client`` or an executor as is."""
+    if isinstance(spec, (LocalExecutor, DaskExecutor)):
+        return spec
+    if spec is None or spec == "local":
+        return LocalExecutor(workers)
+    if isinstance(spec, str):
+        if not spec.startswith("dask://"):
+            raise TuneError(f"unknown executor '{spec}' (use 'local' or 'dask://HOST:PORT')")
+        return DaskExecutor("tcp://" + spec.removeprefix("dask://"))
+    return DaskExecutor(spec)
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Trial:
+    """One row of the search: the candidate, its verdict and its time."""
+
+    number: int
+    params: dict[str, Any]
+    history: str
+    status: str  # ok, wrong, failed, illegal, or reused (an earlier measurement)
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class TuneResult:
+    """The best candidate found (its module and schedule), the original's time and every
+    trial in order."""
+
+    module: Module
+    schedule: Schedule
+    seconds: float
+    original_seconds: float
+    trials: list[Trial] = field(default_factory=list)
+
+    @property
+    def speedup(self) -> float:
+        return self.original_seconds / self.seconds
+
+    def table(self) -> Any:
+        """The trials as a pandas DataFrame (a list of dicts without pandas)."""
+        rows = [
+            {
+                "trial": t.number,
+                "status": t.status,
+                "seconds": t.seconds,
+                "candidate": t.history.replace("\n", "; ") or "(original)",
+            }
+            for t in self.trials
+        ]
+        try:
+            # lazy: start-up cost (pandas, only when a table is asked for)
+            import pandas as pd
+        except ImportError:
+            return rows
+        return pd.DataFrame(rows)
+
+    def plot(self) -> Any:
+        """Time per trial and the best so far (a :class:`poly.viz.Picture`, which Jupyter
+        shows)."""
+        # lazy: start-up cost (matplotlib, only for pictures)
+        from poly.viz import Picture
+
+        figure = Picture(figsize=(6, 3.5))
+        axes = figure.add_subplot()
+        timed = [t for t in self.trials if t.status == "ok"]
+        axes.scatter([t.number for t in timed], [t.seconds for t in timed], s=12, label="trial")
+        best, line = float("inf"), []
+        for t in self.trials:
+            best = min(best, t.seconds if t.status in ("ok", "reused") else best)
+            line.append(best)
+        axes.step([t.number for t in self.trials], line, where="post", label="best so far")
+        axes.axhline(self.original_seconds, color="grey", linestyle=":", label="original")
+        axes.set_xlabel("trial")
+        axes.set_ylabel("seconds")
+        axes.legend()
+        return figure
+
+
+def kernel_key(module_text: str, func: str, sizes: Mapping[int, Any]) -> str:
+    """The study's name: the kernel's text, function, sizes and this machine."""
+    machine = detect()
+    text = "\n".join([module_text, func, repr(sorted(sizes.items())), repr(machine)])
+    return "poly-tune-" + hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def tune(
+    module: Module,
+    func: str | None = None,
+    trials: int = 20,
+    executor: str | Any | None = None,
+    storage: str | None = None,
+    seed: int = 0,
+    sizes: Mapping[str, Any] | None = None,
+    start: Schedule | None = None,
+    time_budget: float | None = None,
+    timer: Timer | None = None,
+    repeats: int = 3,
+    batch: int | None = None,
+    progress: Callable[[Trial], None] | None = None,
+) -> TuneResult:
+    """Search ``trials`` candidates around ``start`` (default: the source's schedule) and
+    return the fastest correct one. ``storage`` is an optuna storage URL (default: a study
+    in memory); ``executor`` is ``"local"``, ``"dask://HOST:PORT"`` or a Dask ``Client``;
+    ``timer`` replaces the C backend's clock (it must be importable on the workers)."""
+    function = function_of(module, func)
+    name = function_name(function)
+    positional = sizes_by_position(function, sizes or {})
+    start = start or Schedule.of(function)
+    space = SearchSpace.around(start)
+    text = print_module(module)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        study_name=kernel_key(text, name, positional),
+        storage=storage,
+        sampler=optuna.samplers.TPESampler(seed=seed),
+        direction="minimize",
+        load_if_exists=True,
+    )
+    study.set_user_attr("machine", repr(detect()))
+    study.set_user_attr("function", name)
+    task_of = _task_factory(text, name, positional, seed, repeats, timer)
+    pool = executor_for(executor)
+    owned = pool is not executor
+    try:
+        original = _original_time(study, pool, task_of)
+        rows = [_row(t) for t in study.trials if t.state.is_finished() and t.number > 0]
+        deadline = None if time_budget is None else time.monotonic() + time_budget
+        while len(rows) < trials and (deadline is None or time.monotonic() < deadline):
+            asked = [study.ask() for _ in range(min(batch or pool.workers, trials - len(rows)))]
+            rows += _run_batch(study, space, pool, task_of, asked, progress)
+    finally:
+        if owned:
+            pool.close()
+    best = min(
+        (r for r in rows if r.status in ("ok", "reused")),
+        key=lambda r: r.seconds,
+        default=None,
+    )
+    if best is None or best.seconds >= original:
+        return TuneResult(module, start, original, original, rows)
+    schedule = start.replay(best.history)
+    return TuneResult(schedule.apply(), schedule, best.seconds, original, rows)
+
+
+def _task_factory(
+    text: str, func: str, sizes: Mapping[int, Any], seed: int, repeats: int, timer: Timer | None
+) -> Callable[[str], Task]:
+    frozen = tuple(sorted(sizes.items()))
+    return lambda candidate: Task(text, func, candidate, frozen, seed, repeats, timer)
+
+
+def _original_time(study: optuna.Study, pool: Executor, task_of: Callable[[str], Task]) -> float:
+    """The original's time: trial 0 of the study (measured once, then read back)."""
+    for t in study.trials:
+        if t.number == 0 and t.state == optuna.trial.TrialState.COMPLETE:
+            return float(t.value)  # type: ignore[arg-type]  # a complete trial has a value
+    trial = study.ask()
+    [(_, result)] = list(pool.run([task_of("")]))
+    if result.status != "ok":
+        raise TuneError(f"the original kernel cannot be measured: {result.detail}")
+    trial.set_user_attr("history", "")
+    trial.set_user_attr("status", "original")
+    study.tell(trial, result.seconds)
+    return result.seconds
+
+
+def _run_batch(
+    study: optuna.Study,
+    space: SearchSpace,
+    pool: Executor,
+    task_of: Callable[[str], Task],
+    asked: list[optuna.trial.Trial],
+    progress: Callable[[Trial], None] | None,
+) -> list[Trial]:
+    """Suggest, check, measure and tell one batch, in the order the trials were asked."""
+    measured = {
+        t.user_attrs.get("history"): t
+        for t in study.trials
+        if t.state == optuna.trial.TrialState.COMPLETE
+    }
+    rows: list[Trial] = []
+    tasks: list[Task] = []
+    waiting: list[int] = []
+    for trial in asked:
+        params = {k.name: trial.suggest_categorical(k.name, k.choices) for k in space.knobs()}
+        candidate = space.build(params)
+        history = candidate.history_text()
+        trial.set_user_attr("history", history)
+        verdict = candidate.check()
+        if not verdict:
+            rows.append(Trial(trial.number, params, history, "illegal", float("inf"), str(verdict)))
+        elif history in measured and (earlier := measured[history].value) is not None:
+            rows.append(Trial(trial.number, params, history, "reused", earlier))
+        else:
+            rows.append(Trial(trial.number, params, history, "pending", float("inf")))
+            waiting.append(len(rows) - 1)
+            tasks.append(task_of(print_module(candidate.apply(checked=False))))
+    for k, result in pool.run(tasks):
+        row = rows[waiting[k]]
+        row.status, row.seconds, row.detail = result.status, result.seconds, result.detail
+    for trial, row in zip(asked, rows):
+        trial.set_user_attr("status", row.status)
+        if row.detail:
+            trial.set_user_attr("detail", row.detail[:500])
+        if row.status in ("ok", "reused"):
+            study.tell(trial, row.seconds)
+        elif row.status == "illegal":
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        else:
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+        if progress is not None:
+            progress(row)
+    return rows
+
+
+def _row(t: optuna.trial.FrozenTrial) -> Trial:
+    status = t.user_attrs.get("status", "failed")
+    seconds = float(t.value) if t.value is not None else float("inf")
+    return Trial(
+        t.number, dict(t.params), t.user_attrs.get("history", ""), status, seconds,
+        t.user_attrs.get("detail", ""),
+    )  # fmt: skip
