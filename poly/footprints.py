@@ -10,6 +10,7 @@ parameter value the enclosing loops allow), or the reason it has not.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -53,10 +54,7 @@ class Box:
 
     @property
     def volume(self) -> int:
-        count = 1
-        for e in self.extents:
-            count *= e
-        return count
+        return math.prod(self.extents)
 
 
 def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, Value]]:

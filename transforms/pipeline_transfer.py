@@ -34,7 +34,15 @@ from affine.math.expr import AffineExpr, dim
 from affine.ops import DmaStartOp, ForOp
 from poly.deps import AnalysisWarning
 from poly.flow import RAW, Edge, FlowAnalysis
-from poly.legality import LEGAL, Verdict, band_distances, describe, unsupported_ops, where
+from poly.legality import (
+    LEGAL,
+    MODELLED_ACCESSES,
+    Verdict,
+    band_distances,
+    describe,
+    unsupported_ops,
+    where,
+)
 from transforms.errors import TransformError
 from transforms.loop_pass import attempt, functions, refuse
 from transforms.loop_utils import is_loop, loops, set_bound
@@ -43,16 +51,7 @@ from transforms.registry import PassContext
 DMA_STARTS = ("affine.dma_start", "memref.dma_start")
 DMA_WAITS = ("affine.dma_wait", "memref.dma_wait")
 # Ops that use a buffer or tag only through indices this pass can extend.
-_INDEXED_USES = (
-    "affine.load",
-    "affine.store",
-    "affine.vector_load",
-    "affine.vector_store",
-    "memref.load",
-    "memref.store",
-    *DMA_STARTS,
-    *DMA_WAITS,
-)
+_INDEXED_USES = MODELLED_ACCESSES
 
 
 @dataclass(frozen=True)
