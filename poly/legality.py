@@ -36,7 +36,7 @@ from poly.space import register_reversal_set, register_window_set, window_revers
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
 _STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
-_MODELLED = (
+MODELLED_ACCESSES = (  # ops whose memory accesses the model describes element by element
     "affine.load",
     "affine.store",
     "affine.vector_load",
@@ -45,6 +45,8 @@ _MODELLED = (
     "memref.store",
     "affine.dma_start",
     "affine.dma_wait",
+    "memref.dma_start",
+    "memref.dma_wait",
 )
 
 
@@ -102,7 +104,7 @@ def has_unseen_effects(op: Operation) -> bool:
     """Whether ``op`` itself (not the ops nested in it) may have effects the dependence
     model does not see: a call, an op of an unknown dialect, a region op other than the
     affine ones."""
-    if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS or op.name in _MODELLED:
+    if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS or op.name in MODELLED_ACCESSES:
         return False
     d = lookup(op.name)
     return not (d is not None and d.has(PURE) and not op.regions)

@@ -66,6 +66,13 @@ _LAZY = {
     "check_register_tile": "transforms.register_tiling",
     "register_tile_band": "transforms.register_tiling",
     "innermost_bands": "transforms.register_tiling",
+    "check_data_copy": "transforms.data_copy",
+    "plan_copies": "transforms.data_copy",
+    "generate_copies": "transforms.data_copy",
+    "check_pipelining": "transforms.pipeline_transfer",
+    "find_transfers": "transforms.pipeline_transfer",
+    "pipeline_loop": "transforms.pipeline_transfer",
+    "double_buffer": "transforms.pipeline_transfer",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
     "check_fusion": "transforms.fusion",
@@ -202,6 +209,19 @@ def register_tile(
         pack=pack,
         distribute=distribute,
     )
+
+
+def pipeline_transfers(module: Module) -> PassResult:
+    """``--affine-pipeline-data-transfer``: incoming DMAs double-buffered, started one
+    iteration ahead, where legal."""
+    return run_pass(module, "affine-pipeline-data-transfer")
+
+
+def copy_data(module: Module, **options: Any) -> PassResult:
+    """``--affine-data-copy-generate`` (``fast_mem_capacity`` KiB, ``fast_mem_space``,
+    ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
+    ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
+    return run_pass(module, "affine-data-copy-generate", **options)
 
 
 def fuse(
