@@ -69,3 +69,28 @@ bicg = affine.parse((corpus / "bicg_split.mlir").read_text(), "bicg_split.mlir")
 sibling = transforms.fuse(bicg, mode="sibling")
 print(*sibling.remarks, sep="\n")
 print(affine.check_equivalent(bicg, sibling.module, backend="c"))
+
+# %% [markdown]
+# ## Data movement
+#
+# `transforms.copy_data` (`--affine-data-copy-generate`) copies the exact footprint a loop
+# reads into a buffer in a fast memory space (and what it writes back out), as point-wise
+# copies or DMAs; the remark gives the copied volume beside the bounding box's.
+# `transforms.pipeline_transfers` (`--affine-pipeline-data-transfer`) double-buffers the
+# DMAs of a loop so that the transfer for the next iteration overlaps this one's compute.
+
+# %%
+datamove = root / "tests" / "corpus" / "datamove"
+copy_kernel = affine.parse((datamove / "copy.mlir").read_text(), "copy.mlir")
+copied = transforms.copy_data(copy_kernel, generate_dma=True)
+print(*copied.remarks, sep="\n")
+entry = {"f_entry": "loop_nest_1d", "g_entry": "loop_nest_1d"}
+print(affine.check_equivalent(copy_kernel, copied.module, backend="c", **entry))
+
+# %%
+pipeline_kernel = affine.parse((datamove / "pipeline.mlir").read_text(), "pipeline.mlir")
+pipelined = transforms.pipeline_transfers(pipeline_kernel)
+print(*pipelined.remarks, sep="\n")
+print(pipelined.module.function("loop_nest_dma"))
+entry = {"f_entry": "loop_nest_dma", "g_entry": "loop_nest_dma"}
+print(affine.check_equivalent(pipeline_kernel, pipelined.module, backend="c", **entry))
