@@ -10,7 +10,9 @@ to it where LARGE runs for far less than 0.1 s or far more than 2 s; gramschmidt
 M >= N so that its columns stay independent) and timed, single thread, in these versions:
 
 - ``original``, ``mlir-tile`` (mlir-opt 22 ``-affine-loop-tile``, read back),
-  ``tile`` (our ``--affine-loop-tile``) and ``auto`` (our ``--affine-auto-schedule``):
+  ``tile`` (our ``--affine-loop-tile``), ``regtile`` (our ``--affine-register-tile``
+  alone), ``tile+regtile`` (our ``--affine-loop-tile`` then ``--affine-register-tile``) and
+  ``auto`` (our ``--affine-auto-schedule``):
   each lowered with :data:`LOWERING` (the
   pipeline of issue 14) and run by ``mlir-runner -O3`` in the harness of
   ``affine.exec.mlir_runner.mlir_harness``, which times the kernel call itself with ``rtclock``;
@@ -136,7 +138,7 @@ POLYBENCH: dict[str, Benchmark] = {
     "deriche": Benchmark({"W": 4096, "H": 2160}),
 }
 
-VERSIONS = ("original", "mlir-tile", "tile", "auto")
+VERSIONS = ("original", "mlir-tile", "tile", "regtile", "tile+regtile", "auto")
 
 
 @dataclass(frozen=True)
@@ -236,16 +238,23 @@ class Runner:
         return affine.parse(out.stdout, f"{name}.mlir-opt-tiled")
 
 
-def our_pass(name: str, options: str = ""):
-    """The registered pass ``name`` as a function of a module, or None when not registered."""
+def our_pipeline(*names: str):
+    """The registered passes ``names`` run in turn, as a function of a module, or None when
+    one of them is not registered."""
     from transforms import registry
     from transforms.registry import PassContext
 
-    entry = registry.lookup(name)
-    if entry is None:
+    entries = [registry.lookup(name) for name in names]
+    if any(entry is None for entry in entries):
         return None
-    configured = registry.parse_options(entry.load(), options)
-    return lambda module: configured.run(module, PassContext(print_op_on_diagnostic=False))
+    configured = [registry.parse_options(entry.load(), "") for entry in entries]  # type: ignore[union-attr]  # checked above
+
+    def run(module):
+        for one in configured:
+            module = one.run(module, PassContext(print_op_on_diagnostic=False))
+        return module
+
+    return run
 
 
 def polly_compilers() -> tuple[str, str] | None:
@@ -362,7 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         print("mlir-opt / mlir-runner 22 not found: nothing to time", file=sys.stderr)
         return 1
     runner = Runner(mlir_opt, mlir_runner, args.repeats)
-    passes = {"tile": our_pass("affine-loop-tile"), "auto": our_pass("affine-auto-schedule")}
+    passes = {
+        "tile": our_pipeline("affine-loop-tile"),
+        "regtile": our_pipeline("affine-register-tile"),
+        "tile+regtile": our_pipeline("affine-loop-tile", "affine-register-tile"),
+        "auto": our_pipeline("affine-auto-schedule"),
+    }
     compilers = None if args.no_polly else polly_compilers()
 
     for line in machine_lines():
@@ -372,8 +386,9 @@ def main(argv: list[str] | None = None) -> int:
         "(Nx) = original / version; polly/clang = clang -O3 / Polly on our C"
     )
     header = (
-        f"{'kernel':<15}{'GF/s':>6} {'original':>10} {'mlir-tile':>17} {'tile':>17} "
-        f"{'auto':>17} {'best GF/s':>10} {'clang -O3':>10} {'polly':>10} {'polly/clang':>12}"
+        f"{'kernel':<15}{'GF/s':>6} {'original':>10} "
+        + " ".join(f"{v:>17}" for v in VERSIONS[1:])
+        + f" {'best GF/s':>10} {'clang -O3':>10} {'polly':>10} {'polly/clang':>12}"
     )
     print(header)
     print("-" * len(header))

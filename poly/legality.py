@@ -9,7 +9,9 @@ ops whose effects it cannot see, make a transformation illegal.
 The predicates here look at a band ``L1..Ln`` (loops of one perfect nest) through the
 distance vectors of the dependences between instances inside the band that agree on every
 loop outside it, restricted to the band's IVs (:func:`band_distances`, :func:`violations`),
-or at the order of instances below one loop (:func:`window_reversals`). Each
+at the order of instances below one loop (:func:`window_reversals`), or at a register
+tile's order and the values it holds in registers (:func:`register_order_reversals`,
+:func:`register_conflicts`). Each
 transformation's own check is next to its rewrite in :mod:`transforms` (``check_tiling``,
 ``check_permutation``, ``check_unroll_and_jam``, ``check_parallel``,
 ``check_distribution``).
@@ -18,7 +20,7 @@ transformation's own check is next to its rewrite in :mod:`transforms` (``check_
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -29,12 +31,12 @@ from affine.ir.registry import PURE, lookup
 from poly.deps import AnalysisWarning
 from poly.flow import Edge, FlowAnalysis
 from poly.model import NO_MEMORY_ACCESS
-from poly.space import window_reversal_map
+from poly.space import register_reversal_set, register_window_set, window_reversal_map
 
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
 _STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
-_MODELLED = (
+MODELLED_ACCESSES = (  # ops whose memory accesses the model describes element by element
     "affine.load",
     "affine.store",
     "affine.vector_load",
@@ -43,6 +45,8 @@ _MODELLED = (
     "memref.store",
     "affine.dma_start",
     "affine.dma_wait",
+    "memref.dma_start",
+    "memref.dma_wait",
 )
 
 
@@ -100,7 +104,7 @@ def has_unseen_effects(op: Operation) -> bool:
     """Whether ``op`` itself (not the ops nested in it) may have effects the dependence
     model does not see: a call, an op of an unknown dialect, a region op other than the
     affine ones."""
-    if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS or op.name in _MODELLED:
+    if op.name in _STRUCTURE or op.name in NO_MEMORY_ACCESS or op.name in MODELLED_ACCESSES:
         return False
     d = lookup(op.name)
     return not (d is not None and d.has(PURE) and not op.regions)
@@ -158,7 +162,23 @@ def violations(
 ) -> Verdict:
     """Illegal if some dependence inside the band has band distances in ``bad`` (after
     ``reorder`` maps the distance vectors to the new loop order)."""
+    return _first_hit(analysis, band, lambda edge: bad, "it would reverse the", reorder)
+
+
+def _first_hit(
+    analysis: FlowAnalysis,
+    band: Sequence[Operation],
+    bad_of: Callable[[Edge], isl.Set | None],
+    problem: str,
+    reorder: isl.Map | None = None,
+) -> Verdict:
+    """Illegal (``problem`` and the edge with a witness) when the band distances of a
+    dependence inside the band (mapped by ``reorder``) meet ``bad_of(edge)``; an edge whose
+    ``bad_of`` is None is not looked at, one that cannot be analysed makes it illegal."""
     for edge in analysis.memory:
+        bad = bad_of(edge)
+        if bad is None:
+            continue
         try:
             distances = band_distances(edge, band)
         except _Unknown:
@@ -167,14 +187,9 @@ def violations(
             continue
         if reorder is not None:
             distances = distances.apply(reorder)
-        hit = distances.intersect(bad.align_params(distances.get_space()))
-        if not hit.is_empty():
-            point = hit.sample_point()
-            witness = [
-                point.get_coordinate_val(isl.dim_type.set, k).to_python()
-                for k in range(hit.dim(isl.dim_type.set))
-            ]
-            return Verdict(False, f"it would reverse the {describe(edge, witness)}", edge)
+        witness = _hit(distances, bad)
+        if witness is not None:
+            return Verdict(False, f"{problem} {describe(edge, witness)}", edge)
     return LEGAL
 
 
@@ -233,3 +248,100 @@ def _distance_witness(pairs: isl.Map, n: int) -> list[int] | None:
     common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
     point = common.deltas().sample_point()
     return [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
+
+
+@dataclass(frozen=True)
+class RegisterOrder:
+    """The order of a band's instances in a register tile: the loops ``rows`` and
+    ``vector`` (positions in the band) run in groups of ``row_window`` and
+    ``vector_window`` iterations, the groups of rows outside the groups of vectors, and the
+    loop ``reduction`` runs inside a group; there, instances run by the reduction IV, the
+    row, the op's position in the body and the vector IV. The band's other loops keep
+    their order outside. A role that is None is absent (its window is 1)."""
+
+    rows: int | None
+    vector: int | None
+    reduction: int | None
+    row_window: int = 1
+    vector_window: int = 1
+
+    def fixed(self, count: int) -> list[int]:
+        """The band positions without a role."""
+        roles = {self.rows, self.vector, self.reduction}
+        return [k for k in range(count) if k not in roles]
+
+    def near(self) -> list[tuple[int, int]]:
+        """``(position, window)`` of the grouped loops."""
+        pairs = [(self.rows, self.row_window), (self.vector, self.vector_window)]
+        return [(k, w) for k, w in pairs if k is not None]
+
+
+def _hit(distances: isl.Set, bad: isl.Set) -> list[int] | None:
+    """A distance vector in both sets (a witness), or None."""
+    hit = distances.intersect(bad.align_params(distances.get_space()))
+    if hit.is_empty():
+        return None
+    point = hit.sample_point()
+    return [
+        point.get_coordinate_val(isl.dim_type.set, k).to_python()
+        for k in range(hit.dim(isl.dim_type.set))
+    ]
+
+
+def register_order_reversals(
+    analysis: FlowAnalysis,
+    band: Sequence[Operation],
+    order: RegisterOrder,
+    positions: dict[Operation, int],
+) -> Verdict:
+    """Illegal when running the band in the register ``order`` would reverse a dependence
+    between two instances of its innermost body (``positions``: each op's position there)."""
+    count = len(band)
+    rows = (order.rows, order.row_window) if order.rows is not None else None
+    vector = (order.vector, order.vector_window) if order.vector is not None else None
+
+    def bad_of(edge: Edge) -> isl.Set | None:
+        if edge.source.op not in positions or edge.target.op not in positions:
+            return None  # not between two instances of the body
+        step = positions[edge.target.op] - positions[edge.source.op]
+        body_order = (step > 0) - (step < 0)
+        return register_reversal_set(
+            count, order.fixed(count), rows, vector, order.reduction, body_order
+        )
+
+    return _first_hit(analysis, band, bad_of, "it would reverse the")
+
+
+def register_conflicts(
+    analysis: FlowAnalysis,
+    band: Sequence[Operation],
+    order: RegisterOrder,
+    held: Sequence[tuple[Sequence[Operation], bool]],
+) -> Verdict:
+    """Illegal when values held in registers across the reduction loop would go stale:
+    ``held`` lists groups of accesses of one address each (with whether that address is
+    the same for every row of a tile). A dependence between a held access and any other
+    access that may fall in the same tile, or between two held accesses of a group at
+    different rows (unless the address is the same for every row) or different vector
+    lanes, means the memory would be touched while the value lives in a register."""
+    count = len(band)
+    group_of = {op: k for k, (ops, _) in enumerate(held) for op in ops}
+    window = register_window_set(count, order.fixed(count), order.near())
+
+    def bad_of(edge: Edge) -> isl.Set | None:
+        source, target = group_of.get(edge.source.op), group_of.get(edge.target.op)
+        if source is None or source != target:
+            return None if target is None and source is None else window
+        apart = [order.vector] if order.vector is not None else []
+        if order.rows is not None and not held[source][1]:
+            apart.append(order.rows)
+        if not apart:
+            return None
+        return register_window_set(count, order.fixed(count), order.near(), apart)
+
+    return _first_hit(
+        analysis,
+        band,
+        bad_of,
+        "a value held in registers across the reduction loop would miss the",
+    )

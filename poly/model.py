@@ -22,7 +22,7 @@ exactly is over-approximated soundly and flagged (``exact=False`` with a reason)
   the elements at those positions of the buffer, other view accesses all of it;
 * a buffer allocated inside loops is a new buffer in each of their iterations (its
   elements carry those loops' IVs);
-* DMA ops read ``count`` consecutive elements (row-major order of the logical index space)
+* DMA ops (``affine.`` and ``memref.dma_start``) read ``count`` consecutive elements (row-major order of the logical index space)
   of the source, write as many of the destination, and write their tag; ``dma_wait``
   reads the tag.
 
@@ -45,6 +45,7 @@ from affine.dialects.affine_dialect import (
     affine_scope,
     is_valid_symbol,
 )
+from affine.dialects.memref import MemRefDmaStart
 from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
 from affine.ir.labels import value_label
@@ -593,6 +594,20 @@ class _Builder:
             tag_m = dma.tag_map
             tag = [scope.map_result(tag_m, e, dma.tag_indices, on) for e in tag_m.results]
             yield self.element_access(s, scope, WRITE, dma.tag, tag)
+        elif name == "memref.dma_start":
+            mdma = MemRefDmaStart(op)
+            count = scope.pw_aff(mdma.num_elements, on)
+            for kind, memref, values in (
+                (READ, mdma.src, mdma.src_indices),
+                (WRITE, mdma.dst, mdma.dst_indices),
+            ):
+                start = [scope.pw_aff(v, on) for v in values]
+                yield self.range_access(s, scope, kind, memref, start, count)
+            tag_index = [scope.pw_aff(v, on) for v in mdma.tag_indices]
+            yield self.element_access(s, scope, WRITE, mdma.tag, tag_index)
+        elif name == "memref.dma_wait":
+            tag_index = [scope.pw_aff(v, on) for v in op.operands[1:-1]]
+            yield self.element_access(s, scope, READ, op.operands[0], tag_index)
         elif name == "affine.dma_wait":
             m = op.get_attr("tag_map").value  # type: ignore[union-attr]  # the op's definition makes this attribute present
             indices = op.operands[1 : 1 + m.num_inputs]

@@ -23,7 +23,8 @@ Conventions (each has one function here; nothing else spells these names):
 * anonymous vectors (distance vectors, schedule times): ``x0, x1, ...`` and, for the
   second vector of a relation, ``y0, y1, ...`` (:func:`vector_names`); the helper sets and
   maps built on them (:func:`lex_negative_set`, :func:`any_negative_set`,
-  :func:`permutation_map`, :func:`window_reversal_map`) are made here too;
+  :func:`permutation_map`, :func:`window_reversal_map`, :func:`register_window_set`,
+  :func:`register_reversal_set`) are made here too;
 * in schedules (:mod:`poly.schedule`): statements ``S<n>`` as above, their dimensions and the
   parameters named after the source's SSA values (``%i`` is ``i``, :func:`source_identifiers`
   makes them identifiers ISL reads back and unique where they must be), the mark of a band
@@ -316,6 +317,64 @@ def permutation_map(order: Sequence[int]) -> isl.Map:
     x = vector_names(len(order))
     text = f"{{ [{', '.join(x)}] -> [{', '.join(x[k] for k in order)}] }}"
     return isl.Map.read_from_str(isl_context(), text)
+
+
+def register_window_set(
+    count: int,
+    fixed: Sequence[int],
+    near: Sequence[tuple[int, int]],
+    apart: Sequence[int] = (),
+) -> isl.Set:
+    """Distance vectors (``count`` components) that are zero at ``fixed`` and within
+    ``(position, window)`` of ``near`` (``-window < x < window``): pairs of instances that
+    may share one register tile; with ``apart``, only those nonzero at one of those
+    positions."""
+    x = vector_names(count)
+    terms = [f"{x[k]} = 0" for k in fixed]
+    terms += [f"-{window} < {x[k]} < {window}" for k, window in near]
+    if not apart:
+        return _vector_set(count, [terms or ["true"]])
+    return _vector_set(count, [[*terms, f"{x[k]} != 0"] for k in apart])
+
+
+def register_reversal_set(
+    count: int,
+    fixed: Sequence[int],
+    rows: tuple[int, int] | None,
+    vector: tuple[int, int] | None,
+    reduction: int | None,
+    body_order: int,
+) -> isl.Set:
+    """Distance vectors (``count`` components, zero at ``fixed``) of dependences that a
+    register tile reverses.  ``rows`` and ``vector`` are ``(position, window)``: those loops
+    run in groups of ``window`` iterations, the groups of rows outside the groups of
+    vectors, and inside a group the instances run by ``reduction``'s component, the row,
+    their ops' order in the body (``body_order``: the sign of target position minus source
+    position) and the vector component.  Alignment-free: any pair closer than a window on
+    a grouped loop may share a group."""
+    x = vector_names(count)
+    base = [f"{x[k]} = 0" for k in fixed]
+    near_rows = [f"-{rows[1]} < {x[rows[0]]} < {rows[1]}"] if rows else []
+    near_vector = [f"-{vector[1]} < {x[vector[0]]} < {vector[1]}"] if vector else []
+    disjuncts = []
+    if rows:  # different groups of rows run in the order of the rows
+        disjuncts.append([*base, f"{x[rows[0]]} < 0"])
+    if vector:  # in one group of rows, different groups of vectors in the order of the vectors
+        disjuncts.append([*base, *near_rows, f"{x[vector[0]]} < 0"])
+    inside = [*base, *near_rows, *near_vector]
+    equal: list[str] = []
+    before_body = [k for k in (reduction, rows[0] if rows else None) if k is not None]
+    after_body = [vector[0]] if vector else []
+    for k in before_body:
+        disjuncts.append([*inside, *equal, f"{x[k]} < 0"])
+        equal.append(f"{x[k]} = 0")
+    if body_order < 0:  # the target's op comes first in the body
+        disjuncts.append([*inside, *equal])
+    if body_order == 0:
+        for k in after_body:
+            disjuncts.append([*inside, *equal, f"{x[k]} < 0"])
+            equal.append(f"{x[k]} = 0")
+    return _vector_set(count, disjuncts)
 
 
 def window_reversal_map(width: int, position: int, span: int) -> isl.Map:

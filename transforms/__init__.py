@@ -21,7 +21,8 @@ schedule (:class:`poly.schedule.Schedule`: print, edit, check it), and
 The checks (``check_tiling``, ``check_permutation``, ..., each next to its rewrite) and the
 rewrites that assume legality (``tile_perfect_band`` with integer or SSA-value sizes,
 ``permute_loops``, ``skew``, ``unroll``, ``unroll_and_jam``, ``to_parallel``,
-``distribute_band``) are public too. Importing this package loads no
+``distribute_band``, ``register_tile_band`` after ``plan_register_tile`` and
+``check_register_tile``) are public too. Importing this package loads no
 pass: passes and their dependencies (islpy) load on use.
 """
 
@@ -60,6 +61,18 @@ _LAZY = {
     "unroll_and_jam_loop": "transforms.unroll_jam",
     "to_parallel": "transforms.parallelization",
     "distribute_band": "transforms.distribute",
+    "RegisterTile": "transforms.register_tiling",
+    "plan_register_tile": "transforms.register_tiling",
+    "check_register_tile": "transforms.register_tiling",
+    "register_tile_band": "transforms.register_tiling",
+    "innermost_bands": "transforms.register_tiling",
+    "check_data_copy": "transforms.data_copy",
+    "plan_copies": "transforms.data_copy",
+    "generate_copies": "transforms.data_copy",
+    "check_pipelining": "transforms.pipeline_transfer",
+    "find_transfers": "transforms.pipeline_transfer",
+    "pipeline_loop": "transforms.pipeline_transfer",
+    "double_buffer": "transforms.pipeline_transfer",
     "TransformError": "transforms.errors",
     "PolyError": "affine.errors",
     "check_fusion": "transforms.fusion",
@@ -170,6 +183,45 @@ def parallelize(
     return run_pass(
         module, "affine-parallelize", parallel_reductions=reductions, max_nested=max_nested
     )
+
+
+def register_tile(
+    module: Module,
+    rows: int = 0,
+    vectors: int = 0,
+    vector_bits: int = 0,
+    registers: int = 0,
+    fma: bool = True,
+    pack: bool = True,
+    distribute: bool = True,
+) -> PassResult:
+    """``--affine-register-tile``: innermost bands as register tiles (rows unrolled, a
+    stride-1 loop as vectors, accumulators in iter_args) where legal; 0 takes a size from
+    the machine."""
+    return run_pass(
+        module,
+        "affine-register-tile",
+        rows=rows,
+        vectors=vectors,
+        vector_bits=vector_bits,
+        registers=registers,
+        fma=fma,
+        pack=pack,
+        distribute=distribute,
+    )
+
+
+def pipeline_transfers(module: Module) -> PassResult:
+    """``--affine-pipeline-data-transfer``: incoming DMAs double-buffered, started one
+    iteration ahead, where legal."""
+    return run_pass(module, "affine-pipeline-data-transfer")
+
+
+def copy_data(module: Module, **options: Any) -> PassResult:
+    """``--affine-data-copy-generate`` (``fast_mem_capacity`` KiB, ``fast_mem_space``,
+    ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
+    ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
+    return run_pass(module, "affine-data-copy-generate", **options)
 
 
 def fuse(

@@ -10,7 +10,7 @@ does not check legality: :func:`check_distribution` does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from affine.dialects.affine_dialect import ForOp
 from affine.ir.core import Operation, Value
@@ -126,14 +126,41 @@ def check_distribution(
 def distribute_for_tiling(function: Operation) -> None:
     """Distribute every outermost band whose innermost body holds loops among other parts,
     where legal, until each band is perfect or cannot be split further."""
+
+    def outermost_bands(function: Operation) -> list[list[Operation]]:
+        top = function.regions[0].blocks[0].operations
+        return [get_perfect_band(loop) for loop in top if loop.name == "affine.for"]
+
+    _distribute_until_done(function, outermost_bands)
+
+
+def distribute_imperfect_loops(
+    function: Operation,
+    worth: Callable[[Operation, Sequence[Sequence[Operation]]], bool] | None = None,
+) -> None:
+    """Distribute every loop (inner loops first) whose body holds loops among other parts
+    into one loop per part, where legal (and where ``worth(loop, groups)`` holds), until no
+    such loop can be split further: innermost nests become perfect bands of their own
+    where the dependences allow."""
+
+    def every_loop(function: Operation) -> list[list[Operation]]:
+        return [[op] for op in function.walk(post_order=True) if op.name == "affine.for"]
+
+    _distribute_until_done(function, every_loop, worth)
+
+
+def _distribute_until_done(
+    function: Operation,
+    bands: Callable[[Operation], list[list[Operation]]],
+    worth: Callable[[Operation, Sequence[Sequence[Operation]]], bool] | None = None,
+) -> None:
+    """Distribute the first of ``bands(function)`` whose innermost body holds loops among
+    other parts, where legal (and ``worth`` it), again and again until none can be."""
     changed = True
     while changed:
         changed = False
         analysis = analysis_of(function)
-        for loop in [
-            op for op in function.regions[0].blocks[0].operations if op.name == "affine.for"
-        ]:
-            band = get_perfect_band(loop)
+        for band in bands(function):
             groups = groups_of(band[-1])
             if len(groups) < 2 or not any(
                 inner.name == "affine.for"
@@ -141,6 +168,8 @@ def distribute_for_tiling(function: Operation) -> None:
                 for op in group
                 for inner in op.walk()
             ):
+                continue
+            if worth is not None and not worth(band[-1], groups):
                 continue
             if check_distribution(band, groups, analysis):
                 try:

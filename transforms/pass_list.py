@@ -87,10 +87,28 @@ for _name, _module, _cls, _summary in (
         "Unroll and jam outermost loops where legal (unroll-jam-factor)",
     ),
     (
+        "affine-register-tile",
+        "register_tiling",
+        "RegisterTilePass",
+        "Register-tile and vectorise innermost bands where legal: rows unrolled, stride-1 loops as vectors, accumulators in iter_args (rows, vectors, vector-bits, registers, fma, pack, distribute)",
+    ),
+    (
         "normalize-memrefs",
         "memref_normalization",
         "NormalizeMemRefs",
         "Give memrefs the identity layout, rewriting their uses through the layout map",
+    ),
+    (
+        "affine-data-copy-generate",
+        "data_copy",
+        "AffineDataCopyGenerate",
+        "Copy the data loops touch into fast-memory buffers, by copy loops or DMA (fast-mem-capacity KiB, fast-mem-space, slow-mem-space, generate-dma, min-dma-transfer, skip-non-unit-stride-loops, tag-mem-space)",
+    ),
+    (
+        "affine-pipeline-data-transfer",
+        "pipeline_transfer",
+        "PipelineDataTransfer",
+        "Double-buffer incoming DMAs of loops and start each one iteration ahead, where legal",
     ),
     (
         "affine-loop-fusion",

@@ -264,9 +264,9 @@ class FunctionEmitter:
     def define(self, value: Value, expr: str, loc: Location | None = None) -> str:
         """Bind ``value`` to a new variable initialised with ``expr``; a vector in lane mode
         (:meth:`lanes`) gets ``expr`` for each lane."""
-        name = self.fresh()
         ctype = self.ctype_of(value.type, loc)
         if isinstance(value.type, VectorType) and self.lane is not None:
+            name = self.fresh()
             lane = self.lane
             self.declare_name(name, ctype)
             self.line(

@@ -135,3 +135,14 @@ def test_the_widget_s_controls_drive_the_explorer() -> None:
     controls.measure_button.click()
     assert "speedup" in controls.timing.value
     assert (controls.auto_button in controls.children[3].children) == (ex.auto_schedule_available())
+
+
+def test_starting_from_the_auto_schedule() -> None:
+    # mvt at corpus sizes: the auto-scheduler's choice (ISL's schedule or the source's) is
+    # legal in the explorer and computes the original's results
+    module = affine.parse((ROOT / "tests/corpus/kernels/mvt.mlir").read_text(), "mvt.mlir")
+    ex = Explorer(module)
+    assert ex.auto_schedule_available()
+    ex.auto_schedule()
+    assert ex.verdict.legal
+    assert affine.check_equivalent(module, affine.parse(ex.mlir()), backend="interp", seed=2)

@@ -36,6 +36,9 @@ CONFIGURATIONS = [
     ("affine-loop-unroll-jam", "unroll-jam-factor=3"),
     ("affine-parallelize", ""),
     ("affine-parallelize", "parallel-reductions max-nested=1"),
+    ("affine-register-tile", "vector-bits=512 registers=32"),
+    ("affine-register-tile", "rows=3 vectors=2 vector-bits=128"),
+    ("affine-register-tile", "rows=2 vectors=1 vector-bits=256 fma=0 distribute=0"),
 ]
 
 

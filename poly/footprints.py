@@ -1,0 +1,205 @@
+"""Exact footprints of a loop: the elements of each memref its accesses read and write, as
+ISL sets over the IVs of the loops around it and the function's symbols (parameters).
+
+Invariant: ``reads`` / ``writes`` hold exactly the elements the loop's instances touch for
+given parameter values when ``exact``; otherwise they contain them (an access or bound the
+model over-approximates). The bounding box of a footprint has a per-dimension start that
+is one affine expression of the parameters and a constant extent (the largest over every
+parameter value the enclosing loops allow), or the reason it has not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from affine.ir.core import Operation, Value
+from affine.math.expr import AffineExpr
+from poly.context import budget
+from poly.convert import NotExpressibleError, pw_aff_to_expr
+from poly.model import READ, Access, ModelError, build_model
+from poly.space import align_params, param_names
+
+
+@dataclass
+class Footprint:
+    """What one loop reads and writes of one memref (a root buffer, views traced back)."""
+
+    memref: Value
+    reads: isl.Set | None
+    writes: isl.Set | None
+    accesses: list[Access] = field(default_factory=list)
+    exact: bool = True
+
+    @property
+    def region(self) -> isl.Set:
+        parts = [s for s in (self.reads, self.writes) if s is not None]
+        result = parts[0]
+        for other in parts[1:]:
+            result, other = align_params(result, other)
+            result = result.union(other)
+        return result.coalesce()
+
+
+@dataclass
+class Box:
+    """A bounding box: per dimension the first index (over ``params``) and the extent."""
+
+    starts: list[AffineExpr]  # over symbols named by ``params``, in order
+    extents: list[int]
+    params: list[str]
+
+    @property
+    def volume(self) -> int:
+        return math.prod(self.extents)
+
+
+def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, Value]]:
+    """The footprint of every memref ``loop``'s body accesses, and the IR value of every ISL
+    parameter (outer IVs, symbols) they are expressed over."""
+    function = loop
+    while function.parent_op is not None and function.name != "func.func":
+        function = function.parent_op
+    model = build_model(function)
+    found: dict[Value, Footprint] = {}
+    values: dict[str, Value] = {}
+    depth = sum(1 for op in loop.ancestors() if op.name in ("affine.for", "affine.parallel"))
+    for access in model.accesses:
+        if not loop.is_ancestor_of(access.op):
+            continue
+        statement = access.statement
+        outer = sum(
+            len(outer_loop.regions[0].blocks[0].arguments)
+            if outer_loop.name == "affine.parallel"
+            else 1
+            for outer_loop in statement.loops[:depth]
+        )
+        relation = access.relation.intersect_domain(statement.domain)
+        relation = relation.move_dims(
+            isl.dim_type.param, relation.dim(isl.dim_type.param), isl.dim_type.in_, 0, outer
+        )
+        elements = relation.range().coalesce()
+        footprint = found.setdefault(access.memref, Footprint(access.memref, None, None))
+        footprint.accesses.append(access)
+        footprint.exact &= access.exact and statement.exact
+        attr = "reads" if access.kind == READ else "writes"
+        current = getattr(footprint, attr)
+        if current is not None:
+            current, elements = align_params(current, elements)
+            elements = current.union(elements).coalesce()
+        setattr(footprint, attr, elements)
+        scope = statement.scope
+        for key, name in scope.param_names.items():
+            if isinstance(key, Value):
+                values[name] = key
+        for outer_loop in statement.loops[:depth]:
+            for iv in (
+                outer_loop.regions[0]
+                .blocks[0]
+                .arguments[: (1 if outer_loop.name == "affine.for" else None)]
+            ):
+                values[scope.iv_name(iv)] = iv
+    return found, values
+
+
+def bounding_box(region: isl.Set) -> Box | str:
+    """The bounding box of ``region`` (start affine in the parameters, constant extents), or
+    why there is none."""
+    names = param_names(region)
+    starts: list[AffineExpr] = []
+    extents: list[int] = []
+    with budget(what="bounding box"):
+        for k in range(region.dim(isl.dim_type.set)):
+            low, high = region.dim_min(k), region.dim_max(k)
+            extent = high.sub(low).max_val()
+            if not extent.is_int():
+                return f"dimension {k} of the region has no constant extent"
+            try:
+                starts.append(pw_aff_to_expr(low.gist(region.params()), names))
+            except NotExpressibleError:
+                return f"dimension {k} of the region does not start at one affine expression"
+            extents.append(int(extent.to_python()) + 1)
+    return Box(starts, extents, names)
+
+
+def box_set(region: isl.Set) -> isl.Set | str:
+    """The bounding box of ``region`` as a set in its space (starts depend on the
+    parameters), or why it has no constant extent."""
+    result = isl.Set.universe(region.get_space())
+    rank = region.dim(isl.dim_type.set)
+    on_elements = isl.LocalSpace.from_space(region.get_space())
+    for k in range(rank):
+        low, high = region.dim_min(k), region.dim_max(k)
+        extent = high.sub(low).max_val()
+        if not extent.is_int():
+            return f"dimension {k} of the region has no constant extent"
+        start = low.insert_dims(isl.dim_type.in_, 0, rank).set_tuple_id(
+            isl.dim_type.in_, region.get_tuple_id()
+        )
+        index = isl.PwAff.var_on_domain(on_elements, isl.dim_type.set, k)
+        result = result.intersect(index.ge_set(start)).intersect(
+            index.le_set(start.add_constant_val(extent))
+        )
+    return result.intersect_params(region.params())
+
+
+def copy_schedule(region: isl.Set) -> isl.Map:
+    """The schedule visiting every element of ``region`` in lexicographic order."""
+    return isl.Map.identity(region.get_space().map_from_set()).intersect_domain(region)
+
+
+def box_within(region: isl.Set, shape: Sequence[int]) -> bool:
+    """Whether the bounding box of ``region`` lies in ``0 <= x_k < shape[k]`` for every
+    parameter value where ``region`` is not empty."""
+    box = box_set(region)
+    if isinstance(box, str):
+        return False
+    on = isl.LocalSpace.from_space(box.get_space())
+    inside = isl.Set.universe(box.get_space())
+    for k, size in enumerate(shape):
+        index = isl.PwAff.var_on_domain(on, isl.dim_type.set, k)
+        limit = isl.PwAff.val_on_domain(inside, isl.Val.int_from_si(box.get_ctx(), size))
+        inside = inside.intersect(index.nonneg_set()).intersect(limit.sub(index).pos_set())
+    return box.is_subset(inside)
+
+
+# A footprint, named for transforms/ (which does not import islpy).
+Region = isl.Set
+
+
+def is_box(region: isl.Set) -> bool:
+    """Whether ``region`` fills its bounding box for every parameter value."""
+    box = box_set(region)
+    return not isinstance(box, str) and box.is_subset(region)
+
+
+def first_volumes(region: isl.Set) -> tuple[int, int]:
+    """The number of elements of ``region`` and of its bounding box, for the first parameter
+    values (lexicographically) where it is not empty."""
+    box = box_set(region)
+    assert not isinstance(box, str)
+    if region.dim(isl.dim_type.param):
+        point = region.params().lexmin().sample_point()
+        fixed = isl.Set.from_point(point)
+        region, box = region.intersect_params(fixed), box.intersect_params(fixed)
+        region = region.project_out(isl.dim_type.param, 0, region.dim(isl.dim_type.param))
+        box = box.project_out(isl.dim_type.param, 0, box.dim(isl.dim_type.param))
+    return int(region.count_val().to_python()), int(box.count_val().to_python())
+
+
+__all__ = [
+    "Box",
+    "Footprint",
+    "ModelError",
+    "Region",
+    "bounding_box",
+    "box_set",
+    "box_within",
+    "copy_schedule",
+    "first_volumes",
+    "is_box",
+    "loop_footprints",
+]

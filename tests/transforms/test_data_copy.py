@@ -1,0 +1,147 @@
+"""-affine-data-copy-generate: every option combination on kernels of the corpus (matmul,
+stencils, tiled loops, the shapes of mlir-opt's dma-generate tests) computes the original's
+results in both backends; remarks give the copied volume beside the bounding box's; mlir-opt
+22 accepts every output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_mlir_opt
+
+import affine
+import transforms
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module
+from transforms.data_copy import CopyOptions, generate_copies, plan_copies
+from transforms.loop_utils import loops
+
+CORPUS = Path(__file__).parent.parent / "corpus"
+COPY = CORPUS / "datamove" / "copy.mlir"
+KERNELS = [
+    COPY,
+    CORPUS / "kernels" / "gemm.mlir",
+    CORPUS / "kernels" / "jacobi_2d.mlir",
+    CORPUS / "kernels" / "min_max_bounds.mlir",
+    CORPUS / "kernels" / "mod_floordiv.mlir",
+    CORPUS / "kernels" / "dma_tiles.mlir",
+    CORPUS / "affine" / "tiled_matmul.mlir",
+]
+OPTIONS = {
+    "loops": {},
+    "dma": {"generate_dma": True},
+    "capacity-1": {"fast_mem_capacity": 1},
+    "dma-capacity-1": {"generate_dma": True, "fast_mem_capacity": 1, "min_dma_transfer": 4},
+    "dma-skip-strided": {
+        "generate_dma": True,
+        "fast_mem_space": 2,
+        "skip_non_unit_stride_loops": True,
+    },
+    "dma-capacity-16": {"generate_dma": True, "fast_mem_capacity": 16, "fast_mem_space": 2},
+    "spaces": {
+        "generate_dma": True,
+        "fast_mem_space": 3,
+        "tag_mem_space": 1,
+        "min_dma_transfer": 0,
+    },
+}
+SIZES = {"unknown_size": {0: (12, 9), 1: (12, 9)}, "tiled": {0: (40, 36), 1: (36, 33), 2: (40, 33)}}
+
+
+def _parse(path: Path) -> Module:
+    return affine.parse(path.read_text(), str(path))
+
+
+def _name(function) -> str:  # a func.func op
+    return function.get_attr("sym_name").value
+
+
+@pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("options", OPTIONS.values(), ids=list(OPTIONS))
+def test_copies_compute_the_same(path: Path, options: dict) -> None:
+    module = _parse(path)
+    result = transforms.copy_data(module, **options)
+    again = affine.parse(affine.print_module(result.module), "copied.mlir")
+    for function in module.functions():
+        name = _name(function)
+        sizes = SIZES.get(name)
+        for backend in ("interp", "c"):
+            verdict = check_equivalent(
+                module, again, backend=backend, f_entry=name, g_entry=name, sizes=sizes
+            )
+            assert verdict, (name, backend, verdict)
+
+
+def _remarks(path: Path, **options: object) -> str:
+    return "\n".join(transforms.copy_data(_parse(path), **options).remarks)
+
+
+def test_remark_gives_copied_volume_and_bounding_box() -> None:
+    remarks = _remarks(CORPUS / "kernels" / "min_max_bounds.mlir")
+    # C is touched under the triangle j <= i of the min/max bounds: 549 of the 30x30 box
+    assert (
+        "copied %C (memref<30x30xf32>) into a 30x30 buffer by copy loops: 549 elements read "
+        "and 549 written, bounding box 900 elements; the footprint is not a box"
+    ) in remarks
+    union = _remarks(COPY)
+    # two loads and two stores: a 190x254 bounding box of which 4 64x64 squares are touched
+    assert "into a 190x254 buffer by copy loops: 8192 elements read and 8192 written" in union
+
+
+def test_placement_follows_options() -> None:
+    module = _parse(COPY)
+    text = affine.print_module(transforms.copy_data(module, generate_dma=True).module)
+    tiled = text[text.index("@loop_nest_tiled") : text.index("@loop_nest_modulo")]
+    assert "memref<64x128xf32, 1>" in tiled  # infinite capacity: around the outermost loop
+    text = affine.print_module(
+        transforms.copy_data(
+            module,
+            generate_dma=True,
+            fast_mem_space=2,
+            skip_non_unit_stride_loops=True,
+            min_dma_transfer=64,
+        ).module
+    )
+    tiled = text[text.index("@loop_nest_tiled") : text.index("@loop_nest_modulo")]
+    assert "memref<32x32xf32, 2>" in tiled  # around the first unit-stride loop: one tile
+    assert "%c1024, %c128, %c32 : memref<64x128xf32>, memref<32x32xf32, 2>" in tiled  # strided
+    modulo = text[text.index("@loop_nest_modulo") : text.index("@constant_dim_access")]
+    assert "memref<1x2xf32, 2>" in modulo
+    one_d = text[text.index("@loop_nest_1d") : text.index("@loop_nest_tiled")]
+    assert "memref<256xf32, 2>" in one_d and "memref<256xf32, 2>, memref<1xi32>" in one_d
+
+
+def test_refusals_say_why() -> None:
+    remarks = _remarks(COPY)
+    assert (
+        "%A (memref<?x?xf32>) not copied: dimension 1 of the region has no constant extent"
+        in remarks
+    )
+    # max/min bounds over symbols: the region starts at a max, the full memref is the buffer
+    assert "copied %A (memref<100x100xf32>) into a 100x100 buffer" in remarks
+    dma = _remarks(CORPUS / "kernels" / "dma_tiles.mlir")
+    assert "not copied: affine.dma_start at" in dma
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("options", OPTIONS.values(), ids=list(OPTIONS))
+def test_mlir_opt_accepts_the_output(mlir_opt: str, options: dict) -> None:
+    for path in KERNELS:
+        result = transforms.copy_data(_parse(path), **options)
+        done = run_mlir_opt(mlir_opt, affine.print_module(result.module))
+        assert done.returncode == 0, (path, done.stderr)
+
+
+def test_a_missing_copy_out_is_seen() -> None:
+    """Without the copy-out of the written footprint, the results differ: the execution
+    comparison above would catch a wrong footprint."""
+    module = _parse(CORPUS / "kernels" / "gemm.mlir")
+    broken = module.clone()
+    loop = loops(broken.functions()[0])[0]
+    plans, _ = plan_copies(loop)
+    for plan in plans:
+        plan.footprint.writes = None
+        generate_copies(plan, CopyOptions())
+    again = affine.parse(affine.print_module(broken), "broken.mlir")
+    assert not check_equivalent(module, again)

@@ -1,0 +1,1283 @@
+"""Register tiling and vectorisation of a perfect band's innermost loops: the plan, the
+check, the rewrite and the ``affine-register-tile`` pass.
+
+A :class:`RegisterTile` gives up to three innermost loops of a perfect band (whose
+innermost body is straight-line code) a role:
+
+* ``rows``: cut into groups of ``row_factor`` iterations, unrolled in the tile;
+* ``vector``: cut into groups of ``vectors`` vectors of ``lanes`` lanes; every access must
+  be contiguous along it (its last subscript grows by one with the IV, no other subscript
+  depends on it) or invariant, and every op whose value varies along it becomes a vector
+  op (a value invariant along it is broadcast);
+* ``reduction``: run innermost in each tile; each address the body stores to that is
+  invariant along it is held in a register (``iter_args``) for the whole loop: loaded
+  before, stored after.
+
+The rewritten band: groups of rows, inside them groups of vectors, inside them the held
+values, the reduction loop and the body once per row (in row order) and per vector, with
+partial groups at the end (fewer rows; narrower vectors). Straight-line copies share
+loads of one address (until a store to the same buffer), forward stored values to later
+loads of the same address and drop stores that a later store to the same address
+overwrites unread. With ``fma`` a multiply feeding an add becomes one fused multiply-add
+(``vector.fma``, ``math.fma``), which rounds once where the original rounds twice.
+
+Invariant: the rewrite runs a band's instances in the order of
+:class:`poly.legality.RegisterOrder`; :func:`check_register_tile` finds no dependence that
+this order reverses and no access that touches a held address while it is held. In-place
+convention as in :mod:`transforms.loop_utils`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
+from affine.analysis.value_map import (
+    ValueMap,
+    concat,
+    difference,
+    fully_compose,
+    simplify_affine_expr,
+    substitute,
+)
+from affine.dialects.builders import affine_apply, affine_if, affine_yield, arith, memref_alloc
+from affine.ir.attributes import AffineMapAttr
+from affine.ir.core import Block, Module, Operation, Value
+from affine.ir.registry import PURE
+from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, VectorType
+from affine.math.affine_map import AffineMap
+from affine.math.expr import AffineExpr, dim
+from affine.math.integer_set import IntegerSet
+from affine.ops import ForOp
+from poly.flow import FlowAnalysis
+from poly.legality import (
+    RegisterOrder,
+    Verdict,
+    analysis_for,
+    register_conflicts,
+    register_order_reversals,
+    unsupported_ops,
+    where,
+)
+from poly.model import VIEW_OPS
+from transforms.distribute import distribute_imperfect_loops
+from transforms.errors import TransformError
+from transforms.loop_pass import analysis_of, attempt, functions, refuse
+from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loop
+from transforms.machine import Machine, detect, machine_from_options
+from transforms.registry import PassContext
+
+_MEMORY = ("affine.load", "affine.store")
+
+
+@dataclass(frozen=True)
+class RegisterTile:
+    """The roles of a band's innermost loops (see the module docstring) and the tile's
+    shape: ``row_factor`` rows by ``vectors`` vectors of ``lanes`` lanes (1 lane: no
+    vector ops)."""
+
+    rows: Operation | None = None
+    row_factor: int = 1
+    vector: Operation | None = None
+    lanes: int = 1
+    vectors: int = 1
+    reduction: Operation | None = None
+
+    @property
+    def vector_width(self) -> int:
+        """Iterations of the vector loop in one tile."""
+        return self.lanes * self.vectors
+
+    def roles(self) -> list[Operation]:
+        return [x for x in (self.rows, self.vector, self.reduction) if x is not None]
+
+    def describe(self) -> str:
+        """``rows %i x 5, vector %j x 5 x 16 lanes, reduction %k`` in the loops' places."""
+        parts = []
+        if self.rows is not None:
+            parts.append(f"{self.row_factor} rows of {where(self.rows)}")
+        if self.vector is not None:
+            parts.append(f"{self.vectors} x {self.lanes} lanes of {where(self.vector)}")
+        if self.reduction is not None:
+            parts.append(f"reduction {where(self.reduction)}")
+        return ", ".join(parts)
+
+
+# -- the innermost body ---------------------------------------------------------------------------
+
+
+def _iv(loop: Operation) -> Value:
+    return ForOp(loop).induction_var
+
+
+def _root(memref: Value) -> Value:
+    """The buffer a memref value views (through casts and views)."""
+    while memref.owner_op is not None and memref.owner_op.name in VIEW_OPS:
+        memref = memref.owner_op.operands[0]
+    return memref
+
+
+class Body:
+    """The innermost body of a perfect band as a register tile sees it: its ops, the
+    subscripts of each access (``affine.apply`` composed in), and which ops vary with
+    which loop. Raises TransformError for bodies a register tile cannot hold."""
+
+    def __init__(self, band: Sequence[Operation]) -> None:
+        self.band = list(band)
+        innermost = band[-1]
+        for loop in band:
+            if loop.name != "affine.for":
+                raise TransformError(f"{where(loop)} is not an affine.for", loop.loc)
+            if loop.results:
+                raise TransformError(f"{where(loop)} carries values through iter_args", loop.loc)
+        self.ops = body_ops(innermost)
+        self.access: dict[Operation, ValueMap] = {}
+        for op in self.ops:
+            if op.regions:
+                raise TransformError(f"{where(op)} holds a region", op.loc)
+            if op.name in _MEMORY:
+                start = 1 if op.name == "affine.load" else 2
+                m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+                self.access[op] = fully_compose(ValueMap(m, tuple(op.operands[start:])))
+            elif op.name != "affine.apply" and not _pure(op):
+                raise TransformError(f"{where(op)} cannot be held in a register tile", op.loc)
+        self.position = {op: k for k, op in enumerate(self.ops)}
+        self.needed = self._needed()
+
+    def memref(self, op: Operation) -> Value:
+        return op.operands[0] if op.name == "affine.load" else op.operands[1]
+
+    def stores(self) -> list[Operation]:
+        return [op for op in self.ops if op.name == "affine.store"]
+
+    def _needed(self) -> set[Operation]:
+        """The stores and the ops whose values reach them; an ``affine.apply`` feeding only
+        subscripts (composed into them) and unused loads are not needed."""
+        return _needed_past(self, set())
+
+    def varies(self, op: Operation, iv: Value, memo: dict[Operation, bool] | None = None) -> bool:
+        """Whether ``op``'s value (or address) changes with ``iv``."""
+        memo = {} if memo is None else memo
+        if op in memo:
+            return memo[op]
+        if op in self.access:
+            result = iv in self.access[op].operands
+            if op.name == "affine.store":
+                result = result or self.value_varies(op.operands[0], iv, memo)
+        else:
+            result = any(self.value_varies(v, iv, memo) for v in op.operands)
+        memo[op] = result
+        return result
+
+    def value_varies(self, value: Value, iv: Value, memo: dict[Operation, bool]) -> bool:
+        if value is iv:
+            return True
+        owner = value.owner_op
+        if owner is None or owner not in self.position:
+            return False
+        return self.varies(owner, iv, memo)
+
+    def uses_as_value(self, iv: Value) -> Operation | None:
+        """A needed op that takes ``iv`` (or an ``affine.apply`` of it) as a value."""
+        for op in self.ops:
+            if op in self.access or op not in self.needed:
+                continue
+            if op.name == "affine.apply":
+                if iv in _applied(op).operands:
+                    return op
+                continue
+            if any(v is iv for v in op.operands):
+                return op
+        return None
+
+
+def _applied(apply: Operation) -> ValueMap:
+    """The value of an ``affine.apply`` as a value map of its operands, composed."""
+    m = apply.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    return fully_compose(ValueMap(m, tuple(apply.operands)))
+
+
+def _body_or_verdict(band: Sequence[Operation]) -> Body | Verdict:
+    """The band's innermost body, or why a register tile cannot hold it."""
+    try:
+        body = Body(band)
+    except TransformError as error:
+        return Verdict(False, error.message)
+    verdict = unsupported_ops([band[-1]])
+    return body if verdict else verdict
+
+
+def _pure(op: Operation) -> bool:
+    d = op.op_def
+    return (
+        d is not None
+        and d.has(PURE)
+        and op.dialect in ("arith", "math")
+        and all(_scalar(r.type) for r in op.results)
+    )
+
+
+def _scalar(t: Type) -> bool:
+    return isinstance(t, (FloatType, IntegerType, IndexType))
+
+
+# -- access shapes ---------------------------------------------------------------------------------
+
+
+def _contiguous(access: ValueMap, iv: Value) -> bool:
+    """The last subscript grows by exactly one with ``iv``; no other subscript uses it."""
+    if iv not in access.operands:
+        return False
+    k = access.operands.index(iv)
+    m = access.map
+    if k >= m.num_dims:
+        return False
+    shifted = [dim(j) + 1 if j == k else dim(j) for j in range(m.num_dims)]
+    moved = m.replace(shifted, None, m.num_dims, m.num_symbols)
+    for position, (before, after) in enumerate(zip(m.results, moved.results)):
+        step = simplify_affine_expr(after - before, m.num_dims, m.num_symbols)
+        expected = 1 if position == m.num_results - 1 else 0
+        if step.kind != "const" or step.value != expected:
+            return False
+    return True
+
+
+def vector_blocker(body: Body, loop: Operation) -> str | None:
+    """Why ``loop`` cannot be the vector loop of ``body`` (None: it can)."""
+    iv = _iv(loop)
+    if ForOp(loop).step != 1:
+        return f"{where(loop)} has a step other than 1"
+    if ForOp(loop).lower_bound_map.num_results != 1:
+        return f"{where(loop)} has a lower bound with several results"
+    user = body.uses_as_value(iv)
+    if user is not None:
+        return f"{where(user)} uses the induction variable of {where(loop)} as a value"
+    for op, access in body.access.items():
+        if op not in body.needed:
+            continue
+        if iv in access.operands and not _contiguous(access, iv):
+            return f"{where(op)} is not contiguous along {where(loop)}"
+        if op.name == "affine.store" and iv not in access.operands:
+            return f"{where(op)} stores to the same address at every iteration of {where(loop)}"
+    return None
+
+
+def held_groups(body: Body, loop: Operation) -> list[list[Operation]]:
+    """The accesses of each address invariant along ``loop`` that the body stores to
+    (those a register tile holds across ``loop``), grouped by address."""
+    iv = _iv(loop)
+    groups: dict[tuple, list[Operation]] = {}
+    for op, access in body.access.items():
+        if iv in access.operands:
+            continue
+        groups.setdefault((body.memref(op), access.map, access.operands), []).append(op)
+    return [ops for ops in groups.values() if any(op.name == "affine.store" for op in ops)]
+
+
+# -- the plan -------------------------------------------------------------------------------------
+
+
+def _bounds_use(loop: Operation, others: Sequence[Operation]) -> bool:
+    """Whether ``loop``'s bounds use the IV of one of ``others``."""
+    operands = (*lower_bound(loop).operands, *upper_bound(loop).operands)
+    return any(_iv(o) in operands for o in others)
+
+
+def tile_shape(
+    machine: Machine, rows: bool, vector: bool, reduction: bool, row_trips: int | None = None
+) -> tuple[int, int]:
+    """The default ``(row_factor, vectors)`` for the roles present, from the register count
+    (docs/performance.md): with rows, vectors and a reduction, the tile of ``MR x NV``
+    accumulators with ``MR * NV + NV + 1`` registers and ``NV >= MR - 1`` that does the
+    most work in full groups of rows (``MR * NV`` times the share of the ``row_trips`` rows,
+    when bounded, in full groups: 5 x 5 with 32 registers, 4 x 6 for cache tiles of 16
+    rows); with a reduction but no rows, up to 8 vectors of accumulators; without a
+    reduction, 8 rows of one vector; scalar accumulators in 8 rows."""
+    registers = machine.vector_registers
+    if rows and vector and reduction:
+        shapes = [
+            (mr, nv)
+            for mr in range(1, registers)
+            for nv in range(1, registers)
+            if mr * nv + nv + 1 <= registers and nv >= mr - 1
+        ]
+
+        def work(shape: tuple[int, int]) -> tuple[float, int]:
+            mr, nv = shape
+            full = 1.0 if not row_trips else (row_trips - row_trips % mr) / row_trips
+            return mr * nv * full, -abs(mr - nv)
+
+        return max(shapes, key=work)
+    if vector and reduction:
+        return 1, max(1, min(8, (registers - 1) // 2))
+    if vector:
+        return (min(8, max(1, registers // 4)) if rows else 1), 1
+    return (min(8, max(1, registers // 2)) if rows else 1), 1
+
+
+def plan_register_tile(
+    band: Sequence[Operation],
+    machine: Machine | None = None,
+    row_factor: int | None = None,
+    vectors: int | None = None,
+) -> RegisterTile | Verdict:
+    """The roles and shape of a register tile for ``band``'s innermost loops, or a verdict
+    saying why there is none. The vector loop is the loop most accesses are contiguous
+    along (innermost first on a tie), the reduction loop the one the most stored addresses
+    are invariant along, the rows loop the innermost loop left; the shape defaults to
+    :func:`tile_shape` and lanes fill a vector register of ``machine``."""
+    machine = machine or detect()
+    body = _body_or_verdict(band)
+    if isinstance(body, Verdict):
+        return body
+    loops = list(band)
+    vector_loop = None
+    best = 0
+    for loop in reversed(loops):
+        if vector_blocker(body, loop) is not None:
+            continue
+        iv = _iv(loop)
+        count = sum(1 for op, a in body.access.items() if op in body.needed and iv in a.operands)
+        if count > best:
+            vector_loop, best = loop, count
+    reduction = None
+    held = 0
+    for loop in reversed(loops):
+        if loop is vector_loop:
+            continue
+        if vector_loop is not None and (
+            _bounds_use(loop, [vector_loop]) or _bounds_use(vector_loop, [loop])
+        ):
+            continue
+        count = len(held_groups(body, loop))
+        if count > held:
+            reduction, held = loop, count
+    rows = None
+    for loop in reversed(loops):
+        if loop is vector_loop or loop is reduction:
+            continue
+        f = ForOp(loop)
+        others = [x for x in (vector_loop, reduction) if x is not None]
+        if (
+            f.step == 1
+            and f.lower_bound_map.num_results == 1
+            and not _bounds_use(loop, others)
+            and not any(_bounds_use(x, [loop]) for x in others)
+        ):
+            rows = loop
+        break
+    if vector_loop is None and reduction is None:
+        return Verdict(
+            False,
+            "no loop to vectorise (every loop has an access that is not contiguous along "
+            "it) and no address stored to at every iteration of a loop",
+        )
+    if reduction is None and rows is None:
+        return Verdict(False, "only a vector loop: nothing to hold in registers or to jam")
+    roles = [x for x in (rows, vector_loop, reduction) if x is not None]
+    first = min(loops.index(x) for x in roles)
+    between = [x for x in loops[first:] if x not in roles]
+    if between:
+        return Verdict(False, f"{where(between[0])} lies between the loops of the register tile")
+    mr, nv = tile_shape(
+        machine,
+        rows is not None,
+        vector_loop is not None,
+        reduction is not None,
+        trip_bound(rows) if rows is not None else None,
+    )
+    mr = row_factor or mr
+    nv = vectors or nv
+    lanes = 1
+    if vector_loop is not None:
+        lanes = machine.lanes(max(_bytes(t) for t in _vector_element_types(body, vector_loop)))
+        trip = constant_trip_count(vector_loop)
+        if trip is not None and trip > 0:
+            nv = max(1, min(nv, trip // lanes))
+    if rows is not None:
+        trip = constant_trip_count(rows)
+        if trip is not None and trip > 0:
+            mr = max(1, min(mr, trip))
+    return RegisterTile(rows, mr, vector_loop, lanes, nv, reduction)
+
+
+def _vector_element_types(body: Body, loop: Operation) -> list[Type]:
+    iv = _iv(loop)
+    memo: dict[Operation, bool] = {}
+    types: list[Type] = []
+    for op in body.ops:
+        if op not in body.needed or not body.varies(op, iv, memo):
+            continue
+        types.extend(r.type for r in op.results)
+        if op.name == "affine.store":
+            types.append(op.operands[0].type)
+    return types or [IntegerType(8)]
+
+
+def _bytes(t: Type) -> int:
+    if isinstance(t, IndexType):
+        return 8
+    width = t.width if isinstance(t, (IntegerType, FloatType)) else 8
+    return max(1, (width + 7) // 8)
+
+
+# -- the check ------------------------------------------------------------------------------------
+
+
+def register_order(band: Sequence[Operation], tile: RegisterTile) -> RegisterOrder:
+    """The order of the band's instances once ``tile`` runs them."""
+
+    def position(loop: Operation | None) -> int | None:
+        return list(band).index(loop) if loop is not None else None
+
+    return RegisterOrder(
+        position(tile.rows),
+        position(tile.vector),
+        position(tile.reduction),
+        tile.row_factor if tile.rows is not None else 1,
+        tile.vector_width if tile.vector is not None else 1,
+    )
+
+
+def check_register_tile(
+    band: Sequence[Operation], tile: RegisterTile, analysis: FlowAnalysis | None = None
+) -> Verdict:
+    """Can ``band`` run as ``tile``? Illegal when the body has ops the tile cannot hold, a
+    role's loop has a shape the tile needs (see :func:`vector_blocker`), the tile order
+    would reverse a dependence, or a held value would go stale (a dependence between a
+    held access and another access of the same tile, or between rows or lanes of one held
+    address)."""
+    body = _body_or_verdict(band)
+    if isinstance(body, Verdict):
+        return body
+    problem = _shape_problem(band, body, tile)
+    if problem is not None:
+        return Verdict(False, problem)
+    analysis = analysis_for(band[0], analysis)
+    order = register_order(band, tile)
+    verdict = register_order_reversals(analysis, band, order, body.position)
+    if not verdict or tile.reduction is None:
+        return verdict
+    held = [
+        (ops, tile.rows is None or _iv(tile.rows) not in body.access[ops[0]].operands)
+        for ops in held_groups(body, tile.reduction)
+    ]
+    return register_conflicts(analysis, band, order, held)
+
+
+def _shape_problem(band: Sequence[Operation], body: Body, tile: RegisterTile) -> str | None:
+    roles = tile.roles()
+    if not roles:
+        return "the register tile gives no loop a role"
+    if len(set(map(id, roles))) != len(roles):
+        return "one loop has two roles in the register tile"
+    for loop in roles:
+        if loop not in band:
+            return f"{where(loop)} is not in the band"
+    loops = list(band)
+    first = min(loops.index(x) for x in roles)
+    between = [x for x in loops[first:] if x not in roles]
+    if between:
+        return f"{where(between[0])} lies between the loops of the register tile"
+    if tile.row_factor < 1 or tile.lanes < 1 or tile.vectors < 1:
+        return "the register tile's sizes must be positive"
+    if tile.vector is not None:
+        problem = vector_blocker(body, tile.vector)
+        if problem is not None:
+            return problem
+    for grouped in (tile.rows, tile.vector):
+        if grouped is None:
+            continue
+        f = ForOp(grouped)
+        if f.step != 1 or f.lower_bound_map.num_results != 1:
+            return f"{where(grouped)} needs step 1 and a single lower bound to be cut into groups"
+    for loop in roles:
+        others = [x for x in roles if x is not loop]
+        if _bounds_use(loop, others):
+            return f"the bounds of {where(loop)} use another loop of the register tile"
+    if tile.rows is not None:
+        user = body.uses_as_value(_iv(tile.vector)) if tile.vector is not None else None
+        if user is not None:
+            return f"{where(user)} uses the vector loop's induction variable as a value"
+    return None
+
+
+# -- the rewrite ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Insert:
+    """Where new ops go: before ``anchor`` in ``block``, or at its end."""
+
+    block: Block
+    anchor: Operation | None = None
+
+    def add(self, op: Operation) -> Operation:
+        if self.anchor is not None:
+            self.block.insert_before(self.anchor, op)
+        else:
+            self.block.append(op)
+        return op
+
+
+@dataclass
+class _Memory:
+    """What the straight-line code of one tile knows about memory: values of addresses
+    (loaded, stored, or held in registers), and the last store to each buffer."""
+
+    known: dict[tuple, Value] = field(default_factory=dict)
+    held: set[tuple] = field(default_factory=set)
+    last_store: dict[Value, tuple[tuple, Operation]] = field(default_factory=dict)
+    reads: set[Value] = field(default_factory=set)  # buffers loaded since their last store
+
+    def forget(self, root: Value, keep: tuple | None) -> None:
+        """A store to ``root``: what was known of other addresses of it may be stale."""
+        stale = [k for k in self.known if _root(k[0]) is root and k != keep and k not in self.held]
+        for key in stale:
+            del self.known[key]
+
+
+class _TileEmitter:
+    """Emits register tiles of one band: the shared facts about its body and roles."""
+
+    def __init__(
+        self, band: Sequence[Operation], tile: RegisterTile, fma: bool, pack: bool
+    ) -> None:
+        self.band = list(band)
+        self.tile = tile
+        self.body = Body(band)
+        self.u = _iv(tile.rows) if tile.rows is not None else None
+        self.v = _iv(tile.vector) if tile.vector is not None else None
+        self.r = _iv(tile.reduction) if tile.reduction is not None else None
+        memo: dict[Operation, bool] = {}
+        self.vectorised = {
+            op: self.v is not None and self.body.varies(op, self.v, memo) for op in self.body.ops
+        }
+        self.fused = _fused_multiplies(self.body) if fma else {}
+        self.skipped = {mul for mul, _ in self.fused.values()}
+        self.held_ops = (
+            {op for ops in held_groups(self.body, tile.reduction) for op in ops}
+            if tile.reduction is not None
+            else set()
+        )
+        self.packed = _packable(self.body, tile, self.vectorised) if pack else []
+        self.pack_chain = [op for op in self.body.ops if op in _slice(self.body, self.packed)]
+        self.in_tile = _needed_past(self.body, set(self.packed))
+        self.hoisted = _hoistable(self.body, tile, self.held_ops)
+        self.buffers: dict[Operation, tuple[Value, ValueMap]] = {}
+
+    # -- one tile
+
+    def tile_at(
+        self,
+        at: _Insert,
+        row_base: ValueMap | None,
+        rows: int,
+        vector_base: ValueMap | None,
+        widths: Sequence[int],
+    ) -> None:
+        """The code of one tile: ``rows`` rows from ``row_base`` and vectors of ``widths``
+        lanes from ``vector_base``."""
+        offsets = [sum(widths[:n]) for n in range(len(widths))]
+        copy = _Copy(self, row_base, vector_base, widths, offsets)
+        memory = _Memory()
+        if self.tile.reduction is None:
+            copy.run(at, rows, memory)
+            return
+        keys: list[tuple] = []
+        for m in range(rows):
+            for op in self.body.ops:
+                if op not in self.held_ops:
+                    continue
+                for n in copy.vectors_of(op):
+                    key = copy.key(op, m, n)
+                    if key not in keys:
+                        keys.append(key)
+        inits = [copy.load(at, key, memory) for key in keys]
+        copy.run(at, rows, memory, self.hoisted)
+        reduction = self.tile.reduction
+        loop = new_loop(
+            lower_bound(reduction), upper_bound(reduction), ForOp(reduction).step, inits, reduction
+        )
+        at.add(loop)
+        inner = ForOp(loop).body
+        state = _Memory(held=set(keys))
+        for key, arg in zip(keys, inner.arguments[1:]):
+            state.known[key] = arg
+        copy.reduction_iv = inner.arguments[0]
+        copy.run(_Insert(inner), rows, state)
+        inner.append(affine_yield([state.known[key] for key in keys]))
+        copy.reduction_iv = None
+        for key, result in zip(keys, loop.results):
+            copy.store(at, key, result, memory, reduction.loc)
+
+    # -- packed operands
+
+    def allocate_buffers(self, top: Operation) -> None:
+        """One buffer per packed value (reduction iterations x rows), at the start of the
+        function."""
+        function = enclosing_function(top)
+        assert function is not None and self.tile.reduction is not None
+        entry = function.regions[0].blocks[0]
+        trips = trip_bound(self.tile.reduction)
+        assert trips is not None  # _packable requires it
+        for root in self.packed:
+            t = MemRefType((trips, self.tile.row_factor), root.results[0].type)
+            alloc = memref_alloc(t, alloca=True)
+            alloc.loc = top.loc
+            entry.insert(0, alloc)
+            self.buffers[root] = (alloc.results[0], lower_bound(self.tile.reduction))
+
+    def pack(self, at: _Insert, row_base: ValueMap | None, rows: int) -> None:
+        """Compute the packed values of ``rows`` rows for every reduction iteration."""
+        reduction = self.tile.reduction
+        assert reduction is not None
+        loop = new_loop(lower_bound(reduction), upper_bound(reduction), 1, like=reduction)
+        at.add(loop)
+        f = ForOp(loop)
+        inner = _Insert(f.body, f.yield_op)
+        copy = _Copy(self, row_base, None, [1], [0])
+        copy.reduction_iv = f.induction_var
+        memory = _Memory()
+        for m in range(rows):
+            for op in self.pack_chain:
+                copy.emit(inner, op, m, None, memory)
+            for root in self.packed:
+                buffer, lb = self.buffers[root]
+                value = copy.values[(root.results[0], m, None)]
+                vm = _pack_index(f.induction_var, lb, m)
+                store = Operation.create(
+                    "affine.store",
+                    [value, buffer, *vm.operands],
+                    [],
+                    {"map": AffineMapAttr(vm.map)},
+                )
+                store.loc = root.loc
+                inner.add(store)
+
+    # -- groups of a loop
+
+    def groups(
+        self,
+        at: _Insert,
+        loop: Operation,
+        sizes: Sequence[int],
+        inner: Callable[[_Insert, ValueMap, int], None],
+        tail: Callable[[_Insert, ValueMap, int], None],
+    ) -> None:
+        """Run ``loop``'s iterations in groups: ``inner(at, base, sizes[0])`` for each full
+        group of ``sizes[0]``, then the rest: ``tail(at, base, count)`` once for a
+        remainder of static size, else groups of each next size in ``sizes`` in turn."""
+        lb, ub = lower_bound(loop), upper_bound(loop)
+        full = sizes[0]
+        if ub.map.num_results == 1:
+            span = difference(ub, lb)
+            if span.map.is_single_constant() and span.map.single_constant_result < full:
+                if span.map.single_constant_result > 0:  # no full group: the rest only
+                    tail(at, lb, span.map.single_constant_result)
+                return
+        top = new_loop(lb, _shifted(ub, 1 - full), full, like=loop)
+        at.add(top)
+        inner(
+            _Insert(ForOp(top).body, ForOp(top).yield_op), _identity(ForOp(top).induction_var), full
+        )
+        if full == 1:
+            return
+        self._rest(at, loop, lb, ub, list(sizes), tail)
+
+    def _rest(
+        self,
+        at: _Insert,
+        loop: Operation,
+        lb: ValueMap,
+        ub: ValueMap,
+        sizes: list[int],
+        tail: Callable[[_Insert, ValueMap, int], None],
+    ) -> None:
+        """The iterations past the last full group, for each result of ``ub`` in turn
+        being the smallest (an ``affine.if`` per result)."""
+        if ub.map.num_results > 1:
+            first = ub.result(0)
+            others = ValueMap(ub.map.sub_map(range(1, ub.map.num_results)), ub.operands)
+            smallest = _smallest_first(ub)
+            branch = affine_if(smallest.map_set, smallest.operands, with_else=True)
+            branch.loc = loop.loc
+            at.add(branch)
+            self._rest(
+                _Insert(branch.regions[0].blocks[0], branch.regions[0].blocks[0].operations[-1]),
+                loop,
+                lb,
+                first,
+                sizes,
+                tail,
+            )
+            else_block = branch.regions[1].blocks[0]
+            self._rest(
+                _Insert(else_block, else_block.operations[-1]), loop, lb, others, sizes, tail
+            )
+            return
+        span = difference(ub, lb)
+        group = sizes[0]
+        start = _group_start(lb, span, group)
+        if span.map.is_single_constant():
+            remainder = span.map.single_constant_result % group
+            if remainder > 0:
+                tail(at, start, remainder)
+            return
+        for size in sizes[1:]:
+            part = new_loop(start, _shifted(ub, 1 - size), size, like=loop)
+            at.add(part)
+            self.groups_body(part, size, tail)
+            start = _group_start(lb, span, size)
+
+    def groups_body(
+        self, loop: Operation, size: int, tail: Callable[[_Insert, ValueMap, int], None]
+    ) -> None:
+        f = ForOp(loop)
+        tail(_Insert(f.body, f.yield_op), _identity(f.induction_var), size)
+
+    # -- the whole band
+
+    def rewrite(self) -> list[Operation]:
+        tile = self.tile
+        roles = tile.roles()
+        top = min(roles, key=self.band.index)
+        block = top.parent
+        assert block is not None
+        at = _Insert(block, top)
+        before = block.index_of(top)
+
+        if self.packed:
+            self.allocate_buffers(top)
+
+        def vectors(at: _Insert, rows_base: ValueMap | None, rows: int) -> None:
+            if self.packed:
+                self.pack(at, rows_base, rows)
+            if tile.vector is None:
+                self.tile_at(at, rows_base, rows, None, [1])
+                return
+            lanes = tile.lanes
+
+            def full(at: _Insert, base: ValueMap, count: int) -> None:
+                self.tile_at(at, rows_base, rows, base, [lanes] * tile.vectors)
+
+            def rest(at: _Insert, base: ValueMap, count: int) -> None:
+                widths = [lanes] * (count // lanes) + ([count % lanes] if count % lanes else [])
+                self.tile_at(at, rows_base, rows, base, widths)
+
+            sizes = (
+                [tile.vector_width]
+                + ([lanes] if tile.vectors > 1 else [])
+                + ([1] if lanes > 1 else [])
+            )
+            self.groups(at, tile.vector, sizes, full, rest)
+
+        if tile.rows is None:
+            vectors(at, None, 1)
+        else:
+            sizes = [tile.row_factor] + ([1] if tile.row_factor > 1 else [])
+            self.groups(
+                at,
+                tile.rows,
+                sizes,
+                lambda a, b, c: vectors(a, b, c),
+                lambda a, b, c: vectors(a, b, c),
+            )
+        new_ops = block.operations[before : block.index_of(top)]
+        top.erase()
+        return new_ops
+
+
+class _Copy:
+    """One tile's copies of the body: the values of each op for each row ``m`` and vector
+    ``n`` (``None`` for ops that do not vary along the vector loop)."""
+
+    def __init__(
+        self,
+        emitter: _TileEmitter,
+        row_base: ValueMap | None,
+        vector_base: ValueMap | None,
+        widths: Sequence[int],
+        offsets: Sequence[int],
+    ) -> None:
+        self.e = emitter
+        self.row_base = row_base
+        self.vector_base = vector_base
+        self.widths = list(widths)
+        self.offsets = list(offsets)
+        self.reduction_iv: Value | None = None
+        self.values: dict[tuple[Value, int, int | None], Value] = {}
+        self.cache: dict[tuple, Value] = {}
+
+    def vectors_of(self, op: Operation) -> list[int | None]:
+        return list(range(len(self.widths))) if self.e.vectorised[op] else [None]
+
+    def width(self, n: int | None) -> int | None:
+        return None if n is None else self.widths[n]
+
+    def subscripts(self, vm: ValueMap, m: int, n: int | None) -> ValueMap:
+        """``vm`` with the roles' IVs replaced by row ``m`` and vector ``n`` of the tile."""
+        e = self.e
+        for iv, base, offset in (
+            (e.u, self.row_base, m),
+            (e.v, self.vector_base, self.offsets[n] if n is not None else 0),
+        ):
+            if iv is not None and base is not None and iv in vm.operands:
+                new, operands = substitute(vm.map, vm.operands, iv, _shifted(base, offset))
+                vm = ValueMap(new, tuple(operands))
+        if e.r is not None and self.reduction_iv is not None and e.r in vm.operands:
+            new, operands = substitute(
+                vm.map, vm.operands, e.r, ValueMap(AffineMap.identity(1), (self.reduction_iv,))
+            )
+            vm = ValueMap(new, tuple(operands))
+        return vm
+
+    def key(self, op: Operation, m: int, n: int | None) -> tuple:
+        """The address an access of the body touches in row ``m``, vector ``n``."""
+        vm = self.subscripts(self.e.body.access[op], m, n)
+        return (self.e.body.memref(op), vm.map, vm.operands, self.width(n))
+
+    def load(self, at: _Insert, key: tuple, memory: _Memory) -> Value:
+        known = memory.known.get(key)
+        if known is not None:
+            return known
+        memref, m, operands, width = key
+        element = memref.type.element_type
+        name = "affine.load" if width is None else "affine.vector_load"
+        result = element if width is None else VectorType((width,), element)
+        op = Operation.create(name, [memref, *operands], [result], {"map": AffineMapAttr(m)})
+        op.loc = self.e.band[-1].loc
+        at.add(op)
+        memory.known[key] = op.result
+        memory.reads.add(_root(memref))
+        return op.result
+
+    def store(self, at: _Insert, key: tuple, value: Value, memory: _Memory, loc: object) -> None:
+        if key in memory.held:
+            memory.known[key] = value
+            return
+        memref, m, operands, width = key
+        root = _root(memref)
+        last = memory.last_store.get(root)
+        if last is not None and last[0] == key and root not in memory.reads:
+            last[1].erase()
+        name = "affine.store" if width is None else "affine.vector_store"
+        op = Operation.create(name, [value, memref, *operands], [], {"map": AffineMapAttr(m)})
+        op.loc = loc  # type: ignore[assignment]  # a location of the original op
+        at.add(op)
+        memory.forget(root, key)
+        memory.known[key] = value
+        memory.last_store[root] = (key, op)
+        memory.reads.discard(root)
+
+    def run(
+        self, at: _Insert, rows: int, memory: _Memory, ops: Sequence[Operation] | None = None
+    ) -> None:
+        """The body (or its ``ops``) for each row, in order; ops already copied (hoisted
+        out of the reduction loop) are not copied again."""
+        e = self.e
+        for m in range(rows):
+            for op in e.body.ops if ops is None else ops:
+                if op not in e.in_tile or op in e.skipped:
+                    continue
+                if op.results and (op.results[0], m, self.vectors_of(op)[0]) in self.values:
+                    continue
+                if op in e.buffers:
+                    buffer, lb = e.buffers[op]
+                    assert self.reduction_iv is not None
+                    vm = _pack_index(self.reduction_iv, lb, m)
+                    key = (buffer, vm.map, vm.operands, None)
+                    self.values[(op.results[0], m, None)] = self.load(at, key, memory)
+                    continue
+                for n in self.vectors_of(op):
+                    self.emit(at, op, m, n, memory)
+
+    def emit(self, at: _Insert, op: Operation, m: int, n: int | None, memory: _Memory) -> None:
+        e = self.e
+        width = self.width(n)
+        if op.name == "affine.load":
+            self.values[(op.results[0], m, n)] = self.load(at, self.key(op, m, n), memory)
+            return
+        if op.name == "affine.store":
+            value = self.operand(at, op.operands[0], m, n, width)
+            self.store(at, self.key(op, m, n), value, memory, op.loc)
+            return
+        if op.name == "affine.apply":
+            vm = self.subscripts(_applied(op), m, n)
+            self.values[(op.results[0], m, n)] = self.created(
+                at, affine_apply(vm.map, vm.operands), op
+            )
+            return
+        result_type = op.results[0].type
+        if width is not None:
+            result_type = VectorType((width,), result_type)
+        if op in e.fused:
+            mul, other = e.fused[op]
+            operands = [self.operand(at, v, m, n, width) for v in (*mul.operands, other)]
+            if width is not None:
+                new = Operation.create("vector.fma", operands, [result_type])
+            else:
+                new = arith("math.fma", operands, result_type)
+        else:
+            operands = [self.operand(at, v, m, n, width) for v in op.operands]
+            new = Operation.create(
+                op.name, operands, [result_type], dict(op.properties), dict(op.attributes)
+            )
+        self.values[(op.results[0], m, n)] = self.created(at, new, op)
+
+    def created(self, at: _Insert, new: Operation, like: Operation) -> Value:
+        """``new``'s result, or that of an identical op made before in this block."""
+        key = (
+            id(at.block),
+            new.name,
+            tuple(map(id, new.operands)),
+            tuple(r.type for r in new.results),
+            tuple(sorted((k, str(a)) for k, a in new.properties.items())),
+        )
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        new.loc = like.loc
+        at.add(new)
+        self.cache[key] = new.results[0]
+        return new.results[0]
+
+    def operand(self, at: _Insert, value: Value, m: int, n: int | None, width: int | None) -> Value:
+        """The copy of ``value`` for row ``m`` and vector ``n``, as a vector of ``width``
+        lanes when ``width`` is given (a value invariant along the vector loop is broadcast)."""
+        e = self.e
+        owner = value.owner_op
+        if owner is not None and owner in e.body.position:
+            scalar = not e.vectorised[owner]
+            found = self.values[(value, m, None if scalar else n)]
+        else:
+            scalar = True
+            found = value
+            if value is e.u and self.row_base is not None:
+                row = _shifted(self.row_base, m)
+                found = self.created(at, affine_apply(row.map, row.operands), e.band[-1])
+            elif value is e.r and self.reduction_iv is not None:
+                found = self.reduction_iv
+        if width is None or not scalar:
+            return found
+        broadcast = Operation.create(
+            "vector.broadcast", [found], [VectorType((width,), found.type)]
+        )
+        return self.created(at, broadcast, e.band[-1])
+
+
+def _identity(value: Value) -> ValueMap:
+    return ValueMap(AffineMap.identity(1), (value,))
+
+
+def _shifted(vm: ValueMap, offset: int) -> ValueMap:
+    m = vm.map
+    return ValueMap(
+        AffineMap.get(m.num_dims, m.num_symbols, [r + offset for r in m.results]), vm.operands
+    )
+
+
+def _combined(
+    a: ValueMap, b: ValueMap, f: Callable[[AffineExpr, AffineExpr], AffineExpr]
+) -> ValueMap:
+    """The single-result value map ``f(a, b)`` of two single-result value maps."""
+    both = concat([a, b])
+    if both.map.num_results == 1:  # equal results were merged
+        x = y = both.map.results[0]
+    else:
+        x, y = both.map.results
+    m = AffineMap.get(both.map.num_dims, both.map.num_symbols, [f(x, y)])
+    return fully_compose(ValueMap(m, both.operands))
+
+
+def _group_start(lb: ValueMap, span: ValueMap, size: int) -> ValueMap:
+    """``lb + floor(span / size) * size``: where the iterations past the full groups of
+    ``size`` start."""
+    return _combined(lb, span, lambda low, n: low + n.floordiv(size) * size)
+
+
+@dataclass(frozen=True)
+class _Condition:
+    map_set: IntegerSet
+    operands: tuple[Value, ...]
+
+
+def _smallest_first(ub: ValueMap) -> _Condition:
+    """The set where result 0 of ``ub`` is at most each of its other results."""
+    m = ub.map
+    first = m.results[0]
+    constraints = [other - first for other in m.results[1:]]
+    return _Condition(
+        IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints)),
+        ub.operands,
+    )
+
+
+def _hoistable(body: Body, tile: RegisterTile, held: set[Operation]) -> list[Operation]:
+    """Ops of ``body`` (in order) invariant along the reduction loop and computed from
+    buffers the band never writes: a tile computes them once, before the loop."""
+    if tile.reduction is None:
+        return []
+    written = {_root(body.memref(op)) for op in body.stores()}
+    r = _iv(tile.reduction)
+    memo: dict[Operation, bool] = {}
+    return [
+        op
+        for op in body.ops
+        if op.name != "affine.store"
+        and op not in held
+        and not body.varies(op, r, memo)
+        and all(
+            x.name != "affine.load" or _root(body.memref(x)) not in written
+            for x in _slice(body, [op])
+        )
+    ]
+
+
+def trip_bound(loop: Operation) -> int | None:
+    """A constant bound on ``loop``'s trip count (step 1): its constant trip count, else
+    the smallest constant distance from its single lower bound to one of its upper bounds
+    (a cache tile's ``min(lb + 32, N)``); None when there is none."""
+    trips = constant_trip_count(loop)
+    if trips is not None:
+        return trips
+    lb, ub = lower_bound(loop), upper_bound(loop)
+    if lb.map.num_results != 1:
+        return None
+    spans = []
+    for k in range(ub.map.num_results):
+        span = difference(ub.result(k), lb)
+        if span.map.is_single_constant():
+            spans.append(span.map.single_constant_result)
+    return max(0, min(spans)) if spans else None
+
+
+def _pack_index(iv: Value, lower: ValueMap, row: int) -> ValueMap:
+    """``[iv - lower, row]``: where a packed value of reduction iteration ``iv`` sits."""
+    offset = _combined(_identity(iv), lower, lambda a, b: a - b)
+    m = offset.map
+    return ValueMap(AffineMap.get(m.num_dims, m.num_symbols, [m.results[0], row]), offset.operands)
+
+
+def _slice(body: Body, roots: Sequence[Operation]) -> set[Operation]:
+    """``roots`` and the ops of ``body`` their values are computed from."""
+    found: set[Operation] = set()
+    work = list(roots)
+    while work:
+        op = work.pop()
+        if op in found:
+            continue
+        found.add(op)
+        if op.name != "affine.load":
+            for v in op.operands:
+                owner = v.owner_op
+                if owner is not None and owner in body.position:
+                    work.append(owner)
+    return found
+
+
+def _needed_past(body: Body, leaves: set[Operation]) -> set[Operation]:
+    """The needed ops of ``body`` when the values of ``leaves`` come from elsewhere."""
+    needed: set[Operation] = set()
+    work = body.stores()
+    while work:
+        op = work.pop()
+        if op in needed:
+            continue
+        needed.add(op)
+        if op.name == "affine.load" or op in leaves:
+            continue
+        values = [op.operands[0]] if op.name == "affine.store" else op.operands
+        for v in values:
+            owner = v.owner_op
+            if owner is not None and owner in body.position:
+                work.append(owner)
+    return needed
+
+
+_PACK_LIMIT = 256 * 1024  # bytes of packed values per band
+
+
+def _packable(body: Body, tile: RegisterTile, vectorised: dict[Operation, bool]) -> list[Operation]:
+    """Scalar values a tile broadcasts that vary along the reduction loop and are computed
+    (not just loaded) from buffers the band never writes: computing them once per group of
+    rows into a buffer, before the groups of vectors, saves the arithmetic in every tile."""
+    reduction = tile.reduction
+    if tile.vector is None or reduction is None or ForOp(reduction).step != 1:
+        return []
+    trips = trip_bound(reduction)
+    if trips is None or trips <= 0:
+        return []
+    written = {_root(body.memref(op)) for op in body.stores()}
+    r = _iv(reduction)
+    memo: dict[Operation, bool] = {}
+    roots = []
+    for op in body.ops:
+        if op not in body.needed or vectorised[op] or not body.varies(op, r, memo):
+            continue
+        consumers = [
+            user
+            for user in body.ops
+            if user in body.needed
+            and vectorised[user]
+            and any(v is op.results[0] for v in user.operands)
+        ]
+        if not consumers or op.name == "affine.load":
+            continue
+        chain = _slice(body, [op])
+        if all(x.name != "affine.load" or _root(body.memref(x)) not in written for x in chain):
+            roots.append(op)
+    size = sum(trips * tile.row_factor * _bytes(op.results[0].type) for op in roots)
+    return roots if size <= _PACK_LIMIT else []
+
+
+def _fused_multiplies(body: Body) -> dict[Operation, tuple[Operation, Value]]:
+    """``addf`` ops of ``body`` fed by a ``mulf`` used nowhere else (same type, no fast-math
+    flags): add -> (mul, the add's other operand)."""
+    uses: dict[Value, int] = {}
+    for op in body.ops:
+        for v in op.operands:
+            uses[v] = uses.get(v, 0) + 1
+    fused = {}
+    for op in body.ops:
+        if op.name != "arith.addf" or not _plain(op):
+            continue
+        for k, value in enumerate(op.operands):
+            mul = value.owner_op
+            if (
+                mul is not None
+                and mul.name == "arith.mulf"
+                and mul in body.position
+                and _plain(mul)
+                and uses.get(value) == 1
+                and mul.results[0].type == op.results[0].type
+            ):
+                fused[op] = (mul, op.operands[1 - k])
+                break
+    return fused
+
+
+def _plain(op: Operation) -> bool:
+    flags = op.properties.get("fastmath")
+    return flags is None or getattr(flags, "body", "none") == "none"
+
+
+def register_tile_band(
+    band: Sequence[Operation], tile: RegisterTile, fma: bool = True, pack: bool = True
+) -> list[Operation]:
+    """Rewrite ``band``'s innermost loops as ``tile`` (see the module docstring): assumes
+    :func:`check_register_tile` found it legal. Raises TransformError (leaving the IR as
+    it was) for shapes it cannot handle. Returns the ops now in the place of the
+    outermost loop of the tile."""
+    body = Body(band)
+    problem = _shape_problem(band, body, tile)
+    if problem is not None:
+        raise TransformError(problem, band[-1].loc)
+    return _TileEmitter(band, tile, fma, pack).rewrite()
+
+
+def innermost_bands(root: Operation) -> list[list[Operation]]:
+    """For every innermost ``affine.for`` (in textual order), the perfect band that ends
+    at it: the loops around it whose bodies hold only the next loop."""
+    bands = []
+    for loop in [op for op in root.walk() if is_loop(op)]:
+        if any(is_loop(inner) for inner in loop.nested_ops()):
+            continue
+        band = [loop]
+        while True:
+            parent = band[0].parent_op
+            if parent is None or not is_loop(parent) or len(body_ops(parent)) != 1:
+                break
+            band.insert(0, parent)
+        bands.append(band)
+    return bands
+
+
+def _worth(loop: Operation, groups: Sequence[Sequence[Operation]], machine: Machine) -> bool:
+    """Whether distributing ``loop`` over ``groups`` gives a part with a perfect band (the
+    loop and the part's nest) that has a register tile plan."""
+    for group in groups:
+        for op in group:
+            if not is_loop(op):
+                continue
+            for band in innermost_bands(op):
+                extended = [loop, *band] if band[0] is op else band
+                if isinstance(plan_register_tile(extended, machine), RegisterTile):
+                    return True
+    return False
+
+
+@dataclass
+class RegisterTilePass:
+    """``-affine-register-tile``: every innermost perfect band (after distributing
+    imperfect nests where legal, with ``distribute``) becomes a register tile where
+    :func:`plan_register_tile` finds one and :func:`check_register_tile` finds it legal;
+    ``rows`` and ``vectors`` fix the tile's shape (0: from the machine), ``vector-bits``
+    and ``registers`` the machine's vectors (0: detected), ``fma`` fuses multiply-adds,
+    ``pack`` computes broadcast operands once per group of rows."""
+
+    name = "affine-register-tile"
+    rows: int = 0
+    vectors: int = 0
+    vector_bits: int = 0
+    registers: int = 0
+    fma: bool = True
+    pack: bool = True
+    distribute: bool = True
+
+    def machine(self) -> Machine:
+        machine = machine_from_options({"vector-bits": self.vector_bits or None})
+        if self.registers:
+            machine = machine.override(vector_registers=self.registers)
+        return machine
+
+    def _rewrite(self, band: list[Operation], plan: RegisterTile) -> Callable[[], object]:
+        return lambda: register_tile_band(band, plan, self.fma, self.pack)
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        for option in ("rows", "vectors", "vector_bits", "registers"):
+            if getattr(self, option) < 0:
+                raise TransformError(
+                    f"option '{option.replace('_', '-')}' must not be negative, "
+                    f"got {getattr(self, option)}"
+                )
+        if self.vector_bits % 8:
+            raise TransformError(
+                f"option 'vector-bits' must be a multiple of 8, got {self.vector_bits}"
+            )
+        machine = self.machine()
+        module = module.clone()
+        for function in functions(module, context):
+            if self.distribute:
+                distribute_imperfect_loops(
+                    function, lambda loop, groups: _worth(loop, groups, machine)
+                )
+            analysis = analysis_of(function)
+            for band in innermost_bands(function):
+                what = "loop band not register-tiled"
+                plan = plan_register_tile(band, machine, self.rows or None, self.vectors or None)
+                if isinstance(plan, Verdict):
+                    refuse(context, band[0], what, plan.reason)
+                    continue
+                verdict = check_register_tile(band, plan, analysis)
+                if not verdict:
+                    refuse(context, band[0], what, verdict.reason)
+                    continue
+                attempt(context, band[0], what, self._rewrite(band, plan))
+        return module
+
+
+__all__ = [
+    "Body",
+    "RegisterTile",
+    "RegisterTilePass",
+    "check_register_tile",
+    "held_groups",
+    "innermost_bands",
+    "plan_register_tile",
+    "register_order",
+    "register_tile_band",
+    "tile_shape",
+    "vector_blocker",
+]
