@@ -199,9 +199,9 @@ class Program:
             self._statement(n, piece, model_statement)
             for n, (piece, model_statement) in enumerate(zip(grouping.pieces, model_statements))
         )
-        everything = isl.Space.create_from_names(
-            isl_context(), set=[], params=list(self._param_renaming.values())
-        )
+        # the parameters that stand for IR values (a layout symbol no value binds is not
+        # one: no iteration domain uses it)
+        everything = isl.Space.create_from_names(isl_context(), set=[], params=list(self.params))
         for s in self.statements:
             s.domain = s.domain.align_params(everything.params())
         self._check_params()
