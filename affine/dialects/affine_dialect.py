@@ -17,6 +17,7 @@ from affine.dialects.common import (
     DmaStartView,
     OpView,
     create,
+    memref_at,
     op_error,
     parse_dma_start,
     parse_dynamic_index_list,
@@ -788,9 +789,7 @@ def _print_store(pr: Printer, op: Operation) -> None:
 
 def _verify_indexing(op: Operation, memref_index: int) -> MemRefType:
     """The type of the indexed memref, after checking the map and the subscripts."""
-    memref_type = op.operands[memref_index].type
-    if not isinstance(memref_type, MemRefType):
-        op_error(op, "operand must be a memref")
+    memref_type = memref_at(op, "operand", memref_index)
     m = _map(op)
     indices = op.operands[memref_index + 1 :]
     if m.num_results != len(memref_type.shape):
@@ -1326,9 +1325,7 @@ def _print_prefetch(pr: Printer, op: Operation) -> None:
 
 def _verify_prefetch(op: Operation) -> None:
     m = _map(op)
-    memref_type = op.operands[0].type
-    if not isinstance(memref_type, MemRefType):
-        op_error(op, "operand must be a memref")
+    memref_type = memref_at(op, "operand", 0)
     if m.num_results != len(memref_type.shape):
         op_error(op, "affine.prefetch affine map num results must equal memref rank")
     if m.num_inputs + 1 != len(op.operands):

@@ -94,6 +94,17 @@ def op_error(op: Operation, message: str) -> NoReturn:
     raise VerifyError(f"'{op.name}' op {message}", op.loc)
 
 
+def memref_at(
+    op: Operation, role: str, index: int, constraint: str = "memref of any type values"
+) -> MemRefType:
+    """The type of the op's ``role`` (``operand`` or ``result``) number ``index``, which the
+    op's definition constrains to a memref (mlir-opt's error, in its words, otherwise)."""
+    value = (op.operands if role == "operand" else op.results)[index]
+    if not isinstance(value.type, MemRefType):
+        op_error(op, f"{role} #{index} must be {constraint}, but got '{value.type}'")
+    return value.type
+
+
 def create(
     p: Parser,
     name: str,

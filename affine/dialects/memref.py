@@ -8,6 +8,7 @@ from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
     DmaStartView,
     create,
+    memref_at,
     op_error,
     parse_dma_start,
     parse_prefetch_tail,
@@ -150,9 +151,7 @@ define_format(
 
 
 def _verify_memref_load(op: Operation) -> None:
-    t = op.operands[0].type
-    if not isinstance(t, MemRefType):
-        op_error(op, "operand #0 must be memref")
+    t = memref_at(op, "operand", 0)
     if len(op.operands) - 1 != len(t.shape):
         op_error(
             op,
@@ -204,6 +203,9 @@ define_format(
 
 def _parse_memref_dma_start(p: Parser, offset: int) -> Operation:
     return parse_dma_start(p, offset, "memref.dma_start", False, True, "expected 3 types")
+
+
+_STRIDED = "strided memref of any type values"
 
 
 def _memref(value: Value) -> MemRefType:
@@ -329,8 +331,9 @@ define(
 
 
 def _verify_memref_dma_wait(op: Operation) -> None:
-    if not op.operands or not isinstance(op.operands[0].type, MemRefType):
+    if not op.operands:
         op_error(op, "operand #0 must be memref of any type values")
+    memref_at(op, "operand", 0)
     for i, v in enumerate(op.operands[1:], 1):
         if not isinstance(v.type, IndexType):
             op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
@@ -572,11 +575,30 @@ define_format(
 # -- reshape / transpose ------------------------------------------------------------------------------
 
 
+_ANY_RANK = "ranked or unranked memref of any type values"
+
+
+def _signless(t: object) -> bool:
+    return isinstance(t, IntegerType) and t.signedness == ""
+
+
 def _verify_reshape(op: Operation) -> None:
     src, shape = (v.type for v in op.operands)
     result = op.results[0].type
-    # The syntax reads memrefs, ranked or not.
-    assert isinstance(src, ShapedType) and isinstance(result, ShapedType)
+    any_memref = (MemRefType, UnrankedMemRefType)
+    if not isinstance(src, any_memref):
+        op_error(op, f"operand #0 must be {_ANY_RANK}, but got '{src}'")
+    if not (
+        isinstance(shape, MemRefType)
+        and len(shape.shape) == 1
+        and (isinstance(shape.element_type, IndexType) or _signless(shape.element_type))
+    ):
+        op_error(
+            op,
+            f"operand #1 must be 1D memref of signless integer or index values, but got '{shape}'",
+        )
+    if not isinstance(result, any_memref):
+        op_error(op, f"result #0 must be {_ANY_RANK}, but got '{result}'")
     if src.element_type != result.element_type:
         op_error(op, "element types of source and destination memref types should be the same")
     if isinstance(src, MemRefType) and src.layout:
@@ -607,7 +629,7 @@ define_format(
 
 def _verify_transpose(op: Operation) -> None:
     permutation = op.properties["permutation"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-    t = _memref(op.operands[0])
+    t = memref_at(op, "operand", 0, _STRIDED)
     if not permutation.is_permutation():
         op_error(op, "expected a permutation map")
     if permutation.num_dims != len(t.shape):
@@ -620,7 +642,7 @@ def _verify_transpose(op: Operation) -> None:
     expected = _canonical_strided(
         t, [t.shape[k] for k in order], [strides[k] for k in order], offset
     )
-    result = _memref(op.results[0])
+    result = memref_at(op, "result", 0, _STRIDED)
     result_layout = strides_and_offset(result)
     canonical = result
     if result.layout and result_layout is not None:
@@ -871,7 +893,8 @@ def _verify_memref_prefetch(op: Operation) -> None:
             "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose minimum value is 0 whose maximum value is 3",
         )
-    if len(op.operands) - 1 != len(_memref(op.operands[0]).shape):
+    memref = memref_at(op, "operand", 0, "memref of any type values")
+    if len(op.operands) - 1 != len(memref.shape):
         op_error(op, "too few indices")
 
 
@@ -1134,7 +1157,7 @@ def _collapsed_layout(t: MemRefType, groups: list[list[int]]) -> tuple[list[int]
 
 
 def _verify_collapse_shape(op: Operation) -> None:
-    source, result = _memref(op.operands[0]), _memref(op.results[0])
+    source, result = memref_at(op, "operand", 0, _STRIDED), memref_at(op, "result", 0, _STRIDED)
     groups = _reassociation(op)
     _verify_collapsed_shape(op, result.shape, source.shape, groups)
     if _is_identity_layout(source):
@@ -1162,7 +1185,7 @@ define_format(
 
 
 def _verify_expand_shape(op: Operation) -> None:
-    source, result = _memref(op.operands[0]), _memref(op.results[0])
+    source, result = memref_at(op, "operand", 0, _STRIDED), memref_at(op, "result", 0, _STRIDED)
     groups = _reassociation(op)
     if len(source.shape) > len(result.shape):
         r0, r1 = len(source.shape), len(result.shape)
@@ -1227,7 +1250,8 @@ define_format(
 
 
 def _verify_view(op: Operation) -> None:
-    base, view = _memref(op.operands[0]), _memref(op.results[0])
+    base = memref_at(op, "operand", 0, "1D memref of 8-bit signless integer values")
+    view = memref_at(op, "result", 0, "memref of any type values")
     if not _is_identity_layout(base):
         raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
     if not _is_identity_layout(view):

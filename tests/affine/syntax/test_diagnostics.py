@@ -135,6 +135,12 @@ def test_pathological_nesting_is_an_error_not_a_crash(depth: int, tmp_path: Path
         assert "Traceback" not in result.stderr
 
 
+_PROPERTIES = (
+    "isDataCache = true, isWrite = false, localityHint = 3 : i32, "
+    "map = affine_map<(d0) -> (d0)>, permutation = affine_map<(d0) -> (d0)>, "
+    "reassociation = [[0]], static_output_shape = array<i64: 4>"
+)
+
 # Generic-form ops of shapes their definition does not allow: no operands, no regions, an
 # empty region, the wrong operand or result types, a region with an argument.
 _WRONG_SHAPES = (
@@ -146,6 +152,18 @@ _WRONG_SHAPES = (
     '"{name}"(%x) : (f32) -> f32',
     '%r = "{name}"() : () -> index',
     '"{name}"(%buf) ({{\n^bb0(%a: f32):\n  "x.body"() : () -> ()\n}}) : (memref<4xf32>) -> ()',
+) + tuple(  # a scalar where a memref belongs, and the other way round, with common properties
+    f'"{{name}}"({operands}) {{{{{_PROPERTIES}}}}} : ({types}) -> {result}'
+    for operands, types, result in (
+        ("%x", "f32", "()"),
+        ("%x, %n, %n", "f32, index, index", "()"),
+        ("%n, %x, %n", "index, f32, index", "()"),
+        ("%x, %n", "f32, index", "f32"),
+        ("%x", "f32", "memref<4xf32>"),
+        ("%buf", "memref<4xf32>", "f32"),
+        ("%buf, %buf", "memref<4xf32>, memref<4xf32>", "index"),
+        ("%buf, %n", "memref<4xf32>, index", "vector<4xf32>"),
+    )
 )
 
 
@@ -159,3 +177,34 @@ def test_registered_op_of_any_shape_is_diagnosed(name: str) -> None:
             parse(text, "shape.mlir")
         except (ParseError, VerifyError) as error:
             assert error.location is not None, op
+
+
+# Generic-form memref ops given a scalar where their definition wants a memref: mlir-opt's
+# error, word for word (these once ended in an internal error).
+_NOT_A_MEMREF = (
+    '"memref.prefetch"(%x) {isDataCache = true, isWrite = false, localityHint = 3 : i32}'
+    " : (f32) -> ()",
+    '%r = "memref.transpose"(%x) {permutation = affine_map<(d0) -> (d0)>}'
+    " : (f32) -> memref<4xf32>",
+    '%r = "memref.collapse_shape"(%buf) {reassociation = [[0]]} : (memref<4xf32>) -> f32',
+    '%r = "memref.expand_shape"(%x) {reassociation = [[0]], static_output_shape = array<i64: 4>}'
+    " : (f32) -> memref<4xf32>",
+    '%r = "memref.view"(%x, %n) : (f32, index) -> memref<4xf32>',
+    '%r = "memref.reshape"(%x, %n) : (f32, index) -> f32',
+    '%r = "memref.reshape"(%buf, %buf) : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>',
+    '"memref.dma_wait"(%x, %n, %n) : (f32, index, index) -> ()',
+    '%r = "memref.load"(%x, %n) : (f32, index) -> f32',
+    '%r = "affine.load"(%x, %n) {map = affine_map<(d0) -> (d0)>} : (f32, index) -> f32',
+    '"affine.store"(%n, %x, %n) {map = affine_map<(d0) -> (d0)>} : (index, f32, index) -> ()',
+)
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("op", _NOT_A_MEMREF)
+def test_scalar_for_a_memref_is_mlir_opts_error(op: str, mlir_opt: str) -> None:
+    text = f"func.func @f(%n: index, %x: f32, %buf: memref<4xf32>) {{\n  {op}\n  return\n}}\n"
+    with pytest.raises(VerifyError) as error:
+        parse(text, "-")
+    ours = str(error.value).splitlines()[0]
+    expected = run_mlir_opt(mlir_opt, text).stderr.splitlines()[0]
+    assert ours.removeprefix("-") == expected.removeprefix("<stdin>")
