@@ -125,9 +125,10 @@ def random_inputs(
             values = rng.uniform(-1.0, 1.0, shape)
             if info.format is not None and info.format.special == "e8m0":
                 values = 1.0 - np.abs(values)
-            arrays.append(float_values(values, info))
+            array = float_values(values, info)
         else:
-            arrays.append(wrap_array(rng.integers(0, 17, shape), info).astype(info.numpy))
+            array = wrap_array(rng.integers(0, 17, shape), info).astype(info.numpy)
+        arrays.append(np.asarray(array))  # numpy gives a scalar for shape (): 0-d stays an array
     return arrays
 
 

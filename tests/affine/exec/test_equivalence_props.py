@@ -4,6 +4,7 @@ check_equivalent tells equal programs from different ones."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nestgen import Nest, nests
@@ -73,3 +74,33 @@ def test_check_equivalent_accepts_reassociated_float_sums() -> None:
     # ...and check_equivalent accepts both within the float32 tolerance
     outcome = check_equivalent(affine.parse(forward), affine.parse(backward), *args)
     assert outcome, str(outcome)
+
+
+_ZERO_D = """func.func @f(%a: memref<ELEM>, %b: memref<4xELEM>) {
+  %v = affine.load %a[] : memref<ELEM>
+  affine.for %i = 0 to 4 {
+    %w = affine.load %b[%i] : memref<4xELEM>
+    %s = arith.ADD %v, %w : ELEM
+    affine.store %s, %b[%i] : memref<4xELEM>
+  }
+  affine.store %w0, %a[] : memref<ELEM>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("element, add", [("f32", "addf"), ("bf16", "addf"), ("i32", "addi")])
+@pytest.mark.parametrize("backend", ["interp", "c"])
+def test_check_equivalent_takes_0d_memrefs(element: str, add: str, backend: str) -> None:
+    """Generated inputs for a 0-d memref are 0-d arrays; a changed 0-d result is seen."""
+    text = _ZERO_D.replace("ELEM", element).replace("ADD", add)
+    keeps = affine.parse(text.replace("%w0", "%v"))
+    changes = affine.parse(
+        text.replace(
+            "affine.store %w0", "%w0 = affine.load %b[2] : memref<4xELEM>\n  affine.store %w0"
+        ).replace("ELEM", element)
+    )
+    assert random_inputs(resolve_function(keeps, "f"))[0].shape == ()
+    assert check_equivalent(keeps, keeps, backend=backend)
+    outcome = check_equivalent(keeps, changes, backend=backend)
+    assert not outcome and outcome.mismatches[0].arg == 0
