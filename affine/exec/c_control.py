@@ -205,6 +205,33 @@ def _c_scf_if(e: FunctionEmitter, op: Operation) -> None:
     _conditional(e, op, e.v(op.operands[0]), op.regions[0].blocks[0], else_block)
 
 
+@c_op("scf.execute_region")
+def _c_scf_execute_region(e: FunctionEmitter, op: Operation) -> None:
+    """The region's blocks inline in a C block; each ``scf.yield`` assigns the results and
+    leaves (by ``goto`` past the region when it has several blocks)."""
+    results = [e.declare(r, None, op.loc) for r in op.results]
+    blocks = op.regions[0].blocks
+    e.line("{")
+    e.depth += 1
+    if len(blocks) == 1:
+        e.block_body(blocks[0], results)
+    else:
+        labels = {id(b): e.fresh("region_bb") for b in blocks}
+        done = e.fresh("region_done")
+        for block in blocks[1:]:
+            for a in block.arguments:
+                e.declare(a)
+        for block in blocks:
+            e.line(f"{labels[id(block)]}:;")
+            e.ops(block, labels)
+            if block.operations and block.operations[-1].name == "scf.yield":
+                e.block_yield(block, results)
+                e.line(f"goto {done};")
+        e.line(f"{done}:;")
+    e.depth -= 1
+    e.line("}")
+
+
 @c_op("scf.while")
 def _c_scf_while(e: FunctionEmitter, op: Operation) -> None:
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]

@@ -454,6 +454,10 @@ class FunctionEmitter:
     def block_body(self, block: Block, yield_to: Sequence[str] = ()) -> None:
         """Emit ``block``'s ops and assign its yielded values to ``yield_to``."""
         self.ops(block)
+        self.block_yield(block, yield_to)
+
+    def block_yield(self, block: Block, yield_to: Sequence[str]) -> None:
+        """Assign the values ``block``'s terminator yields to ``yield_to``."""
         terminator = block.operations[-1] if block.operations else None
         if yield_to and terminator is not None:
             self.assign(

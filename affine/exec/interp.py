@@ -1399,6 +1399,19 @@ def _scf_while(c: _Compiler, op: Operation) -> Closure:
     return loop
 
 
+@_op("scf.execute_region")
+def _scf_execute_region(c: _Compiler, op: Operation) -> Closure:
+    """The region once (its blocks as a CFG); its ``scf.yield`` gives the results."""
+    run_region = c.region(op.regions[0])
+    results = c.results(op)
+
+    def execute(env: Env) -> None:
+        for r, v in zip(results, run_region(env)):
+            env[r] = v
+
+    return execute
+
+
 # -- func ------------------------------------------------------------------------------------------------------
 
 

@@ -299,6 +299,28 @@ func.func @absdiff(%a: index, %b: index) -> index {
   return %r : index
 }
 """,
+    "execute_region": """
+func.func @er(%b: memref<8xf32>, %n: index) {
+  affine.for %i = 0 to 8 {
+    %v = scf.execute_region -> f32 {
+      %w = affine.load %b[%i] : memref<8xf32>
+      %c = arith.cmpi ult, %i, %n : index
+      cf.cond_br %c, ^bb1(%w : f32), ^bb2
+    ^bb1(%x: f32):
+      %s = arith.addf %x, %w : f32
+      scf.yield %s : f32
+    ^bb2:
+      %m = scf.execute_region -> f32 {
+        %p = arith.mulf %w, %w : f32
+        scf.yield %p : f32
+      }
+      scf.yield %m : f32
+    }
+    affine.store %v, %b[%i] : memref<8xf32>
+  }
+  return
+}
+""",
     "dynamic_copy": """
 func.func @scale(%A: memref<?x?xf64>, %B: memref<?x?xf64>) {
   %c0 = arith.constant 0 : index

@@ -464,6 +464,7 @@ PROGRAM_INPUTS: dict[str, Callable[[], tuple[list[Any], dict[str, Any]]]] = {
     "factorial": lambda: ([21], {}),
     "collatz": lambda: ([27], {}),
     "absdiff": lambda: ([3, 10], {}),
+    "execute_region": lambda: ([np.arange(8, dtype=np.float32), 5], {}),
     "dynamic_copy": lambda: ([np.random.default_rng(0).random((5, 3)), np.zeros((5, 3))], {}),
     "layout_symbols": lambda: (
         [np.arange(12, dtype=np.float32).reshape(3, 4), np.zeros(1, np.float32)],

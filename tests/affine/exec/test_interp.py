@@ -191,6 +191,15 @@ def test_branches_between_blocks() -> None:
     assert interp(text, 3, 10) == 7 and interp(text, 10, 3) == 7
 
 
+def test_execute_region_of_several_blocks() -> None:
+    """Below %n an element doubles (the first block's branch), from %n on it is squared
+    (a nested single-block region)."""
+    module = affine.parse(PROGRAMS["execute_region"])
+    b = np.arange(8, dtype=np.float32)
+    run(module, b, 5, backend="interp")
+    assert b.tolist() == [0, 2, 4, 6, 8, 25, 36, 49]
+
+
 def test_allocation_and_copy_across_blocks() -> None:
     module = affine.parse(PROGRAMS["branch_alloc"])
     A = np.arange(8, dtype=np.float32) + 1
