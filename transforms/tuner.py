@@ -7,11 +7,11 @@ first trial of a new study is it, untouched, so the tuned result is never slower
 automatic one on the tuner's own measurements), the source (or the ``start`` schedule),
 and the source after ``--affine-loop-fusion`` in each mode that changes it (a mode whose
 every pair :func:`transforms.fusion.check_fusion` refuses is an illegal choice). The steps,
-in order: a loop order and rectangular tile sizes for each perfect nest of the base's
-:class:`poly.schedule.Schedule` (checked against the exact dependences); a register tile
-of every innermost band (rows, vectors and vector width;
-:func:`transforms.register_tiling.check_register_tile`) or, without one, unroll-and-jam
-of each nest's outermost loop (:func:`transforms.unroll_jam.check_unroll_and_jam`); and,
+in order: loops to distribute, then a loop order and rectangular tile sizes for each perfect
+nest of the base's :class:`poly.schedule.Schedule` (checked against the exact dependences);
+a register tile of every innermost band (rows, vectors and vector width;
+:func:`transforms.register_tiling.check_register_tile`) or, without one, unroll-and-jam of
+each nest's outermost loop (:func:`transforms.unroll_jam.check_unroll_and_jam`); and,
 when asked for (``parallel=True``), outermost loops that carry no dependence as
 ``affine.parallel`` (:func:`transforms.parallelization.check_parallel`), which the C
 backend runs with OpenMP threads: such a candidate uses every core while it is timed, so
@@ -53,7 +53,7 @@ from affine.ir.types import DYNAMIC, IndexType, MemRefType
 from affine.syntax.parser import parse_module
 from affine.syntax.printer import print_module
 from poly.schedule import Schedule
-from poly.schedule_edits import perfect_pairs
+from poly.schedule_edits import distributable, perfect_pairs
 from poly.schedule_program import ScheduleError
 from poly.schedule_tree import member_names
 from transforms.auto_schedule import auto_schedule
@@ -272,7 +272,8 @@ def unroll_jam_function(function: Operation, factor: int) -> tuple[bool, str]:
 
 class TuneSpace:
     """Every knob of the search (see the module docstring): ``base``, the schedule knobs
-    of the base chosen (named after it), ``register rows`` (then ``register vectors`` and
+    of the base chosen (named after it: loops to distribute, then the order and tiles of
+    each perfect nest), ``register rows`` (then ``register vectors`` and
     ``vector bits``) or ``unroll-jam``, and ``parallel`` when asked for; the first choice
     of each is the base's own."""
 
@@ -294,7 +295,8 @@ class TuneSpace:
         self.starts = {SOURCE: start} if start is not None else {}
         for mode in MODES:
             self._add(_fused(source, mode))
-        self._spaces: dict[str, SearchSpace | None] = {}
+        self._schedules: dict[str, Schedule | None] = {}
+        self._spaces: dict[tuple[str, tuple[str, ...]], SearchSpace | None] = {}
 
     def _add(self, base: Base | None) -> None:
         """Add ``base`` unless an earlier one builds the same module or says the same."""
@@ -306,19 +308,36 @@ class TuneSpace:
                 return
         self.bases.append(base)
 
-    def space(self, base: Base) -> SearchSpace | None:
-        """The schedule knobs of ``base`` (None: its function has no schedule)."""
-        if base.name not in self._spaces:
+    def schedule(self, base: Base) -> Schedule | None:
+        """The schedule of ``base``'s function (None: it has none)."""
+        if base.name not in self._schedules:
             try:
-                schedule = self.starts.get(base.name) or Schedule.of(
+                found = self.starts.get(base.name) or Schedule.of(
                     function_of(base.module, self.func)
                 )
             except ScheduleError:
-                self._spaces[base.name] = None
-            else:
-                prefix = "" if base.name == SOURCE else f"{base.name}: "
-                self._spaces[base.name] = SearchSpace.around(schedule, prefix=prefix)
-        return self._spaces[base.name]
+                found = None
+            self._schedules[base.name] = found
+        return self._schedules[base.name]
+
+    def space(self, base: Base, distributed: tuple[str, ...] = ()) -> SearchSpace | None:
+        """The order and tile knobs of ``base`` after distributing the loops
+        ``distributed`` (None: the base has no schedule, or a distribution fails)."""
+        key = (base.name, distributed)
+        if key not in self._spaces:
+            schedule = self.schedule(base)
+            try:
+                for loop in distributed:
+                    schedule = None if schedule is None else schedule.distribute(loop)
+            except ScheduleError:
+                schedule = None
+            prefix = "" if base.name == SOURCE else f"{base.name}: "
+            if distributed:
+                prefix += f"distributed {' '.join(distributed)}: "
+            self._spaces[key] = (
+                None if schedule is None else SearchSpace.around(schedule, prefix=prefix)
+            )
+        return self._spaces[key]
 
     def candidate(self, choose: Choose) -> Candidate:
         """The candidate of the knobs' values ``choose`` gives, every step checked."""
@@ -326,10 +345,23 @@ class TuneSpace:
         base = self.bases[names.index(choose("base", names))] if len(names) > 1 else self.bases[0]
         if base.refusal:
             return Candidate(base, None, refusal=base.refusal)
-        space = self.space(base)
+        start = self.schedule(base)
+        prefix = "" if base.name == SOURCE else f"{base.name}: "
+        distributed = tuple(
+            loop
+            for loop in ([] if start is None else distributable(start.root))
+            if choose(f"{prefix}distribute {loop}", ("off", "on")) == "on"
+        )
+        space = self.space(base, distributed)
+        if space is None and start is not None:
+            return Candidate(base, start, refusal=f"cannot distribute {' '.join(distributed)}")
         schedule = None
         if space is not None:
-            schedule = space.build({k.name: choose(k.name, k.choices) for k in space.knobs()})
+            values = {k.name: choose(k.name, k.choices) for k in space.knobs()}
+            try:
+                schedule = space.build(values)
+            except ScheduleError as e:  # an edit the schedule refuses (e.g. a tile's shape)
+                return Candidate(base, start, refusal=f"not built: {e.message}")
         candidate = Candidate(base, schedule)
         if candidate.edited:
             assert schedule is not None
