@@ -343,3 +343,22 @@ def test_the_search_starts_from_the_auto_schedule(tmp_path: Path) -> None:
     auto = auto_schedule(module).module
     assert first.seconds == tune_timers.fake_time(auto, "mvt", [])
     assert result.seconds <= first.seconds
+
+
+def test_distribution_makes_a_perfect_nest_to_register_tile() -> None:
+    # gemm's %i holds the scaling of C and the k-j nest: distributed, the second copy is
+    # the perfect nest %i.2, %k, %j whose rows, vectors and reduction make a register tile
+    module = parse((ROOT / "tests/corpus/kernels/gemm.mlir").read_text())
+    space = TuneSpace(module, "gemm", auto=False)
+    values = {"distribute %i": "on", "register rows": 4, "vector bits": 128}
+    candidate = _built(space, values)
+    assert candidate.history() == (
+        "distribute('%i')\n"
+        '--affine-register-tile="rows=4 vectors=1 vector-bits=128 distribute=false"'
+    )
+    assert "vector<4xf32>" in print_module(candidate.module)
+    # without it, the register tile of the k-j band has one row: one multiply-add, not four
+    alone = _built(space, {**values, "distribute %i": "off"})
+    fmas = [print_module(c.module).count("vector.fma") for c in (candidate, alone)]
+    assert fmas[0] >= 4 * fmas[1] > 0
+    _measured_like_the_original(module, "gemm", candidate)
