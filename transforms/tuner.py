@@ -629,6 +629,10 @@ class TuneResult:
         original), the schedule read from ``schedule_file``."""
         return "" if self.best is None else self.best.pipeline(schedule_file)
 
+    def describe(self) -> str:
+        """What the best candidate does to the original, one step a line."""
+        return "(the original)" if self.best is None else self.best.history()
+
     @property
     def speedup(self) -> float:
         return self.original_seconds / self.seconds
