@@ -17,10 +17,12 @@
 # %% [markdown]
 # # Tuning a kernel by measurement
 #
-# `transforms.tune` searches the schedules around a function's own: for each perfect loop
-# nest a loop order and tile sizes. Every candidate is checked against the exact
-# dependences before its code is generated (an illegal one is never run), compared with the
-# original's results, and only then timed with the C backend. The search is an optuna
+# `transforms.tune` searches from the auto-scheduler's module (its first trial), the
+# function's own schedule and each fusion mode: loops to distribute, for each perfect loop
+# nest a loop order and tile sizes, then register tiles (rows, vectors, vector width) or
+# unroll-and-jam. Every step of a candidate goes through its own legality check before its
+# code is generated (an illegal one is never run, and the table says why), the candidate is
+# compared with the original's results, and only then timed with the C backend. The search is an optuna
 # study: give it `storage="sqlite:///tune.db"` and a second run resumes it; give it
 # `executor="dask://HOST:PORT"` and a Dask cluster measures the candidates.
 
@@ -43,10 +45,11 @@ result = transforms.tune(
     module, trials=8, seed=0, sizes={"A": (160, 160), "B": (160, 160), "C": (160, 160)}
 )
 print(f"{result.speedup:.2f}x faster than the original")
-print(result.schedule.history_text())
+print(result.describe())
 
 # %% [markdown]
-# Every trial, in the order the search asked for them: the candidate's edits, whether it was
+# Every trial, in the order the search asked for them: the candidate's steps (its base, the
+# schedule's edits, the register tile or unroll-and-jam as poly-opt options), whether it was
 # legal, and its time.
 
 # %%

@@ -89,6 +89,7 @@ _LAZY = {
     "tune": "transforms.tuner",
     "TuneResult": "transforms.tuner",
     "TuneError": "transforms.tuner",
+    "TuneSpace": "transforms.tuner",
 }
 
 

@@ -18,7 +18,7 @@ from affine.syntax.printer import print_module
 from transforms.cli import write_atomically
 
 try:
-    from transforms.tuner import LocalExecutor, Trial, tune
+    from transforms.tuner import LocalExecutor, Trial, TuneResult, tune
 except ModuleNotFoundError as missing:  # the tune extra is not installed
     _MISSING: str | None = missing.name
 else:
@@ -67,9 +67,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=3, help="timed runs per candidate (min)")
     p.add_argument("-o", dest="output", help="write the best module here (default: stdout)")
     p.add_argument(
-        "--save-schedule", help="write the best schedule here (for poly-opt --affine-schedule)"
+        "--save-schedule",
+        help="write the best schedule here, after a comment with the poly-opt options that "
+        "rebuild the best module (--affine-schedule reads it)",
+    )
+    p.add_argument(
+        "--no-auto",
+        dest="auto",
+        action="store_false",
+        help="do not start from the auto-scheduler's module",
+    )
+    p.add_argument(
+        "--parallel",
+        action="store_true",
+        help="add the parallel knob (OpenMP threads: use one worker)",
     )
     return p
+
+
+def saved_schedule(result: TuneResult, path: str) -> str:
+    """What ``--save-schedule`` writes: a comment with poly-opt's options that rebuild the
+    best module from the input (the schedule read from ``path``), then the schedule."""
+    lines = [f"// poly-opt INPUT {result.pipeline(path)}".rstrip()]
+    if result.schedule is not None:
+        name = result.schedule.function.properties["sym_name"].value  # type: ignore[attr-defined]  # a function's sym_name is a StringAttr
+        lines += [f"// @{name}", result.schedule.tree_text()]
+    return "\n".join(lines) + "\n"
 
 
 def run(argv: list[str]) -> int:
@@ -107,6 +130,8 @@ def run(argv: list[str]) -> int:
             time_budget=opts.time_budget,
             repeats=opts.repeats,
             progress=progress,
+            auto=opts.auto,
+            parallel=opts.parallel,
         )
     for t in result.trials:
         candidate = t.history.replace("\n", "; ") or "(original)"
@@ -117,8 +142,7 @@ def run(argv: list[str]) -> int:
         file=sys.stderr,
     )
     if opts.save_schedule:
-        name = result.schedule.function.properties["sym_name"].value  # type: ignore[attr-defined]  # a function's sym_name is a StringAttr
-        write_atomically(opts.save_schedule, f"// @{name}\n{result.schedule.tree_text()}")
+        write_atomically(opts.save_schedule, saved_schedule(result, opts.save_schedule))
     if opts.output:
         write_atomically(opts.output, print_module(result.module))
     else:

@@ -1,9 +1,21 @@
 """Measured search over schedules: ``poly-tune`` and :func:`tune`.
 
-Invariant: every candidate is a :class:`poly.schedule.Schedule` built from the start schedule
-by recorded edits (a loop order and rectangular tile sizes for each perfect nest); it is
-checked against the exact dependences before its code is generated (in the searching
-process), and an illegal one is never built or timed.
+Invariant: every candidate is built from a *base* module by recorded steps, each through
+its transformation's own legality check, and an illegal one is never built or timed. The
+bases: the auto-scheduler's module (:func:`transforms.auto_schedule.auto_schedule`; the
+first trial of a new study is it, untouched, so the tuned result is never slower than the
+automatic one on the tuner's own measurements), the source (or the ``start`` schedule),
+and the source after ``--affine-loop-fusion`` in each mode that changes it (a mode whose
+every pair :func:`transforms.fusion.check_fusion` refuses is an illegal choice). The steps,
+in order: loops to distribute, then a loop order and rectangular tile sizes for each perfect
+nest of the base's :class:`poly.schedule.Schedule` (checked against the exact dependences);
+a register tile of every innermost band (rows, vectors and vector width;
+:func:`transforms.register_tiling.check_register_tile`) or, without one, unroll-and-jam of
+each nest's outermost loop (:func:`transforms.unroll_jam.check_unroll_and_jam`); and,
+when asked for (``parallel=True``), outermost loops that carry no dependence as
+``affine.parallel`` (:func:`transforms.parallelization.check_parallel`), which the C
+backend runs with OpenMP threads: such a candidate uses every core while it is timed, so
+parallel tuning wants one worker.
 A legal one is run on the same inputs as the original (C backend) and discarded as wrong
 when any result differs; only then is it timed (warm-up, repeats, the minimum). Each
 measurement is one task on one worker, so a machine measures one candidate per core at a
@@ -41,13 +53,34 @@ from affine.ir.types import DYNAMIC, IndexType, MemRefType
 from affine.syntax.parser import parse_module
 from affine.syntax.printer import print_module
 from poly.schedule import Schedule
-from poly.schedule_edits import perfect_pairs
+from poly.schedule_edits import distributable, perfect_pairs
+from poly.schedule_program import ScheduleError
 from poly.schedule_tree import member_names
+from transforms.auto_schedule import auto_schedule
+from transforms.errors import TransformError
+from transforms.fusion import MODES, LoopFusion
+from transforms.loop_pass import analysis_of
 from transforms.machine import detect
+from transforms.parallelization import Parallelize
+from transforms.register_tiling import (
+    RegisterTile,
+    check_register_tile,
+    innermost_bands,
+    plan_register_tile,
+    register_tile_band,
+)
+from transforms.registry import PassContext
 from transforms.schedule import function_of
+from transforms.unroll_jam import check_unroll_and_jam, unroll_and_jam_loop
 
 TILE_SIZES = (0, 8, 16, 32, 64, 128, 256)  # 0: the loop is not tiled
 MAX_ORDERS = 24  # loop orders tried per nest (all of them up to four loops)
+REGISTER_ROWS = (0, 1, 2, 4, 6, 8)  # rows of a register tile; 0: no register tile
+REGISTER_VECTORS = (1, 2, 4)  # vectors per register tile
+VECTOR_BITS = (128, 256, 512)  # the width of one vector
+UNROLL_JAM = (1, 2, 4, 8)  # unroll-and-jam factors; 1: not unrolled and jammed
+SOURCE = "source"  # the base that is the source (or the given start schedule)
+AUTO = "auto"  # the base that is the auto-scheduler's module
 
 # A timer: (the candidate's module, the function's name, the inputs) -> seconds.
 Timer = Callable[[Module, str, Sequence[Any]], float]
@@ -92,10 +125,13 @@ class SearchSpace:
     start: Schedule
     nests: tuple[tuple[str, ...], ...]
     sizes: tuple[int, ...] = TILE_SIZES
+    prefix: str = ""  # before every knob's name (the base's, so that bases keep apart)
 
     @classmethod
-    def around(cls, start: Schedule, sizes: Sequence[int] = TILE_SIZES) -> SearchSpace:
-        return cls(start, tuple(perfect_nests(start)), tuple(sizes))
+    def around(
+        cls, start: Schedule, sizes: Sequence[int] = TILE_SIZES, prefix: str = ""
+    ) -> SearchSpace:
+        return cls(start, tuple(perfect_nests(start)), tuple(sizes), prefix)
 
     def knobs(self) -> list[Knob]:
         found = []
@@ -104,7 +140,7 @@ class SearchSpace:
                 orders = itertools.islice(itertools.permutations(nest), MAX_ORDERS)
                 found.append(Knob(f"order {nest[0]}", tuple(",".join(o) for o in orders)))
             found += [Knob(f"tile {loop}", self.sizes) for loop in nest]
-        return found
+        return [Knob(self.prefix + k.name, k.choices) for k in found]
 
     def build(self, values: Mapping[str, Any]) -> Schedule:
         """The candidate for knob ``values`` (a knob left out keeps the start's choice):
@@ -114,16 +150,287 @@ class SearchSpace:
         for nest in self.nests:
             order = list(nest)
             if len(nest) > 1:
-                order = str(values.get(f"order {nest[0]}", ",".join(nest))).split(",")
+                chosen = values.get(f"{self.prefix}order {nest[0]}", ",".join(nest))
+                order = str(chosen).split(",")
                 if order != list(nest):
                     result = result.permute(order)
-            sizes = [int(values.get(f"tile {loop}", 0)) for loop in order]
+            sizes = [int(values.get(f"{self.prefix}tile {loop}", 0)) for loop in order]
             tiled = [k for k, size in enumerate(sizes) if size > 0]
             if tiled:
                 first, last = tiled[0], tiled[-1] + 1
                 band = order[first:last]
                 result = result.tile(band, [max(size, 1) for size in sizes[first:last]])
         return result
+
+
+# A knob's choice: (the knob's name, its choices) -> the value chosen.
+Choose = Callable[[str, tuple[Any, ...]], Any]
+
+
+@dataclass(frozen=True)
+class Base:
+    """A module the steps of a candidate start from: ``options`` are poly-opt's that build
+    it from the input ("" for the source); a base with a ``refusal`` is an illegal choice
+    (the reason)."""
+
+    name: str
+    module: Module
+    options: str = ""
+    refusal: str = ""
+
+
+@dataclass
+class Candidate:
+    """A base, its schedule with the edits chosen (None: the base has no schedule), the
+    later steps done (as poly-opt options) and the module they build, or the refusal of
+    the step that is illegal (then there is no module)."""
+
+    base: Base
+    schedule: Schedule | None
+    steps: list[str] = field(default_factory=list)
+    module: Module | None = None
+    refusal: str = ""
+
+    @property
+    def edited(self) -> bool:
+        return self.schedule is not None and bool(self.schedule.history)
+
+    def history(self) -> str:
+        """What was done, one step a line ("" for the original)."""
+        lines = [] if self.base.name == SOURCE else [f"base {self.base.name}"]
+        if self.edited:
+            assert self.schedule is not None
+            lines.append(self.schedule.history_text())
+        return "\n".join(lines + self.steps)
+
+    def pipeline(self, schedule_file: str) -> str:
+        """poly-opt's options that build :attr:`module` from the input, the edited
+        schedule read from ``schedule_file``."""
+        options = [self.base.options] if self.base.options else []
+        if self.edited:
+            options.append(f'--affine-schedule="file={schedule_file}"')
+        return " ".join(options + self.steps)
+
+
+def _options(name: str, values: Mapping[str, object]) -> str:
+    text = " ".join(f"{k}={str(v).lower()}" for k, v in values.items())
+    return f'--{name}="{text}"'
+
+
+def register_tile_function(
+    function: Operation, rows: int, vectors: int, vector_bits: int
+) -> tuple[bool, str]:
+    """Register-tile every innermost band of ``function`` that has a plan with ``rows``
+    rows of ``vectors`` vectors of ``vector_bits`` bits (as ``--affine-register-tile``
+    without distribution); ``(whether any band changed, "")``, or ``(False, why)`` with
+    the function untouched when :func:`check_register_tile` refuses a band."""
+    machine = detect().override(vector_bits=vector_bits)
+    analysis = analysis_of(function)
+    plans = []
+    for band in innermost_bands(function):
+        plan = plan_register_tile(band, machine, rows, vectors)
+        if isinstance(plan, RegisterTile):
+            verdict = check_register_tile(band, plan, analysis)
+            if not verdict:
+                return False, f"register tile {plan.describe()}: {verdict.reason}"
+            plans.append((band, plan))
+    changed = False
+    for band, plan in plans:
+        try:
+            register_tile_band(band, plan)
+            changed = True
+        except TransformError:  # a shape the rewrite does not handle: the band stays
+            continue
+    return changed, ""
+
+
+def unroll_jam_function(function: Operation, factor: int) -> tuple[bool, str]:
+    """Unroll and jam by ``factor`` the outermost loop of every nest of ``function`` that
+    holds inner loops (as ``--affine-loop-unroll-jam``); ``(whether any loop changed,
+    "")``, or ``(False, why)`` with the function untouched when
+    :func:`check_unroll_and_jam` refuses one."""
+    analysis = analysis_of(function)
+    body = function.regions[0].blocks[0]
+    outer = [
+        loop
+        for loop in body.operations
+        if loop.name == "affine.for" and any(op.name == "affine.for" for op in loop.nested_ops())
+    ]
+    for loop in outer:
+        verdict = check_unroll_and_jam(loop, factor, analysis)
+        if not verdict:
+            return False, f"unroll-and-jam by {factor}: {verdict.reason}"
+    changed = False
+    for loop in outer:
+        try:
+            unroll_and_jam_loop(loop, factor)
+            changed = True
+        except TransformError:  # a loop the rewrite does not handle: it stays
+            continue
+    return changed, ""
+
+
+class TuneSpace:
+    """Every knob of the search (see the module docstring): ``base``, the schedule knobs
+    of the base chosen (named after it: loops to distribute, then the order and tiles of
+    each perfect nest), ``register rows`` (then ``register vectors`` and
+    ``vector bits``) or ``unroll-jam``, and ``parallel`` when asked for; the first choice
+    of each is the base's own."""
+
+    def __init__(
+        self,
+        module: Module,
+        func: str,
+        start: Schedule | None = None,
+        auto: bool = True,
+        parallel: bool = False,
+    ) -> None:
+        self.func = func
+        self.parallel = parallel
+        source = start.apply() if start is not None and start.history else module
+        self.bases: list[Base] = [Base(SOURCE, source)]
+        if auto:  # first, unless the auto-scheduler keeps the source
+            self._add(Base(AUTO, auto_schedule(module).module, "--affine-auto-schedule"))
+            self.bases.sort(key=lambda b: b.name != AUTO)
+        self.starts = {SOURCE: start} if start is not None else {}
+        for mode in MODES:
+            self._add(_fused(source, mode))
+        self._schedules: dict[str, Schedule | None] = {}
+        self._spaces: dict[tuple[str, tuple[str, ...]], SearchSpace | None] = {}
+
+    def _add(self, base: Base | None) -> None:
+        """Add ``base`` unless an earlier one builds the same module or says the same."""
+        if base is None:
+            return
+        text = print_module(base.module) if not base.refusal else base.refusal
+        for other in self.bases:
+            if text == (print_module(other.module) if not other.refusal else other.refusal):
+                return
+        self.bases.append(base)
+
+    def schedule(self, base: Base) -> Schedule | None:
+        """The schedule of ``base``'s function (None: it has none)."""
+        if base.name not in self._schedules:
+            try:
+                found = self.starts.get(base.name) or Schedule.of(
+                    function_of(base.module, self.func)
+                )
+            except ScheduleError:
+                found = None
+            self._schedules[base.name] = found
+        return self._schedules[base.name]
+
+    def space(self, base: Base, distributed: tuple[str, ...] = ()) -> SearchSpace | None:
+        """The order and tile knobs of ``base`` after distributing the loops
+        ``distributed`` (None: the base has no schedule, or a distribution fails)."""
+        key = (base.name, distributed)
+        if key not in self._spaces:
+            schedule = self.schedule(base)
+            try:
+                for loop in distributed:
+                    schedule = None if schedule is None else schedule.distribute(loop)
+            except ScheduleError:
+                schedule = None
+            prefix = "" if base.name == SOURCE else f"{base.name}: "
+            if distributed:
+                prefix += f"distributed {' '.join(distributed)}: "
+            self._spaces[key] = (
+                None if schedule is None else SearchSpace.around(schedule, prefix=prefix)
+            )
+        return self._spaces[key]
+
+    def candidate(self, choose: Choose) -> Candidate:
+        """The candidate of the knobs' values ``choose`` gives, every step checked."""
+        names = tuple(b.name for b in self.bases)
+        base = self.bases[names.index(choose("base", names))] if len(names) > 1 else self.bases[0]
+        if base.refusal:
+            return Candidate(base, None, refusal=base.refusal)
+        start = self.schedule(base)
+        prefix = "" if base.name == SOURCE else f"{base.name}: "
+        distributed = tuple(
+            loop
+            for loop in ([] if start is None else distributable(start.root))
+            if choose(f"{prefix}distribute {loop}", ("off", "on")) == "on"
+        )
+        space = self.space(base, distributed)
+        if space is None and start is not None:
+            return Candidate(base, start, refusal=f"cannot distribute {' '.join(distributed)}")
+        schedule = None
+        if space is not None:
+            values = {k.name: choose(k.name, k.choices) for k in space.knobs()}
+            try:
+                schedule = space.build(values)
+            except ScheduleError as e:  # an edit the schedule refuses (e.g. a tile's shape)
+                return Candidate(base, start, refusal=f"not built: {e.message}")
+        candidate = Candidate(base, schedule)
+        if candidate.edited:
+            assert schedule is not None
+            verdict = schedule.check()
+            if not verdict:
+                candidate.refusal = str(verdict)
+                return candidate
+            module = schedule.apply(checked=False)
+        else:
+            module = base.module.clone()
+        function = function_of(module, self.func)
+        rows = int(choose("register rows", REGISTER_ROWS))
+        if rows:
+            values = {
+                "rows": rows,
+                "vectors": int(choose("register vectors", REGISTER_VECTORS)),
+                "vector-bits": int(choose("vector bits", VECTOR_BITS)),
+            }
+            changed, candidate.refusal = register_tile_function(function, *values.values())
+            if changed:
+                candidate.steps.append(
+                    _options("affine-register-tile", {**values, "distribute": False})
+                )
+        else:
+            factor = int(choose("unroll-jam", UNROLL_JAM))
+            changed, candidate.refusal = (
+                unroll_jam_function(function, factor) if factor > 1 else (False, "")
+            )
+            if changed:
+                candidate.steps.append(
+                    _options("affine-loop-unroll-jam", {"unroll-jam-factor": factor})
+                )
+        if candidate.refusal:
+            return candidate
+        if self.parallel and choose("parallel", ("off", "on")) == "on":
+            context = PassContext(print_op_on_diagnostic=False)
+            parallel = Parallelize(max_nested=1).run(module, context)
+            if print_module(parallel) != print_module(module):
+                module = parallel
+                candidate.steps.append(_options("affine-parallelize", {"max-nested": 1}))
+        candidate.module = module
+        return candidate
+
+    def neutral(self) -> dict[str, Any]:
+        """The knobs' values of the first base untouched (the first choice of each)."""
+        chosen: dict[str, Any] = {}
+
+        def first(name: str, choices: tuple[Any, ...]) -> Any:
+            chosen[name] = choices[0]
+            return choices[0]
+
+        self.candidate(first)
+        return chosen
+
+
+def _fused(module: Module, mode: str) -> Base | None:
+    """The base ``--affine-loop-fusion`` (``mode``, maximal: the measurement judges the
+    gain) builds; an illegal base naming the refusals when it fuses nothing because
+    :func:`transforms.fusion.check_fusion` refuses every pair; None without any pair."""
+    context = PassContext(print_op_on_diagnostic=False)
+    fused = LoopFusion(mode=mode, maximal=True).run(module, context)
+    name = f"fusion {mode}"
+    options = _options("affine-loop-fusion", {"mode": mode, "maximal": True})
+    if print_module(fused) != print_module(module):
+        return Base(name, fused, options)
+    refused = [d.message for d in context.diagnostics if d.message.startswith("not fused")]
+    if refused:
+        return Base(name, module, options, "; ".join(refused))
+    return None
 
 
 # -- measuring one candidate --------------------------------------------------------------------
@@ -307,14 +614,24 @@ class Trial:
 
 @dataclass
 class TuneResult:
-    """The best candidate found (its module and schedule), the original's time and every
-    trial in order."""
+    """The best candidate found (its module, its schedule and the poly-opt options that
+    rebuild it), the original's time and every trial in order."""
 
     module: Module
-    schedule: Schedule
+    schedule: Schedule | None  # the best base's schedule with its edits (None: it has none)
     seconds: float
     original_seconds: float
     trials: list[Trial] = field(default_factory=list)
+    best: Candidate | None = None  # None: the original is the fastest
+
+    def pipeline(self, schedule_file: str) -> str:
+        """poly-opt's options that build :attr:`module` from the input ("" for the
+        original), the schedule read from ``schedule_file``."""
+        return "" if self.best is None else self.best.pipeline(schedule_file)
+
+    def describe(self) -> str:
+        """What the best candidate does to the original, one step a line."""
+        return "(the original)" if self.best is None else self.best.history()
 
     @property
     def speedup(self) -> float:
@@ -381,16 +698,19 @@ def tune(
     repeats: int = 3,
     batch: int | None = None,
     progress: Callable[[Trial], None] | None = None,
+    auto: bool = True,
+    parallel: bool = False,
 ) -> TuneResult:
-    """Search ``trials`` candidates around ``start`` (default: the source's schedule) and
-    return the fastest correct one. ``storage`` is an optuna storage URL (default: a study
-    in memory); ``executor`` is ``"local"``, ``"dask://HOST:PORT"`` or a Dask ``Client``;
-    ``timer`` replaces the C backend's clock (it must be importable on the workers)."""
+    """Search ``trials`` candidates (see the module docstring; the first of a new study is
+    the auto-scheduler's module, or ``start`` untouched without ``auto``) and return the
+    fastest correct one. ``storage`` is an optuna storage URL (default: a study in memory);
+    ``executor`` is ``"local"``, ``"dask://HOST:PORT"`` or a Dask ``Client``; ``timer``
+    replaces the C backend's clock (it must be importable on the workers); ``parallel``
+    adds the parallel knob (OpenMP threads, see the module docstring)."""
     function = function_of(module, func)
     name = function_name(function)
     positional = sizes_by_position(function, sizes or {})
-    start = start or Schedule.of(function)
-    space = SearchSpace.around(start)
+    space = TuneSpace(module, name, start, auto, parallel)
     text = print_module(module)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(
@@ -408,6 +728,8 @@ def tune(
     try:
         original = _original_time(study, pool, task_of)
         rows = [_row(t) for t in study.trials if t.state.is_finished() and t.number > 0]
+        if not rows:
+            study.enqueue_trial(space.neutral())
         deadline = None if time_budget is None else time.monotonic() + time_budget
         while len(rows) < trials and (deadline is None or time.monotonic() < deadline):
             asked = [study.ask() for _ in range(min(batch or pool.workers, trials - len(rows)))]
@@ -416,14 +738,22 @@ def tune(
         if owned:
             pool.close()
     best = min(
-        (r for r in rows if r.status in ("ok", "reused")),
+        (r for r in rows if r.status in ("ok", "reused") and r.history),
         key=lambda r: r.seconds,
         default=None,
     )
     if best is None or best.seconds >= original:
-        return TuneResult(module, start, original, original, rows)
-    schedule = start.replay(best.history)
-    return TuneResult(schedule.apply(), schedule, best.seconds, original, rows)
+        return TuneResult(module, start or _schedule_or_none(function), original, original, rows)
+    candidate = space.candidate(lambda knob, choices: best.params[knob])
+    assert candidate.module is not None  # it was legal when it was measured
+    return TuneResult(candidate.module, candidate.schedule, best.seconds, original, rows, candidate)
+
+
+def _schedule_or_none(function: Operation) -> Schedule | None:
+    try:
+        return Schedule.of(function)
+    except ScheduleError:
+        return None
 
 
 def _task_factory(
@@ -450,7 +780,7 @@ def _original_time(study: optuna.Study, pool: Executor, task_of: Callable[[str],
 
 def _run_batch(
     study: optuna.Study,
-    space: SearchSpace,
+    space: TuneSpace,
     pool: Executor,
     task_of: Callable[[str], Task],
     asked: list[optuna.trial.Trial],
@@ -466,19 +796,19 @@ def _run_batch(
     tasks: list[Task] = []
     waiting: list[int] = []
     for trial in asked:
-        params = {k.name: trial.suggest_categorical(k.name, k.choices) for k in space.knobs()}
-        candidate = space.build(params)
-        history = candidate.history_text()
+        candidate = space.candidate(trial.suggest_categorical)
+        params = dict(trial.params)
+        history = candidate.history()
         trial.set_user_attr("history", history)
-        verdict = candidate.check()
-        if not verdict:
-            rows.append(Trial(trial.number, params, history, "illegal", float("inf"), str(verdict)))
+        if candidate.module is None:
+            detail = candidate.refusal
+            rows.append(Trial(trial.number, params, history, "illegal", float("inf"), detail))
         elif history in measured and (earlier := measured[history].value) is not None:
             rows.append(Trial(trial.number, params, history, "reused", earlier))
         else:
             rows.append(Trial(trial.number, params, history, "pending", float("inf")))
             waiting.append(len(rows) - 1)
-            tasks.append(task_of(print_module(candidate.apply(checked=False))))
+            tasks.append(task_of(print_module(candidate.module)))
     for k, result in pool.run(tasks):
         row = rows[waiting[k]]
         row.status, row.seconds, row.detail = result.status, result.seconds, result.detail

@@ -6,6 +6,7 @@ except in the command-line test, which times real code."""
 from __future__ import annotations
 
 import functools
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -17,12 +18,17 @@ from affine import parse
 from affine.exec.equivalence import check_equivalent
 from affine.syntax.printer import print_module
 from poly.schedule import Schedule
+from transforms.auto_schedule import auto_schedule
 from transforms.tuner import (
+    AUTO,
+    SOURCE,
+    Candidate,
     DaskExecutor,
     LocalExecutor,
     SearchSpace,
     Task,
     TuneError,
+    TuneSpace,
     measure,
     perfect_nests,
     tune,
@@ -69,6 +75,23 @@ def _history(result) -> list[tuple[str, str]]:
     return [(t.history, t.status) for t in result.trials]
 
 
+def _built(space: TuneSpace, values: dict[str, object]) -> Candidate:
+    """The candidate of ``values`` (a knob left out takes its first choice)."""
+    return space.candidate(lambda name, choices: values.get(name, choices[0]))
+
+
+def _measured_like_the_original(module, func: str, candidate: Candidate) -> None:
+    """The candidate is built, and a worker finds it computes the original's results (C
+    backend) and times it (fake timer)."""
+    assert candidate.module is not None, candidate.refusal
+    task = Task(
+        print_module(module), func, print_module(candidate.module), (), 0, 1,
+        tune_timers.fake_time,
+    )  # fmt: skip
+    outcome = measure(task)
+    assert outcome.status == "ok", outcome.detail
+
+
 def test_the_space_is_orders_and_tiles_of_each_perfect_nest() -> None:
     s = Schedule.of(parse(MATMUL).functions()[0])
     assert perfect_nests(s) == [("%i", "%j", "%k")]
@@ -93,9 +116,9 @@ def test_illegal_candidates_are_never_timed(tmp_path: Path) -> None:
     # one timing for the original, one per measured candidate, none for the illegal ones
     assert len(timed) == 1 + statuses.count("ok")
     for t in result.trials:
-        if t.status == "illegal":
-            assert "illegal" in t.detail
-    assert result.schedule.check().legal
+        if t.status == "illegal":  # the schedule's verdict, or a later step's refusal
+            assert "illegal" in t.detail or "would reverse" in t.detail
+    assert result.schedule is not None and result.schedule.check().legal
 
 
 def test_the_study_resumes_without_measuring_again(tmp_path: Path) -> None:
@@ -189,16 +212,19 @@ def test_poly_tune_writes_the_best_module_and_its_schedule(tmp_path: Path) -> No
     assert "best:" in done.stderr and "trials" in done.stderr
     best = parse(out.read_text())
     assert check_equivalent(parse(MATMUL), best, backend="interp", seed=2)
-    # the saved schedule, given to poly-opt, rebuilds a module that computes the same
+    # the saved file says which poly-opt options rebuild the best module from the input
+    first, *_ = saved.read_text().splitlines()
+    assert first.startswith("// poly-opt INPUT")
+    options = shlex.split(first.removeprefix("// poly-opt INPUT"))
     again = subprocess.run(
-        [sys.executable, "-m", "transforms.cli", str(kernel), f"--affine-schedule=file={saved}"],
+        [sys.executable, "-m", "transforms.cli", str(kernel), *options],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=300,
     )
     assert again.returncode == 0, again.stderr
-    assert check_equivalent(parse(MATMUL), parse(again.stdout), backend="interp", seed=3)
+    assert print_module(parse(again.stdout)) == print_module(best)
 
 
 @pytest.mark.parametrize(
@@ -223,3 +249,116 @@ def test_poly_tune_reports_bad_input_at_its_place(tmp_path: Path) -> None:
     done = _poly_tune(str(kernel), cwd=tmp_path)
     assert done.returncode == 1 and f"{kernel}:2:" in done.stderr and "error:" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- the knobs beyond loop order and tiles --------------------------------------------------
+
+
+def test_a_register_tile_with_a_vector_width_is_built_checked_and_correct() -> None:
+    module = parse(MATMUL)
+    space = TuneSpace(module, "mm", auto=False)
+    values = {"register rows": 4, "register vectors": 2, "vector bits": 256}
+    candidate = _built(space, values)
+    assert candidate.steps == [
+        '--affine-register-tile="rows=4 vectors=2 vector-bits=256 distribute=false"'
+    ]
+    text = print_module(candidate.module)
+    assert "vector<8xf32>" in text  # 256-bit vectors of f32
+    _measured_like_the_original(module, "mm", candidate)
+    # a narrower vector is another candidate
+    narrow = _built(space, {**values, "vector bits": 128})
+    assert "vector<4xf32>" in print_module(narrow.module)
+    _measured_like_the_original(module, "mm", narrow)
+
+
+def test_an_illegal_register_tile_is_refused_with_the_dependence() -> None:
+    # rows of %i run side by side: (i + 1, j) before (i, j + 1) reverses the distance (1, -1)
+    space = TuneSpace(parse(SKEWED), "sweep", auto=False)
+    candidate = _built(space, {"register rows": 2, "vector bits": 128})
+    assert candidate.module is None
+    assert candidate.refusal.startswith("register tile 2 rows of")
+    assert "distance (1, -1)" in candidate.refusal
+
+
+def test_unroll_and_jam_is_built_checked_and_correct() -> None:
+    module = parse(MATMUL)
+    space = TuneSpace(module, "mm", auto=False)
+    candidate = _built(space, {"unroll-jam": 4})
+    assert candidate.steps == ['--affine-loop-unroll-jam="unroll-jam-factor=4"']
+    assert "step 4" in print_module(candidate.module)
+    _measured_like_the_original(module, "mm", candidate)
+    refused = _built(TuneSpace(parse(SKEWED), "sweep", auto=False), {"unroll-jam": 2})
+    assert refused.module is None and "would reverse" in refused.refusal
+
+
+def test_fusion_is_a_base_built_checked_and_correct() -> None:
+    module = parse((ROOT / "tests/corpus/fusion/elementwise_chain.mlir").read_text())
+    space = TuneSpace(module, "chain", auto=False)
+    names = [b.name for b in space.bases]
+    assert names[0] == SOURCE and "fusion greedy" in names
+    candidate = _built(space, {"base": "fusion greedy"})
+    assert candidate.history().startswith("base fusion greedy")
+    assert print_module(candidate.module).count("affine.for") == 1
+    _measured_like_the_original(module, "chain", candidate)
+
+
+def test_parallel_is_a_knob_only_when_asked_for() -> None:
+    module = parse(MATMUL)
+    candidate = _built(TuneSpace(module, "mm", auto=False, parallel=True), {"parallel": "on"})
+    assert candidate.steps == ['--affine-parallelize="max-nested=1"']
+    assert "affine.parallel" in print_module(candidate.module)
+    _measured_like_the_original(module, "mm", candidate)
+    # without parallel=True no candidate has the knob
+    asked: list[str] = []
+    TuneSpace(module, "mm", auto=False).candidate(lambda n, c: asked.append(n) or c[0])
+    assert "parallel" not in asked
+
+
+def test_illegal_register_tiles_and_fusions_are_never_timed(tmp_path: Path) -> None:
+    log = tmp_path / "timed.log"
+    timer = functools.partial(tune_timers.fake_time, log=str(log))
+    doitgen = parse((ROOT / "tests/corpus/kernels/doitgen.mlir").read_text())
+    space = TuneSpace(doitgen, "doitgen", auto=False)
+    [fusion] = [b for b in space.bases if b.name.startswith("fusion")]
+    assert fusion.refusal and "is reversed" in fusion.refusal  # every mode refuses the pair
+    results = [
+        tune(doitgen, trials=12, timer=timer, seed=1, batch=2, auto=False),
+        tune(parse(SKEWED), trials=12, timer=timer, seed=1, batch=2, auto=False),
+    ]
+    rows = [t for r in results for t in r.trials]
+    refused = [t.detail for t in rows if t.status == "illegal"]
+    assert any(d.startswith("register tile") for d in refused)
+    assert any("is reversed" in d for d in refused)  # a fusion
+    timed = log.read_text().split()
+    assert len(timed) == len(results) + sum(t.status == "ok" for t in rows)
+
+
+def test_the_search_starts_from_the_auto_schedule(tmp_path: Path) -> None:
+    module = parse((ROOT / "tests/corpus/kernels/mvt.mlir").read_text())
+    timer = functools.partial(tune_timers.fake_time, log=str(tmp_path / "timed.log"))
+    result = tune(module, trials=3, timer=timer, seed=0, batch=1)
+    first = result.trials[0]
+    assert first.history == f"base {AUTO}" and first.status == "ok"
+    # it is the auto-scheduler's module, untouched, and the best is never slower
+    auto = auto_schedule(module).module
+    assert first.seconds == tune_timers.fake_time(auto, "mvt", [])
+    assert result.seconds <= first.seconds
+
+
+def test_distribution_makes_a_perfect_nest_to_register_tile() -> None:
+    # gemm's %i holds the scaling of C and the k-j nest: distributed, the second copy is
+    # the perfect nest %i.2, %k, %j whose rows, vectors and reduction make a register tile
+    module = parse((ROOT / "tests/corpus/kernels/gemm.mlir").read_text())
+    space = TuneSpace(module, "gemm", auto=False)
+    values = {"distribute %i": "on", "register rows": 4, "vector bits": 128}
+    candidate = _built(space, values)
+    assert candidate.history() == (
+        "distribute('%i')\n"
+        '--affine-register-tile="rows=4 vectors=1 vector-bits=128 distribute=false"'
+    )
+    assert "vector<4xf32>" in print_module(candidate.module)
+    # without it, the register tile of the k-j band has one row: one multiply-add, not four
+    alone = _built(space, {**values, "distribute %i": "off"})
+    fmas = [print_module(c.module).count("vector.fma") for c in (candidate, alone)]
+    assert fmas[0] >= 4 * fmas[1] > 0
+    _measured_like_the_original(module, "gemm", candidate)
