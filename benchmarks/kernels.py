@@ -4,10 +4,10 @@ kernel to them, finding the MLIR tools, comparing checksums."""
 from __future__ import annotations
 
 import math
-import os
 import re
-import shutil
 from pathlib import Path
+
+from affine.exec.mlir_runner import find_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "tests" / "corpus" / "kernels"
@@ -88,17 +88,10 @@ def scaled_text(text: str, sizes: dict[str, int]) -> str:
     return pattern.sub(lambda m: replacements[m.group(0)], body)
 
 
-def find_tool(name: str) -> str | None:
-    env = os.environ.get("POLY_MLIR_BIN")
-    for folder in ([Path(env)] if env else []) + [Path("/usr/lib/llvm-22/bin")]:
-        candidate = folder / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return shutil.which(f"{name}-22") or shutil.which(name)
-
-
 def close(a: float, b: float) -> bool:
     """Equal within 1e-6 relative (NaN equals NaN)."""
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+__all__ = ["KERNELS", "ROOT", "SIZES", "close", "find_tool", "scaled_text"]

@@ -10,7 +10,6 @@ import io
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,24 +20,12 @@ import pytest
 from filecheck import filecheck
 from hypothesis import settings
 
+from affine.exec.mlir_runner import find_tool
 from transforms.cli import main
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 CORPUS = TESTS / "corpus"
-
-_LLVM_BIN = Path("/usr/lib/llvm-22/bin")
-
-
-def find_tool(name: str) -> str | None:
-    """``name`` from $POLY_MLIR_BIN, the llvm-22 bin folder, or PATH."""
-    env = os.environ.get("POLY_MLIR_BIN")
-    for folder in ([Path(env)] if env else []) + [_LLVM_BIN]:
-        candidate = folder / name
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return shutil.which(f"{name}-22") or shutil.which(name)
-
 
 # On CI (the CI environment variable set, to anything) property tests draw the same examples
 # on every run and keep none from earlier runs, so a run cannot fail by chance; locally they

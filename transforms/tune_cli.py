@@ -65,6 +65,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the sampler's seed (default 0)")
     p.add_argument("--sizes", type=_sizes, default={}, help="N=1024,A=64x32: dynamic sizes")
     p.add_argument("--repeats", type=int, default=3, help="timed runs per candidate (min)")
+    p.add_argument(
+        "--backend",
+        choices=("c", "mlir-runner"),  # transforms.tuner.BACKENDS (optuna may be missing here)
+        default="c",
+        help="what times the candidates: the C backend (default) or mlir-runner (mlir-opt 22's "
+        "lowering under the MLIR JIT at -O3); results are always checked on the C backend",
+    )
     p.add_argument("-o", dest="output", help="write the best module here (default: stdout)")
     p.add_argument(
         "--save-schedule",
@@ -132,6 +139,7 @@ def run(argv: list[str]) -> int:
             progress=progress,
             auto=opts.auto,
             parallel=opts.parallel,
+            backend=opts.backend,
         )
     for t in result.trials:
         candidate = t.history.replace("\n", "; ") or "(original)"

@@ -17,7 +17,10 @@ when asked for (``parallel=True``), outermost loops that carry no dependence as
 backend runs with OpenMP threads: such a candidate uses every core while it is timed, so
 parallel tuning wants one worker.
 A legal one is run on the same inputs as the original (C backend) and discarded as wrong
-when any result differs; only then is it timed (warm-up, repeats, the minimum). Each
+when any result differs; only then is it timed (warm-up, repeats, the minimum) by the
+``backend``: the C backend (default), or ``mlir-runner``, the candidate lowered by mlir-opt
+22's pipeline (:data:`affine.exec.mlir_runner.MLIR_LOWERING`) and run under the MLIR JIT at
+``-O3``, timed by ``rtclock`` around the call (the harness fills the inputs itself). Each
 measurement is one task on one worker, so a machine measures one candidate per core at a
 time.
 
@@ -47,6 +50,7 @@ import optuna
 from affine.errors import PolyError
 from affine.exec.equivalence import check_equivalent
 from affine.exec.inputs import function_name, random_inputs, signature
+from affine.exec.mlir_runner import find_tool, run_mlir_runner
 from affine.exec.running import time_kernel
 from affine.ir.core import Module, Operation
 from affine.ir.types import DYNAMIC, IndexType, MemRefType
@@ -84,6 +88,7 @@ AUTO = "auto"  # the base that is the auto-scheduler's module
 
 # A timer: (the candidate's module, the function's name, the inputs) -> seconds.
 Timer = Callable[[Module, str, Sequence[Any]], float]
+BACKENDS = ("c", "mlir-runner")  # what times a candidate
 
 
 class TuneError(PolyError):
@@ -446,7 +451,8 @@ class Task:
     sizes: tuple[tuple[int, Any], ...]  # index arguments and dynamic shapes by position
     seed: int
     repeats: int
-    timer: Timer | None  # None: the C backend's wall clock
+    timer: Timer | None  # None: the backend's clock
+    backend: str = "c"  # one of BACKENDS
 
 
 @dataclass(frozen=True)
@@ -498,9 +504,28 @@ def tuning_inputs(func: Operation, sizes: Mapping[int, Any], seed: int) -> list[
     return values
 
 
-def wall_clock(module: Module, func: str, inputs: Sequence[Any], repeats: int = 3) -> float:
-    """The fastest of ``repeats`` timed calls after a warm-up one (C backend)."""
-    return time_kernel(module, *inputs, backend="c", repeats=repeats, warmup=1, entry=func).min
+def wall_clock(
+    module: Module, func: str, inputs: Sequence[Any], repeats: int = 3, backend: str = "c"
+) -> float:
+    """The fastest of ``repeats`` timed calls after a warm-up one, on ``backend`` (one of
+    :data:`BACKENDS`; mlir-runner's harness makes its own inputs of the same shapes)."""
+    if backend == "c":
+        return time_kernel(module, *inputs, backend="c", repeats=repeats, warmup=1, entry=func).min
+    mlir_opt, mlir_runner = mlir_tools()
+    ran = run_mlir_runner(function_of(module, func), mlir_opt, mlir_runner, repeats + 1)
+    return min(ran.times[1:])
+
+
+def mlir_tools() -> tuple[str, str]:
+    """mlir-opt and mlir-runner (see :func:`affine.exec.mlir_runner.find_tool`); raises
+    :class:`TuneError` when either is missing."""
+    mlir_opt, mlir_runner = find_tool("mlir-opt"), find_tool("mlir-runner")
+    if mlir_opt is None or mlir_runner is None:
+        raise TuneError(
+            "--backend=mlir-runner needs mlir-opt and mlir-runner 22 "
+            "(apt-get install mlir-22-tools, or set POLY_MLIR_BIN)"
+        )
+    return mlir_opt, mlir_runner
 
 
 def measure(task: Task) -> Measurement:
@@ -519,7 +544,8 @@ def measure(task: Task) -> Measurement:
         fresh = tuning_inputs(function, sizes, task.seed)
         if task.timer is not None:
             return Measurement("ok", task.timer(candidate, task.func, fresh))
-        return Measurement("ok", wall_clock(candidate, task.func, fresh, task.repeats))
+        seconds = wall_clock(candidate, task.func, fresh, task.repeats, task.backend)
+        return Measurement("ok", seconds)
     except PolyError as err:
         return Measurement("failed", detail=str(err))
 
@@ -677,10 +703,11 @@ class TuneResult:
         return figure
 
 
-def kernel_key(module_text: str, func: str, sizes: Mapping[int, Any]) -> str:
-    """The study's name: the kernel's text, function, sizes and this machine."""
-    machine = detect()
-    text = "\n".join([module_text, func, repr(sorted(sizes.items())), repr(machine)])
+def kernel_key(module_text: str, func: str, sizes: Mapping[int, Any], backend: str = "c") -> str:
+    """The study's name: the kernel's text, function, sizes, this machine and the backend
+    that times (times of different backends do not compare)."""
+    parts = [module_text, func, repr(sorted(sizes.items())), repr(detect())]
+    text = "\n".join(parts + ([backend] if backend != "c" else []))
     return "poly-tune-" + hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
@@ -700,13 +727,19 @@ def tune(
     progress: Callable[[Trial], None] | None = None,
     auto: bool = True,
     parallel: bool = False,
+    backend: str = "c",
 ) -> TuneResult:
     """Search ``trials`` candidates (see the module docstring; the first of a new study is
     the auto-scheduler's module, or ``start`` untouched without ``auto``) and return the
     fastest correct one. ``storage`` is an optuna storage URL (default: a study in memory);
     ``executor`` is ``"local"``, ``"dask://HOST:PORT"`` or a Dask ``Client``; ``timer``
     replaces the C backend's clock (it must be importable on the workers); ``parallel``
-    adds the parallel knob (OpenMP threads, see the module docstring)."""
+    adds the parallel knob (OpenMP threads, see the module docstring); ``backend`` (one of
+    :data:`BACKENDS`) times the candidates."""
+    if backend not in BACKENDS:
+        raise TuneError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "mlir-runner" and timer is None:
+        mlir_tools()  # missing tools: one clear error before any measurement
     function = function_of(module, func)
     name = function_name(function)
     positional = sizes_by_position(function, sizes or {})
@@ -714,7 +747,7 @@ def tune(
     text = print_module(module)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(
-        study_name=kernel_key(text, name, positional),
+        study_name=kernel_key(text, name, positional, backend),
         storage=storage,
         sampler=optuna.samplers.TPESampler(seed=seed),
         direction="minimize",
@@ -722,7 +755,7 @@ def tune(
     )
     study.set_user_attr("machine", repr(detect()))
     study.set_user_attr("function", name)
-    task_of = _task_factory(text, name, positional, seed, repeats, timer)
+    task_of = _task_factory(text, name, positional, seed, repeats, timer, backend)
     pool = executor_for(executor)
     owned = pool is not executor
     try:
@@ -757,10 +790,16 @@ def _schedule_or_none(function: Operation) -> Schedule | None:
 
 
 def _task_factory(
-    text: str, func: str, sizes: Mapping[int, Any], seed: int, repeats: int, timer: Timer | None
+    text: str,
+    func: str,
+    sizes: Mapping[int, Any],
+    seed: int,
+    repeats: int,
+    timer: Timer | None,
+    backend: str,
 ) -> Callable[[str], Task]:
     frozen = tuple(sorted(sizes.items()))
-    return lambda candidate: Task(text, func, candidate, frozen, seed, repeats, timer)
+    return lambda candidate: Task(text, func, candidate, frozen, seed, repeats, timer, backend)
 
 
 def _original_time(study: optuna.Study, pool: Executor, task_of: Callable[[str], Task]) -> float:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,6 +19,20 @@ from affine.ir.types import (
     StridedLayout,
 )
 from affine.syntax.printer import print_module
+
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+def find_tool(name: str) -> str | None:
+    """``name`` (``mlir-opt``, ``mlir-runner``, ``clang``...) from ``$POLY_MLIR_BIN``, the
+    llvm-22 bin folder, or PATH (as ``NAME-22``, then ``NAME``); None when it is nowhere."""
+    env = os.environ.get("POLY_MLIR_BIN")
+    for folder in ([env] if env else []) + [LLVM_BIN]:
+        candidate = os.path.join(folder, name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which(f"{name}-22") or shutil.which(name)
+
 
 MLIR_LOWERING = (
     "-normalize-memrefs",

@@ -362,3 +362,21 @@ def test_distribution_makes_a_perfect_nest_to_register_tile() -> None:
     fmas = [print_module(c.module).count("vector.fma") for c in (candidate, alone)]
     assert fmas[0] >= 4 * fmas[1] > 0
     _measured_like_the_original(module, "gemm", candidate)
+
+
+@pytest.mark.mlir
+def test_mlir_runner_times_the_candidates(mlir_runner: str, tmp_path: Path) -> None:
+    """With backend="mlir-runner" every candidate is checked on the C backend and timed under
+    the MLIR JIT: real times, the best one correct, the study apart from the C backend's."""
+    storage = f"sqlite:///{tmp_path / 'study.db'}"
+    result = tune(parse(MATMUL), trials=3, seed=1, storage=storage, backend="mlir-runner")
+    timed = [t.seconds for t in result.trials if t.status == "ok"]
+    assert timed and all(0 <= t < 1 for t in timed)  # rtclock may read 0 on this small kernel
+    assert check_equivalent(parse(MATMUL), result.module)
+    again = tune(parse(MATMUL), trials=1, timer=tune_timers.fake_time, storage=storage)
+    assert len(again.trials) == 1  # the C backend's study is another one
+
+
+def test_an_unknown_backend_is_a_clear_error() -> None:
+    with pytest.raises(TuneError, match="backend must be one of c, mlir-runner, not 'gpu'"):
+        tune(parse(MATMUL), trials=1, backend="gpu")
