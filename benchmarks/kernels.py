@@ -94,4 +94,5 @@ def close(a: float, b: float) -> bool:
         return math.isnan(a) and math.isnan(b)
     return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
 
+
 __all__ = ["KERNELS", "ROOT", "SIZES", "close", "find_tool", "scaled_text"]

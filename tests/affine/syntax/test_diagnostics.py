@@ -184,8 +184,7 @@ def test_registered_op_of_any_shape_is_diagnosed(name: str) -> None:
 _NOT_A_MEMREF = (
     '"memref.prefetch"(%x) {isDataCache = true, isWrite = false, localityHint = 3 : i32}'
     " : (f32) -> ()",
-    '%r = "memref.transpose"(%x) {permutation = affine_map<(d0) -> (d0)>}'
-    " : (f32) -> memref<4xf32>",
+    '%r = "memref.transpose"(%x) {permutation = affine_map<(d0) -> (d0)>} : (f32) -> memref<4xf32>',
     '%r = "memref.collapse_shape"(%buf) {reassociation = [[0]]} : (memref<4xf32>) -> f32',
     '%r = "memref.expand_shape"(%x) {reassociation = [[0]], static_output_shape = array<i64: 4>}'
     " : (f32) -> memref<4xf32>",
