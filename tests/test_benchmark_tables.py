@@ -120,3 +120,49 @@ def test_the_fusion_benchmark_runs_on_small_sizes(
     assert "WRONG" in rows["doitgen"]  # mlir-opt's fusion; ours refuses (0 loops merged)
     assert " 0/1! " in rows["doitgen"]
     assert "wrong results: ours 0, mlir-opt 2" in rows["loops"]
+
+
+mlir_tests_table = load("mlir_tests_table")
+
+SMALL_FUSION_TEST = """// RUN: mlir-opt %s -split-input-file -affine-loop-fusion | FileCheck %s
+
+func.func @chain(%A: memref<8xf32>, %C: memref<8xf32>) {
+  %B = memref.alloc() : memref<8xf32>
+  affine.for %i = 0 to 8 {
+    %a = affine.load %A[%i] : memref<8xf32>
+    affine.store %a, %B[%i] : memref<8xf32>
+  }
+  affine.for %i = 0 to 8 {
+    %b = affine.load %B[%i] : memref<8xf32>
+    %s = arith.addf %b, %b : f32
+    affine.store %s, %C[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @nothing_observable() {
+  %B = memref.alloc() : memref<8xf32>
+  %c = arith.constant 1.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.store %c, %B[%i] : memref<8xf32>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.mlir
+def test_the_mlir_tests_table_runs_chunks_through_both_tools(
+    mlir_opt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "small-fusion.mlir"
+    path.write_text(SMALL_FUSION_TEST)
+    (run,) = mlir_tests_table.run_lines(SMALL_FUSION_TEST)
+    assert run.flags == ("-affine-loop-fusion",) and run.family == "fusion"
+    assert mlir_tests_table.main([str(path)]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()}
+    assert rows["small-fusion:chain"] == ["1", "1", "ok", "ok"]  # both fuse, both right
+    assert rows["small-fusion:nothing_observable"] == ["0", "0", "-", "-"]
+    assert rows["2"][:8] == ["functions;", "changed", "by", "ours", "1,", "by", "mlir-opt", "1;"]
