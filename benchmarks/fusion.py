@@ -46,8 +46,6 @@ same run compare.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,8 +54,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from auto_schedule import Outcome, Runner, fastest, machine_lines, tolerance
-from kernels import KERNELS, find_tool, scaled_text
+from auto_schedule import (
+    Outcome,
+    Runner,
+    fastest,
+    machine_lines,
+    selected,
+    table_header,
+    timing_parser,
+    timing_runner,
+    tolerance,
+)
+from kernels import KERNELS, scaled_text
 
 CORPUS = KERNELS.parent
 SMALL_SIZE = 24
@@ -301,17 +309,12 @@ def megabytes(version: Version) -> str:
 
 def fusion_table(names: list[str], args, runner: Runner) -> dict[str, int]:
     """Print the fusion table; return the totals the targets are read from."""
-    print(
-        f"times in ms, best of {args.rounds} rounds x {args.repeats} calls; "
-        "(Nx) = original / version; merged = affine.for ops fewer than the original's"
+    header = table_header(
+        args,
+        "merged = affine.for ops fewer than the original's",
+        (f"{'chain':<18}{'shape':<18}{'original':>9} ", VERSIONS[1:], 15),
+        f" {'merged us/mlir':>15} {'MB touched orig/us/mlir':>25}  contracted",
     )
-    header = (
-        f"{'chain':<18}{'shape':<18}{'original':>9} "
-        + " ".join(f"{v:>15}" for v in VERSIONS[1:])
-        + f" {'merged us/mlir':>15} {'MB touched orig/us/mlir':>25}  contracted"
-    )
-    print(header)
-    print("-" * len(header))
     totals = dict.fromkeys(
         ("ours", "mlir", "ours_wrong", "mlir_wrong", "contracted", "contracted_faster"), 0
     )
@@ -422,26 +425,14 @@ def copy_table(runner: Runner) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--chains", help="comma-separated chain names (default: all)")
-    parser.add_argument("--repeats", type=int, default=2, help="kernel calls per round")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds over all versions")
+    parser = timing_parser(__doc__, "chain")
     parser.add_argument("--small", action="store_true", help="corpus-like sizes (a smoke test)")
     parser.add_argument("--no-copies", action="store_true", help="skip the data-copy table")
     args = parser.parse_args(argv)
-    os.environ["OMP_NUM_THREADS"] = "1"
-
-    names = args.chains.split(",") if args.chains else list(CHAINS)
-    unknown = [n for n in names if n not in CHAINS]
-    if unknown:
-        parser.error(f"unknown chain(s): {', '.join(unknown)}; known: {', '.join(CHAINS)}")
-    mlir_opt, mlir_runner = find_tool("mlir-opt"), find_tool("mlir-runner")
-    if mlir_opt is None or mlir_runner is None:
-        print("mlir-opt / mlir-runner 22 not found: nothing to compare", file=sys.stderr)
+    names = selected(parser, args.chains, CHAINS, "chain")
+    runner = timing_runner(args.repeats)
+    if runner is None:
         return 1
-    runner = Runner(mlir_opt, mlir_runner, args.repeats)
     for line in machine_lines():
         print(line)
     fusion_table(names, args, runner)
