@@ -20,8 +20,10 @@ leave the L2 cache (most leave the L3 too), in these versions:
 Each is lowered and run by ``mlir-runner -O3`` as in ``benchmarks/auto_schedule.py``
 (same pipeline and harness, minimum over ``--rounds`` rounds of ``--repeats`` calls, every
 version in turn within a round). Every version's checksums are compared with the
-original's: ``WRONG`` marks a version that disagrees, which is never counted as a speedup
-or a fusion. Beside the times:
+original's, and the versions of the chain at the ``--small`` sizes are run by the
+interpreter against the original array by array (checksums of large arrays can hide a
+wrong element): ``WRONG`` marks a version that disagrees in either, which is never counted
+as a speedup or a fusion. Beside the times:
 
 - ``merged``: loops merged by fusion, the number of ``affine.for`` ops of the original
   minus the result's (a fusion at depth d merges d loops; a producer mlir-opt keeps beside
@@ -245,8 +247,9 @@ class Version:
     notes: list[str] = field(default_factory=list)
 
 
-def build(name: str, text: str, runner: Runner) -> dict[str, Version]:
-    """Every version of chain ``name`` (modules built, nothing timed yet)."""
+def build(name: str, text: str, runner: Runner, measure_traffic: bool = True) -> dict[str, Version]:
+    """Every version of chain ``name`` (modules built, traffic and loops counted when
+    ``measure_traffic``, nothing timed yet)."""
     import affine
     import transforms
 
@@ -274,7 +277,7 @@ def build(name: str, text: str, runner: Runner) -> dict[str, Version]:
     except Exception as e:
         versions["mlir-fuse"] = Version(outcome=Outcome(note=f"error: {str(e)[:40]}"))
     for version in versions.values():
-        if version.module is not None and not version.same_as:
+        if measure_traffic and version.module is not None and not version.same_as:
             version.touched = bytes_touched(version.module)
             version.loops = loop_count(version.module)
     return versions
@@ -297,7 +300,28 @@ def measure(name: str, args, runner: Runner) -> dict[str, Version]:
             version.outcome = fastest(version.outcome, outcome)
         if not reference:  # the original itself did not run
             break
+    for label in wrong_at_small_sizes(name, runner):
+        outcome = versions[label].outcome
+        if outcome is not None and outcome.time is not None:
+            versions[label].outcome = Outcome(outcome.time, correct=False)
     return versions
+
+
+def wrong_at_small_sizes(name: str, runner: Runner) -> list[str]:
+    """The versions of chain ``name`` whose every array, at the ``--small`` sizes, differs
+    from the original's somewhere (the interpreter, element by element: a checksum can
+    miss what this sees)."""
+    import affine
+
+    versions = build(name, CHAINS[name].text(small=True), runner, measure_traffic=False)
+    original = versions["original"].module
+    return [
+        label
+        for label, version in versions.items()
+        if version.module is not None
+        and label != "original"
+        and not affine.check_equivalent(original, version.module)
+    ]
 
 
 def megabytes(version: Version) -> str:
