@@ -155,7 +155,7 @@ class Outcome:
             return self.note
         if not self.correct:
             return "WRONG"
-        if baseline is None:
+        if baseline is None or self.time <= 0:  # a timer too coarse for the call
             return f"{self.time * 1e3:.1f}"
         return f"{self.time * 1e3:.1f} ({baseline / self.time:.2f}x)"
 
@@ -227,15 +227,16 @@ class Runner:
         correct = reference is None or agree(reference, sums, rtol)
         return Outcome(min(result.times), correct), sums
 
-    def mlir_tile(self, text: str, name: str):
+    def mlir_pass(self, text: str, name: str, *flags: str):
+        """``text`` run through mlir-opt with ``flags`` (its pass options) and read back."""
         import affine
 
         out = subprocess.run(
-            [self.mlir_opt, "-affine-loop-tile", "-"], input=text, capture_output=True, text=True
+            [self.mlir_opt, *flags, "-"], input=text, capture_output=True, text=True
         )
         if out.returncode != 0:
             raise RuntimeError(out.stderr.strip().splitlines()[0])
-        return affine.parse(out.stdout, f"{name}.mlir-opt-tiled")
+        return affine.parse(out.stdout, f"{name}.mlir-opt{''.join(flags)}")
 
 
 def our_pipeline(*names: str):
@@ -308,7 +309,9 @@ def build_versions(name: str, text: str, original, runner: Runner, passes: dict)
             continue
         try:
             built[version] = (
-                runner.mlir_tile(text, name) if transform is None else transform(original)
+                runner.mlir_pass(text, name, "-affine-loop-tile")
+                if transform is None
+                else transform(original)
             )
         except Exception as e:  # a tool's refusal or crash is a result, not an abort
             built[version] = Outcome(note=f"error: {str(e).splitlines()[0][:40]}")
@@ -351,26 +354,60 @@ def geomean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def main(argv: list[str] | None = None) -> int:
+def timing_parser(doc: str, what: str) -> argparse.ArgumentParser:
+    """The command line of a timing script: ``--<what>s`` (names to time), ``--repeats``
+    and ``--rounds``."""
     parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--kernels", help="comma-separated kernel names (default: all)")
+    parser.add_argument(f"--{what}s", help=f"comma-separated {what} names (default: all)")
     parser.add_argument("--repeats", type=int, default=2, help="kernel calls per round")
     parser.add_argument("--rounds", type=int, default=2, help="rounds over all versions")
-    parser.add_argument("--no-polly", action="store_true", help="skip the Polly columns")
-    args = parser.parse_args(argv)
-    os.environ["OMP_NUM_THREADS"] = "1"
+    return parser
 
-    names = args.kernels.split(",") if args.kernels else list(POLYBENCH)
-    unknown = [n for n in names if n not in POLYBENCH]
+
+def selected(parser: argparse.ArgumentParser, value: str | None, known, what: str) -> list[str]:
+    """The names a ``--<what>s`` value gives (all of ``known`` without one); an unknown
+    name is a usage error."""
+    names = value.split(",") if value else list(known)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        parser.error(f"unknown kernel(s): {', '.join(unknown)}; known: {', '.join(POLYBENCH)}")
+        parser.error(f"unknown {what}(s): {', '.join(unknown)}; known: {', '.join(known)}")
+    return names
+
+
+def timing_runner(repeats: int) -> Runner | None:
+    """A :class:`Runner` (single-threaded runs), or None (said on stderr) without the tools."""
+    os.environ["OMP_NUM_THREADS"] = "1"
     mlir_opt, mlir_runner = find_tool("mlir-opt"), find_tool("mlir-runner")
     if mlir_opt is None or mlir_runner is None:
         print("mlir-opt / mlir-runner 22 not found: nothing to time", file=sys.stderr)
+        return None
+    return Runner(mlir_opt, mlir_runner, repeats)
+
+
+def table_header(args, legend: str, versions: tuple[str, tuple[str, ...], int], last: str) -> str:
+    """Print what the times are (``legend`` added), the header (the first columns, each
+    version right-aligned in its width, the last columns) and a rule; return the header."""
+    print(
+        f"times in ms, best of {args.rounds} rounds x {args.repeats} calls; "
+        f"(Nx) = original / version; {legend}"
+    )
+    first, names, width = versions
+    header = first + " ".join(f"{v:>{width}}" for v in names) + last
+    print(header)
+    print("-" * len(header))
+    return header
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = timing_parser(__doc__, "kernel")
+    parser.add_argument("--no-polly", action="store_true", help="skip the Polly columns")
+    args = parser.parse_args(argv)
+    names = selected(parser, args.kernels, POLYBENCH, "kernel")
+    runner = timing_runner(args.repeats)
+    if runner is None:
         return 1
-    runner = Runner(mlir_opt, mlir_runner, args.repeats)
     passes = {
         "tile": our_pipeline("affine-loop-tile"),
         "regtile": our_pipeline("affine-register-tile"),
@@ -381,17 +418,12 @@ def main(argv: list[str] | None = None) -> int:
 
     for line in machine_lines():
         print(line)
-    print(
-        f"times in ms, best of {args.rounds} rounds x {args.repeats} calls; "
-        "(Nx) = original / version; polly/clang = clang -O3 / Polly on our C"
+    header = table_header(
+        args,
+        "polly/clang = clang -O3 / Polly on our C",
+        (f"{'kernel':<15}{'GF/s':>6} {'original':>10} ", VERSIONS[1:], 17),
+        f" {'best GF/s':>10} {'clang -O3':>10} {'polly':>10} {'polly/clang':>12}",
     )
-    header = (
-        f"{'kernel':<15}{'GF/s':>6} {'original':>10} "
-        + " ".join(f"{v:>17}" for v in VERSIONS[1:])
-        + f" {'best GF/s':>10} {'clang -O3':>10} {'polly':>10} {'polly/clang':>12}"
-    )
-    print(header)
-    print("-" * len(header))
     ratios: dict[str, list[float]] = {v: [] for v in (*VERSIONS[1:], "polly")}
     wrong: dict[str, list[str]] = {v: [] for v in ratios}
     for name in names:

@@ -475,15 +475,14 @@ def _map_tree(
         values = sorted(set(known))
         if len(values) == 1:
             return _map_tree(group, rows, k + 1, width, program, names)
-        children = []
+        children: list[tuple[isl.UnionSet, Node]] = []
         for v in values:
             part = [s for s, c in zip(statements, constants) if c == v]
-            children.append(
-                (
-                    universe_of(part),
-                    _map_tree([s.name for s in part], rows, k + 1, width, program, names),
-                )
-            )
+            child = _map_tree([s.name for s in part], rows, k + 1, width, program, names)
+            if isinstance(child, SequenceNode):  # two constant dims in a row: splice it
+                children.extend((universe_of(part).intersect(f), c) for f, c in child.children)
+            else:
+                children.append((universe_of(part), child))
         return SequenceNode(tuple(children))
     expr = _union([isl.UnionPwAff.from_pw_aff(rows[s.name][k]) for s in statements])
     name = names.member(expr, universe_of(statements))

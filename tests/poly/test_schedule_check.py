@@ -129,3 +129,32 @@ def test_a_budget_hit_is_unknown(seidel: Schedule) -> None:
         "operations; the answer is unknown (raise the budget with poly.budget(...) to try "
         "harder)"
     )
+
+
+TWO_STATEMENT_CONSUMER = """
+func.func @f(%A: memref<10xf32>, %B: memref<10xf32>, %C: memref<10xf32>, %D: memref<10xf32>) {
+  %T = memref.alloc() : memref<10xf32>
+  affine.for %i = 0 to 10 {
+    %a = affine.load %A[%i] : memref<10xf32>
+    affine.store %a, %T[%i] : memref<10xf32>
+  }
+  affine.for %i = 0 to 10 {
+    %t = affine.load %T[%i] : memref<10xf32>
+    affine.store %t, %B[%i] : memref<10xf32>
+    %c = affine.load %C[%i] : memref<10xf32>
+    affine.store %c, %D[%i] : memref<10xf32>
+  }
+  return
+}
+"""
+
+
+def test_two_constant_dimensions_in_a_row_keep_the_outer_order() -> None:
+    """In ``[0, i, 0, i, 0]`` against ``[0, i, 1, 0, 0]`` / ``[0, i, 1, 1, 0]`` the first
+    sequence puts S0 first; the second only orders S1 before S2 (the tree splices the
+    inner sequence into the outer one, so the 2d+1 map keeps both positions)."""
+    s = Schedule.of(affine.parse(TWO_STATEMENT_CONSUMER, "two.mlir").functions()[0])
+    fused = "{ S0[i] -> [i, 0, i, 0]; S1[i] -> [i, 1, 0, 0]; S2[i] -> [i, 1, 1, 0] }"
+    assert verdict(s.replace(fused)) == "legal"
+    reversed_ = "{ S0[i] -> [i, 1, i, 0]; S1[i] -> [i, 0, 0, 0]; S2[i] -> [i, 0, 1, 0] }"
+    assert verdict(s.replace(reversed_)).startswith("illegal: the RAW dependence from S0")

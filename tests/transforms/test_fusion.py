@@ -137,3 +137,14 @@ def test_mlir_opt_fusion_is_wrong_where_ours_is_right(mlir_opt: str, name: str) 
     theirs = affine.parse(done.stdout, f"mlir-opt-{name}.mlir")
     assert not affine.check_equivalent(original, theirs)
     _equivalent(original, transforms.fuse(original).module, "interp")
+
+
+def test_a_consumer_of_two_statements_fuses() -> None:
+    from tests.poly.test_schedule_check import TWO_STATEMENT_CONSUMER
+
+    module = affine.parse(TWO_STATEMENT_CONSUMER, "two.mlir")
+    result = transforms.fuse(module)
+    (remark,) = result.remarks
+    assert remark.startswith("two.mlir:5:10: remark: fused") and "%T private" in remark
+    assert affine.print_module(result.module).count("affine.for") == 1
+    _equivalent(module, result.module, "interp")

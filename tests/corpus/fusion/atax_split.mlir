@@ -1,4 +1,5 @@
 // atax: t = A x (a private vector), y = A^T t.
+// scale: 18=M 22=N
 func.func @atax(%A: memref<18x22xf32>, %x: memref<22xf32>, %y: memref<22xf32>) {
   %t = memref.alloc() : memref<18xf32>
   %zero = arith.constant 0.0 : f32

@@ -1,4 +1,5 @@
 // bicg with its two products as sibling nests: s = A^T r, q = A p.
+// scale: 20=M 24=N
 func.func @bicg(%A: memref<20x24xf32>, %s: memref<24xf32>, %q: memref<20xf32>, %p: memref<24xf32>, %r: memref<20xf32>) {
   affine.for %i = 0 to 20 {
     affine.for %j = 0 to 24 {

@@ -1,4 +1,5 @@
 // Element-wise chain: B = 2 * A (B private), C = B + A.
+// scale: 64=N
 func.func @chain(%A: memref<64xf32>, %C: memref<64xf32>) {
   %B = memref.alloc() : memref<64xf32>
   %two = arith.constant 2.0 : f32

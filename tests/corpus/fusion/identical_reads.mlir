@@ -1,4 +1,5 @@
 // Identical read-only sibling loops: two sums of the same vector.
+// scale: 100=N
 func.func @sums(%A: memref<100xf32>, %s: memref<2xf32>) {
   affine.for %i = 0 to 100 {
     %a = affine.load %A[%i] : memref<100xf32>

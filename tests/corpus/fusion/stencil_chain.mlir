@@ -1,4 +1,5 @@
 // Stencil chain: B = A * A (B private), C[i] = B[i-1] + B[i] + B[i+1].
+// scale: 66=N 65=N-1
 func.func @stencil(%A: memref<66xf32>, %C: memref<66xf32>) {
   %B = memref.alloc() : memref<66xf32>
   affine.for %i = 0 to 66 {

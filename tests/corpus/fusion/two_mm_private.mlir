@@ -1,4 +1,5 @@
 // 2mm-shaped chain with a private intermediate: T = A * B; D = T * C.
+// scale: 12=NI 14=NK 10=NJ 16=NL
 func.func @two_mm(%A: memref<12x14xf32>, %B: memref<14x10xf32>, %C: memref<10x16xf32>, %D: memref<12x16xf32>) {
   %T = memref.alloc() : memref<12x10xf32>
   %zero = arith.constant 0.0 : f32
