@@ -7,8 +7,8 @@ first trial of a new study is it, untouched, so the tuned result is never slower
 automatic one on the tuner's own measurements), the source (or the ``start`` schedule),
 and the source after ``--affine-loop-fusion`` in each mode that changes it (a mode whose
 every pair :func:`transforms.fusion.check_fusion` refuses is an illegal choice). The steps,
-in order: loops to distribute, then a loop order and rectangular tile sizes for each perfect
-nest of the base's :class:`poly.schedule.Schedule` (checked against the exact dependences);
+in order: loops to distribute, then a loop order, rectangular tile sizes and the order of
+the loops inside a tile for each perfect nest of the base's :class:`poly.schedule.Schedule` (checked against the exact dependences);
 a register tile of every innermost band (rows, vectors and vector width;
 :func:`transforms.register_tiling.check_register_tile`) or, without one, unroll-and-jam of
 each nest's outermost loop (:func:`transforms.unroll_jam.check_unroll_and_jam`); and,
@@ -125,7 +125,8 @@ class Knob:
 
 @dataclass(frozen=True)
 class SearchSpace:
-    """Loop orders and tile sizes for each perfect nest of ``start``."""
+    """Loop orders, tile sizes and the order of the loops inside a tile for each perfect nest
+    of ``start``."""
 
     start: Schedule
     nests: tuple[tuple[str, ...], ...]
@@ -141,16 +142,21 @@ class SearchSpace:
     def knobs(self) -> list[Knob]:
         found = []
         for nest in self.nests:
+            orders: tuple[str, ...] = ()
             if len(nest) > 1:
-                orders = itertools.islice(itertools.permutations(nest), MAX_ORDERS)
-                found.append(Knob(f"order {nest[0]}", tuple(",".join(o) for o in orders)))
+                permutations = itertools.islice(itertools.permutations(nest), MAX_ORDERS)
+                orders = tuple(",".join(o) for o in permutations)
+                found.append(Knob(f"order {nest[0]}", orders))
             found += [Knob(f"tile {loop}", self.sizes) for loop in nest]
+            if orders:
+                found.append(Knob(f"point order {nest[0]}", orders))
         return [Knob(self.prefix + k.name, k.choices) for k in found]
 
     def build(self, values: Mapping[str, Any]) -> Schedule:
         """The candidate for knob ``values`` (a knob left out keeps the start's choice):
         each nest in its order, then its loops with a size tiled, as one band where they
-        are consecutive (a loop not tiled between two tiled ones is tiled by 1)."""
+        are consecutive (a loop not tiled between two tiled ones is tiled by 1), the loops
+        inside a tile (``%i.point``) in the order of the tiled loops in ``point order``."""
         result = self.start
         for nest in self.nests:
             order = list(nest)
@@ -165,6 +171,10 @@ class SearchSpace:
                 first, last = tiled[0], tiled[-1] + 1
                 band = order[first:last]
                 result = result.tile(band, [max(size, 1) for size in sizes[first:last]])
+                chosen = str(values.get(f"{self.prefix}point order {nest[0]}", ",".join(band)))
+                inside = [loop for loop in chosen.split(",") if loop in band]
+                if inside != band:
+                    result = result.permute([f"{loop}.point" for loop in inside])
         return result
 
 

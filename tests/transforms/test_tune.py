@@ -97,13 +97,20 @@ def test_the_space_is_orders_and_tiles_of_each_perfect_nest() -> None:
     assert perfect_nests(s) == [("%i", "%j", "%k")]
     space = SearchSpace.around(s, sizes=(0, 8))
     names = [k.name for k in space.knobs()]
-    assert names == ["order %i", "tile %i", "tile %j", "tile %k"]
+    assert names == ["order %i", "tile %i", "tile %j", "tile %k", "point order %i"]
     assert len(space.knobs()[0].choices) == 6  # 3! loop orders
     candidate = space.build({"order %i": "%i,%k,%j", "tile %i": 8, "tile %k": 8})
     assert candidate.history_text() == "permute(['%i', '%k', '%j'])\ntile(['%i', '%k'], [8, 8])"
     # the built candidate computes what the original does
     module = parse(MATMUL)
     assert check_equivalent(module, candidate.apply(), backend="interp", seed=1)
+    # inside the tiles the tiled loops run in the point order's relative order (%j, not
+    # tiled, is left out of it): tile loops %i, %k, then points %k, %i
+    values = {"order %i": "%i,%k,%j", "tile %i": 8, "tile %k": 8, "point order %i": "%j,%k,%i"}
+    inside = space.build(values)
+    assert inside.history_text().splitlines()[-1] == "permute(['%k.point', '%i.point'])"
+    assert inside.check().legal
+    assert check_equivalent(module, inside.apply(), backend="interp", seed=1)
 
 
 def test_illegal_candidates_are_never_timed(tmp_path: Path) -> None:
