@@ -44,9 +44,10 @@ def register(name: str, summary: str, module: str, attr: str) -> None:
 
 
 def register_action(name: str, summary: str, module: str, attr: str) -> None:
-    """Register a command-line action: a function ``(module, value, context) -> str | None``
-    run after the passes.  It may add diagnostics to the context; a returned string is
-    printed instead of the module (``--emit=c``), None prints the module as usual."""
+    """Register a command-line action: a function ``(module, value, context) -> str |
+    Iterable[str] | None`` run after the passes.  It may add diagnostics to the context; a
+    returned string is printed instead of the module (``--emit=c``), strings one after the
+    other as they come (a report written as it is made), None prints the module as usual."""
     _ACTIONS[name] = PassEntry(name, summary, module, attr)
 
 
