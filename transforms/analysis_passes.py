@@ -27,7 +27,7 @@ class MemRefDependenceCheck(PassOptions):
     )  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), context.reading_only():
             warnings.simplefilter("ignore", AnalysisWarning)
             analysis = DependenceAnalysis(module, max_operations=self.max_operations)
             for dep in analysis.all_checks():
