@@ -51,8 +51,9 @@ def _nest_of(statement: Statement) -> Operation:
 
 
 class _Nodes:
-    """Names the nodes of ``level`` that accesses belong to, and gives each one's attributes
-    the first time it is named (accesses by their index in the model, in constant time)."""
+    """The node of ``level`` each access belongs to (an access by its index in the model,
+    found in constant time; nests numbered in the order they are first asked for) and the
+    node's attributes."""
 
     def __init__(self, analysis: FlowAnalysis, level: str) -> None:
         if level not in LEVELS:
