@@ -44,9 +44,10 @@ from poly.deps import (
     num_common_ivs,
     ordering_set,
 )
-from poly.model import READ, WRITE, Access, Model, Scope, build_model
+from poly.model import READ, WRITE, Access, Model, build_model
 
 RAW, WAR, WAW, RAR = "RAW", "WAR", "WAW", "RAR"
+KINDS = (RAW, WAR, WAW, RAR)
 
 
 @dataclass
@@ -155,7 +156,20 @@ class LoopInfo:
 
 class FlowAnalysis:
     """All dependences of every scope in ``root``, memory- and value-based (the latter
-    skipped with ``value_based=False``: legality needs only the memory-based ones)."""
+    skipped with ``value_based=False``: legality needs only the memory-based ones; the
+    former, but for those within one nest, left to the first use of :attr:`memory` with
+    ``memory_based=False``).
+
+    The work is per buffer (accesses of different memrefs are never paired) and per *nest*
+    (the accesses under one op of the scope's block; nests run one after the other). The
+    value-based dependences into a nest are computed on a *window*: the nest and the nests
+    before it back to the latest one from which the exact must-writes in between cover every
+    element the nest touches, as no older instance can reach it. On code whose nests
+    overwrite what they read, the work then grows with the number of nests, not its square.
+    Memory-based dependences relate every earlier nest to every later one touching the same
+    elements (their number grows with the square); those within a nest, all the loop
+    verdicts need, come with the value-based ones. :attr:`pair_tests` counts the ordered
+    pairs of accesses handed to ISL."""
 
     def __init__(
         self,
@@ -164,78 +178,145 @@ class FlowAnalysis:
         max_operations: int = DEFAULT_MAX_OPERATIONS,
         bindings: Mapping[Value, int] | None = None,
         value_based: bool = True,
+        memory_based: bool = True,
     ) -> None:
         self.model = root if isinstance(root, Model) else build_model(root, bindings=bindings)
         self.include_rar = include_rar
         self.max_operations = max_operations
         self.value_based = value_based
-        self.memory: list[Edge] = []
         self.value: list[Edge] = []
-        for scope in self.model.scopes.values():
-            self._analyse(scope)
+        self.pair_tests = 0
+        self._index = {id(a): k for k, a in enumerate(self.model.accesses)}
+        self._buffers = _buffer_nests(self.model, include_rar)
+        self._memory: list[Edge] | None = None
+        self._near: list[Edge] = []  # memory-based, from the nests of each nest's window
+        self._before_windows: list[tuple[list[list[Access]], int, int]] = []  # nests, first, m
+        for nests in self._buffers:
+            for m in range(len(nests)):
+                first = self._cover_start(nests, m) if value_based else 0
+                window = [a for nest in nests[first : m + 1] for a in nest]
+                self._near.extend(self._dependences(window, nests[m], value_based))
+                if first:
+                    self._before_windows.append((nests, first, m))
+        self.value.sort(key=self._edge_order)
+        self._within_nests = [e for e in self._near if _same_nest(e.source, e.target)]
+        if memory_based:
+            self.memory  # noqa: B018  # computed now, its warnings with the others
 
     @property
     def ctx(self) -> isl.Context:
         return self.model.ctx
 
+    @property
+    def memory(self) -> list[Edge]:
+        """Every memory-based dependence, by kind then source and target."""
+        if self._memory is None:
+            self._memory = self._near + [
+                edge
+                for nests, first, m in self._before_windows
+                for edge in self._dependences(
+                    [a for nest in nests[:first] for a in nest], nests[m], value_based=False
+                )
+            ]
+            self._memory.sort(key=self._edge_order)
+        return self._memory
+
     # -- building ----------------------------------------------------------------------------
-    def _analyse(self, scope: Scope) -> None:
-        accesses = [a for a in self.model.accesses if a.statement.scope is scope]
-        if not accesses:
-            return
-        self._index = {id(a): k for k, a in enumerate(self.model.accesses)}
+    def _edge_order(self, edge: Edge) -> tuple[int, int, int]:
+        return (KINDS.index(edge.kind), self._index[id(edge.source)], self._index[id(edge.target)])
+
+    def _cover_start(self, nests: list[list[Access]], m: int) -> int:
+        """The latest nest ``k <= m`` such that the exact must-writes of nests ``k .. m-1``
+        write every element nest ``m`` touches (0 when none does, or ISL gives no answer):
+        no instance before nest ``k`` is the last to touch an element before nest ``m``."""
+        try:
+            with budget(self.max_operations, "the nests a nest's values come from"):
+                touched = _union_set(self.ctx, (a.relation.range() for a in nests[m]))
+                written = _union_set(self.ctx, ())
+                for k in range(m - 1, -1, -1):
+                    for a in nests[k]:
+                        if a.is_write and a.must and a.exact:
+                            written = written.union(isl.UnionSet.from_set(a.relation.range()))
+                    if touched.is_subset(written):
+                        return k
+        except (IslBudgetExceeded, isl.Error):
+            pass
+        return 0
+
+    def _dependences(
+        self, sources: list[Access], sinks: list[Access], value_based: bool
+    ) -> list[Edge]:
+        """The dependences of one buffer from ``sources`` (all of the nests they are in) into
+        ``sinks`` (one nest's accesses, among the sources when ``value_based``): the memory-
+        based ones returned, the value-based ones (where the sources hold every instance that
+        may come last before a sink) added to :attr:`value`."""
+        accesses = list({id(a): a for a in [*sources, *sinks]}.values())
         width = max(len(a.statement.schedule_vector()) for a in accesses)
-        schedule = _union(
-            self.ctx,
-            (
-                a.statement.schedule_map(width, self._name(a), (1 if a.is_write else 0,))
-                for a in accesses
-            ),
-        )
-        reads = _union(self.ctx, (self._renamed(a) for a in accesses if a.kind == READ))
-        writes = _union(self.ctx, (self._renamed(a) for a in accesses if a.kind == WRITE))
-        must_writes = _union(
-            self.ctx, (self._renamed(a) for a in accesses if a.kind == WRITE and a.must)
-        )
+        times = {
+            id(a): a.statement.schedule_map(width, self._name(a), (1 if a.is_write else 0,))
+            for a in accesses
+        }
+        schedule = _union(self.ctx, times.values())
+        sink_schedule = _union(self.ctx, (times[id(a)] for a in sinks))
+        reads, writes, must_writes = self._by_kind(sources)
+        sink_reads, sink_writes, _ = self._by_kind(sinks)
         by_name = {self._name(a): a for a in accesses}
+        self.pair_tests += _pair_count(sources, sinks, self.include_rar)
         memory: dict[str, isl.UnionMap] = {}
+        edges: list[Edge] = []
         try:
             with budget(self.max_operations, "memory-based dependences"):
-                before = schedule.lex_lt_union_map(schedule)
-                pairs = [(RAW, writes, reads), (WAR, reads, writes), (WAW, writes, writes)]
+                before = schedule.lex_lt_union_map(sink_schedule)
+                pairs = [(RAW, writes, sink_reads), (WAR, reads, sink_writes)]
+                pairs.append((WAW, writes, sink_writes))
                 if self.include_rar:
-                    pairs.append((RAR, reads, reads))
-                for kind, sources, sinks in pairs:
-                    memory[kind] = sources.apply_range(sinks.reverse()).intersect(before)
-                    self.memory.extend(self._edges(kind, memory[kind], by_name, value_based=False))
+                    pairs.append((RAR, reads, sink_reads))
+                for kind, earlier, later in pairs:
+                    memory[kind] = earlier.apply_range(later.reverse()).intersect(before)
+                    edges.extend(self._edges(kind, memory[kind], by_name, value_based=False))
         except (IslBudgetExceeded, isl.Error) as error:
-            self._fallback_memory(accesses, error)
-            self.value.extend(e for e in self.memory if e.source.statement.scope is scope)
-            return
-        if not self.value_based:
-            return
+            edges = self._fallback_memory(sources, sinks, error)
+            if value_based:
+                self.value.extend(edges)
+            return edges
+        if not value_based:
+            return edges
+        value: list[Edge] = []
         try:
             with budget(self.max_operations, "value-based dependences"):
                 # A must-write kills older values of its element: RAW keeps the writes since
                 # the last must-write before each read, WAW likewise for writes, WAR the
                 # reads since the last must-write before each write.
-                kills_before_reads = must_writes.apply_range(reads.reverse()).intersect(before)
-                kills_before_writes = must_writes.apply_range(writes.reverse()).intersect(before)
-                times = isl.Space.set_alloc(isl_context(), 0, width + 1)
+                kills_before_reads = must_writes.apply_range(sink_reads.reverse()).intersect(before)
+                kills_before_writes = must_writes.apply_range(sink_writes.reverse()).intersect(
+                    before
+                )
+                time = isl.Space.set_alloc(isl_context(), 0, width + 1)
                 flows = (
-                    (RAW, _unkilled(memory[RAW], kills_before_reads, schedule, times)),
-                    (WAW, _unkilled(memory[WAW], kills_before_writes, schedule, times)),
-                    (WAR, _unkilled(memory[WAR], kills_before_writes, schedule, times)),
+                    (RAW, _unkilled(memory[RAW], kills_before_reads, schedule, time)),
+                    (WAW, _unkilled(memory[WAW], kills_before_writes, schedule, time)),
+                    (WAR, _unkilled(memory[WAR], kills_before_writes, schedule, time)),
                 )
                 for kind, relation in flows:
-                    self.value.extend(self._edges(kind, relation, by_name, value_based=True))
+                    value.extend(self._edges(kind, relation, by_name, value_based=True))
         except (IslBudgetExceeded, isl.Error) as error:
             warnings.warn(
                 f"value-based dependences fall back to memory-based ones: {error}",
                 AnalysisWarning,
                 stacklevel=3,
             )
-            self.value.extend(e for e in self.memory if e.source.statement.scope is scope)
+            value = edges
+        self.value.extend(value)
+        return edges
+
+    def _by_kind(self, accesses: list[Access]) -> tuple[isl.UnionMap, isl.UnionMap, isl.UnionMap]:
+        """The reads, the writes and the must-writes of ``accesses``, each on its own tuple."""
+        reads = _union(self.ctx, (self._renamed(a) for a in accesses if a.kind == READ))
+        writes = _union(self.ctx, (self._renamed(a) for a in accesses if a.kind == WRITE))
+        must_writes = _union(
+            self.ctx, (self._renamed(a) for a in accesses if a.kind == WRITE and a.must)
+        )
+        return reads, writes, must_writes
 
     def _name(self, a: Access) -> str:
         return f"A{self._index[id(a)]}"
@@ -266,16 +347,19 @@ class FlowAnalysis:
             edges.append(edge)
         return edges
 
-    def _fallback_memory(self, accesses: list[Access], error: Exception) -> None:
+    def _fallback_memory(
+        self, accesses: list[Access], sinks: list[Access], error: Exception
+    ) -> list[Edge]:
         warnings.warn(
             f"memory-based dependences could not be computed ({error}); every pair of "
             "accesses of a memref with a write is assumed to depend",
             AnalysisWarning,
             stacklevel=4,
         )
+        edges = []
         for source in accesses:
-            for target in accesses:
-                if source.memref is not target.memref or not (source.is_write or target.is_write):
+            for target in sinks:
+                if not (source.is_write or target.is_write):
                     continue
                 kind = (
                     RAW
@@ -288,7 +372,8 @@ class FlowAnalysis:
                 edge = Edge(kind, source, target, False, None, common, None, unknown=True)
                 edge.carried = list(range(len(common)))
                 edge.loop_independent = True
-                self.memory.append(edge)
+                edges.append(edge)
+        return edges
 
     def _repr_html_(self) -> str:
         """Dependences, loop verdicts and the graph's picture (Jupyter's rich display)."""
@@ -304,13 +389,13 @@ class FlowAnalysis:
             for ref in _loop_refs(s.loops):
                 refs.setdefault((id(ref.op), ref.index), ref)
         reductions = memory_reduction_pairs(self.model)
+        carried_by: dict[tuple[int, int], list[Edge]] = {}
+        for edge in sorted(self._within_nests, key=self._edge_order):
+            for c in edge.carried_by:
+                carried_by.setdefault((id(c.op), c.index), []).append(edge)
         infos = []
         for ref in refs.values():
-            carried = [
-                e
-                for e in self.memory
-                if any(c.op is ref.op and c.index == ref.index for c in e.carried_by)
-            ]
+            carried = carried_by.get((id(ref.op), ref.index), [])
             combiners, sequential = iter_args_reductions(ref.op)
             sequential = sequential or _has_zero_step(ref)  # repeats one iteration forever
             reduction = bool(carried or combiners) and all(
@@ -348,14 +433,50 @@ def _unkilled(
     was seen to drop a last writer depending on the order of its inputs).
     """
     last_kill = kills.reverse().apply_range(schedule).lexmax()  # sink -> time of last kill
-    times = schedule.range()
-    not_older = isl.UnionMap.from_map(isl.Map.lex_le(time_space))
-    not_older = not_older.intersect_domain(times).intersect_range(times)
     sources = dependences.reverse()  # sink -> source
-    after_kill = last_kill.apply_range(not_older).apply_range(schedule.reverse())
-    survivors = sources.intersect(after_kill)
+    kill_time = sources.domain_map().apply_range(last_kill)  # [sink -> source] -> kill time
+    source_time = sources.range_map().apply_range(schedule)  # [sink -> source] -> its time
+    not_older = isl.UnionSet.from_set(isl.Map.lex_le(time_space).wrap())
+    survivors = kill_time.range_product(source_time).intersect_range(not_older).domain().unwrap()
     unkilled = sources.subtract_domain(last_kill.domain())
     return survivors.union(unkilled).reverse()
+
+
+def _buffer_nests(model: Model, include_rar: bool) -> list[list[list[Access]]]:
+    """The accesses of each buffer of each scope (those with a write, or all with
+    ``include_rar``), grouped by nest (the op of the scope's block holding them) in order."""
+    groups: dict[tuple[int, str], dict[int, list[Access]]] = {}
+    for a in model.accesses:
+        key = (id(a.statement.scope), a.memref_name)
+        groups.setdefault(key, {}).setdefault(a.statement.position[0], []).append(a)
+    return [
+        [nests[position] for position in sorted(nests)]
+        for nests in groups.values()
+        if include_rar or any(a.is_write for nest in nests.values() for a in nest)
+    ]
+
+
+def _same_nest(a: Access, b: Access) -> bool:
+    return a.statement.scope is b.statement.scope and (
+        a.statement.position[0] == b.statement.position[0]
+    )
+
+
+def _pair_count(accesses: list[Access], sinks: list[Access], include_rar: bool) -> int:
+    """Ordered pairs (one of ``accesses``, one of ``sinks``) of which at least one writes
+    (any, with ``include_rar``)."""
+    writes = sum(a.is_write for a in accesses)
+    sink_writes = sum(a.is_write for a in sinks)
+    if include_rar:
+        return len(accesses) * len(sinks)
+    return writes * len(sinks) + (len(accesses) - writes) * sink_writes
+
+
+def _union_set(ctx: isl.Context, sets: Iterable[isl.Set]) -> isl.UnionSet:
+    result = isl.UnionSet.empty(isl.Space.params_alloc(ctx, 0))
+    for s in sets:
+        result = result.union(isl.UnionSet.from_set(s))
+    return result
 
 
 def _union(ctx: isl.Context, maps: Iterable[isl.Map]) -> isl.UnionMap:

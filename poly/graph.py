@@ -8,12 +8,15 @@ common loops + 1), ``distance`` (one ``[lb, ub]`` per common loop), ``distance_s
 exact set in ISL text when those bounds do not describe it, else None), ``direction``,
 ``carried_by`` (loops as ``%i at FILE:LINE:COL``),
 ``loop_independent``, ``value_based``, ``exact`` and ``relation`` (ISL text). Exported as
-DOT (:func:`to_dot`) and JSON (:func:`to_json`, networkx's node-link format).
+DOT (:func:`to_dot`), networkx's node-link form (:func:`to_json`) and the report
+(:func:`report_chunks`: one JSON document of the nodes, the value- or memory-based edges and
+the loop verdicts, written a line at a time).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import networkx as nx
@@ -47,55 +50,85 @@ def _nest_of(statement: Statement) -> Operation:
     return op
 
 
+class _Nodes:
+    """The node of ``level`` each access belongs to (an access by its index in the model,
+    found in constant time; nests numbered in the order they are first asked for) and the
+    node's attributes."""
+
+    def __init__(self, analysis: FlowAnalysis, level: str) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.level = level
+        self.index = {id(a): k for k, a in enumerate(analysis.model.accesses)}
+        self.nests: dict[int, str] = {}
+
+    def name(self, access: Access) -> str:
+        if self.level == "access":
+            return f"A{self.index[id(access)]}"
+        if self.level == "statement":
+            return access.statement.name
+        nest = _nest_of(access.statement)
+        return self.nests.setdefault(id(nest), f"N{len(self.nests)}")
+
+    def attributes(self, access: Access) -> dict[str, Any]:
+        if self.level == "access":
+            return {
+                "op": access.op.name,
+                "kind": access.kind,
+                "memref": access.memref_label,
+                "isl_tuple": access.memref_name,
+                "number": access.number,
+                "statement": access.statement.name,
+                "location": _loc(access.op),
+                "relation": str(access.relation),
+                "exact": access.exact,
+                "label": f"{access.op.name} {access.kind} {access.memref_label}",
+            }
+        if self.level == "statement":
+            s = access.statement
+            return {
+                "op": s.op.name,
+                "location": _loc(s.op),
+                "domain": str(s.domain),
+                "label": s.op.name,
+            }
+        nest = _nest_of(access.statement)
+        return {"op": nest.name, "location": _loc(nest), "label": _label(nest)}
+
+
+def dependence_nodes(analysis: FlowAnalysis, level: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The nodes of ``level`` (accesses, statements or nests) with their attributes, in the
+    model's order, each once."""
+    nodes = _Nodes(analysis, level)
+    seen: set[str] = set()
+    for access in analysis.model.accesses:
+        name = nodes.name(access)
+        if name not in seen:
+            seen.add(name)
+            yield name, nodes.attributes(access)
+
+
+def dependence_edges(
+    analysis: FlowAnalysis, level: str, value_based: bool
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The dependences (value- or memory-based) as ``(source node, target node, attributes)``
+    between nodes of ``level``, one edge each."""
+    nodes = _Nodes(analysis, level)
+    for access in analysis.model.accesses:
+        nodes.name(access)  # nests numbered in the model's order, as the nodes are
+    for edge in analysis.value if value_based else analysis.memory:
+        yield nodes.name(edge.source), nodes.name(edge.target), edge_attributes(edge)
+
+
 def dependence_graph(
     analysis: FlowAnalysis, level: str = "access", value_based: bool = False
 ) -> nx.MultiDiGraph:
     """The dependences of ``analysis`` (memory-based unless ``value_based``) between nodes
     of ``level``: ``access``, ``statement`` or ``nest``."""
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
-    model = analysis.model
     graph = nx.MultiDiGraph(level=level, value_based=value_based)
-    nests: dict[int, str] = {}
-
-    def node(access: Access) -> str:
-        if level == "access":
-            return f"A{model.accesses.index(access)}"
-        if level == "statement":
-            return access.statement.name
-        nest = _nest_of(access.statement)
-        if id(nest) not in nests:
-            nests[id(nest)] = f"N{len(nests)}"
-            graph.add_node(nests[id(nest)], op=nest.name, location=_loc(nest), label=_label(nest))
-        return nests[id(nest)]
-
-    for access in model.accesses:
-        name = node(access)
-        if level == "access":
-            graph.add_node(
-                name,
-                op=access.op.name,
-                kind=access.kind,
-                memref=access.memref_label,
-                isl_tuple=access.memref_name,
-                number=access.number,
-                statement=access.statement.name,
-                location=_loc(access.op),
-                relation=str(access.relation),
-                exact=access.exact,
-                label=f"{access.op.name} {access.kind} {access.memref_label}",
-            )
-        elif level == "statement" and name not in graph:
-            s = access.statement
-            graph.add_node(
-                name,
-                op=s.op.name,
-                location=_loc(s.op),
-                domain=str(s.domain),
-                label=s.op.name,
-            )
-    for edge in analysis.value if value_based else analysis.memory:
-        graph.add_edge(node(edge.source), node(edge.target), **edge_attributes(edge))
+    graph.add_nodes_from(dependence_nodes(analysis, level))
+    for source, target, attributes in dependence_edges(analysis, level, value_based):
+        graph.add_edge(source, target, **attributes)
     return graph
 
 
@@ -163,36 +196,82 @@ def to_dot(graph: nx.MultiDiGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def report(analysis: FlowAnalysis, level: str = "access") -> dict[str, Any]:
-    """Everything about a module's dependences, JSON-serialisable: the accesses, memory-
-    and value-based dependence graphs, and the verdict on every loop."""
+def report(
+    analysis: FlowAnalysis, level: str = "access", value_based: bool = True
+) -> dict[str, Any]:
+    """The dependence report as a JSON-serialisable dict (what :func:`report_json` writes):
+    ``level``, ``value_based``, the ``nodes`` of ``level`` (each with its ``id``), the value-
+    or memory-based dependence ``edges`` between them (each with its ``source`` and ``target``
+    node and :func:`edge_attributes` but ``value_based``) and the verdict on every loop."""
     return {
-        "memory_based": to_json(dependence_graph(analysis, level)),
-        "value_based": to_json(dependence_graph(analysis, level, value_based=True)),
-        "loops": [loop_summary(info) for info in analysis.loops()],
+        key: value if isinstance(value, (str, bool)) else list(value)
+        for key, value in _report_parts(analysis, level, value_based)
     }
 
 
-def report_json(analysis: FlowAnalysis, level: str = "access") -> str:
-    return json.dumps(report(analysis, level), indent=2) + "\n"
+def report_json(analysis: FlowAnalysis, level: str = "access", value_based: bool = True) -> str:
+    """:func:`report` as JSON text (see :func:`report_chunks`)."""
+    return "".join(report_chunks(analysis, level, value_based))
+
+
+def report_chunks(
+    analysis: FlowAnalysis, level: str = "access", value_based: bool = True
+) -> Iterator[str]:
+    """:func:`report` as one JSON document written a piece at a time, one line per node,
+    edge and loop: its size and the memory it takes grow with what it reports."""
+    separator = "{"
+    for key, value in _report_parts(analysis, level, value_based):
+        if isinstance(value, (str, bool)):
+            yield f"{separator}{json.dumps(key)}: {json.dumps(value)}"
+        else:
+            yield f"{separator.rstrip()}\n{json.dumps(key)}: ["
+            item_separator = "\n  "
+            for item in value:
+                yield item_separator + json.dumps(item)
+                item_separator = ",\n  "
+            yield "]" if item_separator == "\n  " else "\n]"
+        separator = ", "
+    yield "}\n"
+
+
+def _report_parts(
+    analysis: FlowAnalysis, level: str, value_based: bool
+) -> Iterator[tuple[str, str | bool | Iterator[dict[str, Any]]]]:
+    yield "level", level
+    yield "value_based", value_based
+    yield "nodes", ({"id": name, **data} for name, data in dependence_nodes(analysis, level))
+    yield (
+        "edges",
+        (
+            {"source": source, "target": target, **_without(data, "value_based")}
+            for source, target, data in dependence_edges(analysis, level, value_based)
+        ),
+    )
+    yield "loops", (loop_summary(info) for info in analysis.loops())
+
+
+def _without(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != key}
 
 
 _PLURALS = {"access": "accesses", "statement": "statements", "nest": "nests"}
 
 
-def report_text(analysis: FlowAnalysis, level: str = "access") -> str:
+def report_text(
+    analysis: FlowAnalysis, level: str = "access", value_based: bool | None = None
+) -> str:
     """The report for reading in a terminal: the nodes of ``level`` (accesses, statements or
-    loop nests), the memory-based then the value-based dependences between them, each with
-    its own distances (and the exact set where per-loop bounds do not describe it), and the
-    verdict on every loop; everything named as the source names it."""
-    memory = dependence_graph(analysis, level)
+    loop nests), the memory-based then the value-based dependences between them (only those
+    of ``value_based`` when it is given), each with its own distances (and the exact set
+    where per-loop bounds do not describe it), and the verdict on every loop; everything
+    named as the source names it."""
     lines = [f"{_PLURALS[level]}:"]
-    for name, data in memory.nodes(data=True):
+    for name, data in dependence_nodes(analysis, level):
         lines.append(f"  {name}: {data['label']} at {data['location']}")
-    for title, graph in (
-        ("memory-based", memory),
-        ("value-based", dependence_graph(analysis, level, value_based=True)),
-    ):
+    for title, value in (("memory-based", False), ("value-based", True)):
+        if value_based is not None and value_based != value:
+            continue
+        graph = dependence_graph(analysis, level, value_based=value)
         lines.append(f"dependences ({title}):")
         for source, target, data in graph.edges(data=True):
             carried = ", ".join(data["carried_by"]) or "no loop"

@@ -338,7 +338,10 @@ class Program:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", AnalysisWarning)
                 analysis = FlowAnalysis(
-                    self.model, value_based=value_based, max_operations=max_operations
+                    self.model,
+                    value_based=value_based,
+                    memory_based=not value_based,
+                    max_operations=max_operations,
                 )
             edges = analysis.value if value_based else analysis.memory
             dependences = [d for e in edges if (d := self._dependence(e)) is not None]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from affine.errors import PolyError
@@ -10,7 +11,7 @@ from affine.ir.core import Module
 from poly.bounds import OUT_OF_BOUNDS, check_bounds
 from poly.deps import DEFAULT_MAX_OPERATIONS, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.flow import FlowAnalysis
-from poly.graph import LEVELS, dependence_graph, report_json, report_text, to_dot
+from poly.graph import LEVELS, dependence_graph, report_chunks, report_text, to_dot
 from transforms.registry import PassContext, PassOptions, option
 
 
@@ -26,7 +27,7 @@ class MemRefDependenceCheck(PassOptions):
     )  # per query, before answering "unknown"
 
     def run(self, module: Module, context: PassContext) -> Module:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), context.reading_only():
             warnings.simplefilter("ignore", AnalysisWarning)
             analysis = DependenceAnalysis(module, max_operations=self.max_operations)
             for dep in analysis.all_checks():
@@ -55,29 +56,46 @@ class MemRefDependenceCheck(PassOptions):
 
 
 REPORT_FORMATS = ("json", "dot", "text")
+REPORT_DEPENDENCES = ("value", "memory")
 
 
-def dependence_report(module: Module, value: str, context: PassContext) -> str:
-    """``--dependence-report=FORMAT[,LEVEL]``: the dependence graph and loop verdicts as JSON
-    (default), Graphviz DOT or text; LEVEL is ``access`` (default), ``statement`` or ``nest``."""
+def dependence_report(module: Module, value: str, context: PassContext) -> Iterator[str]:
+    """``--dependence-report=FORMAT[,LEVEL[,DEPENDENCES]]``: the dependence graph and loop
+    verdicts as JSON (default; written a line at a time), Graphviz DOT or text; LEVEL is
+    ``access`` (default), ``statement`` or ``nest``; DEPENDENCES is ``value`` (value-based,
+    the default of JSON) or ``memory`` (memory-based, the default of DOT); text shows both
+    unless one is named."""
 
-    fmt, _, level = (value or "json").partition(",")
+    fmt, level, dependences, *rest = (value or "json").split(",") + ["", ""]
     level = level or "access"
-    if fmt not in REPORT_FORMATS or level not in LEVELS:
+    if (
+        fmt not in REPORT_FORMATS
+        or level not in LEVELS
+        or dependences not in ("", *REPORT_DEPENDENCES)
+        or any(rest)
+    ):
         raise PolyError(
-            f"--dependence-report takes FORMAT[,LEVEL] with FORMAT in {', '.join(REPORT_FORMATS)} "
-            f"and LEVEL in {', '.join(LEVELS)}; got '{value}'"
+            f"--dependence-report takes FORMAT[,LEVEL[,DEPENDENCES]] with FORMAT in "
+            f"{', '.join(REPORT_FORMATS)}, LEVEL in {', '.join(LEVELS)} and DEPENDENCES in "
+            f"{', '.join(REPORT_DEPENDENCES)}; got '{value}'"
         )
+    default = {"json": "value", "dot": "memory", "text": ""}[fmt]
+    with_memory = (dependences or default) in ("memory", "")
+    with_value = (dependences or default) in ("value", "")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AnalysisWarning)
-        analysis = FlowAnalysis(module)
+        analysis = FlowAnalysis(module, value_based=with_value, memory_based=with_memory)
+        if fmt == "json":
+            chunks = report_chunks(analysis, level, value_based=with_value)
+        elif fmt == "dot":
+            chunks = iter([to_dot(dependence_graph(analysis, level, value_based=with_value))])
+        else:
+            chunks = iter(
+                [report_text(analysis, level, None if with_memory and with_value else with_value)]
+            )
     for w in caught:
         context.emit(None, "warning", str(w.message))
-    if fmt == "json":
-        return report_json(analysis, level)
-    if fmt == "dot":
-        return to_dot(dependence_graph(analysis, level))
-    return report_text(analysis, level)
+    return chunks
 
 
 @dataclass

@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import textwrap
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -372,8 +373,9 @@ def _split_chunks(text: str) -> list[tuple[str, int]]:
 
 def process(
     text: str, filename: str, opts: Options, line_offset: int = 0
-) -> tuple[str | None, list[Diagnostic]]:
-    """Parse, verify, run passes and print one buffer; returns (output, diagnostics)."""
+) -> tuple[list[str | Iterable[str]] | None, list[Diagnostic]]:
+    """Parse, verify, run passes and print one buffer; returns (output, diagnostics), the
+    output in pieces: strings, or iterables of strings an action writes as it goes."""
 
     module = parse_module(text, filename, line_offset)
     gc.freeze()  # the module lives until exit: later collections need not scan it
@@ -393,7 +395,7 @@ def process(
         diagnostics.extend(context.diagnostics)
         if opts.verify_each:
             verify(module)
-    replacement: str | None = None
+    replacement: list[str | Iterable[str]] | None = None
     for name, value in opts.actions:
         entry = registry.lookup_action(name)
         assert entry is not None
@@ -402,14 +404,14 @@ def process(
             print_op_on_diagnostic=show_op,
             multithreading=not opts.disable_threading,
         )
-        text = entry.load()(module, value, context)
+        output = entry.load()(module, value, context)
         diagnostics.extend(context.diagnostics)
-        if text is not None:
-            replacement = (replacement or "") + text
+        if output is not None:
+            replacement = [*(replacement or []), output]
     if replacement is not None:
         return replacement, diagnostics
     printed = module.ops[0] if bare else module
-    return print_module(printed, generic=opts.generic), diagnostics
+    return [print_module(printed, generic=opts.generic)], diagnostics
 
 
 def top_level_op(module: Module, filename: str, no_implicit_module: bool) -> Operation:
@@ -428,7 +430,7 @@ def top_level_op(module: Module, filename: str, no_implicit_module: bool) -> Ope
 
 def _process_reporting(
     chunk: str, filename: str, opts: Options, line_offset: int
-) -> tuple[str | None, list[Diagnostic]]:
+) -> tuple[list[str | Iterable[str]] | None, list[Diagnostic]]:
     """:func:`process`, with every error turned into a diagnostic (no output then)."""
 
     try:
@@ -463,7 +465,7 @@ def run(argv: list[str]) -> int:
         return 1
 
     chunks = _split_chunks(text) if opts.split else [(text, 0)]
-    outputs: list[str] = []
+    outputs: list[list[str | Iterable[str]]] = []
     failed = False
     for chunk, line_offset in chunks:
         output, diagnostics = _process_reporting(chunk, filename, opts, line_offset)
@@ -473,12 +475,13 @@ def run(argv: list[str]) -> int:
             print(d.render(), file=sys.stderr)
         if any(d.severity == "error" for d in diagnostics):
             failed = True
-        outputs.append(output or "")
-    result = "// -----\n".join(outputs)
+        outputs.append(output or [])
+    result = _pieces(outputs)
     if failed and opts.output not in (None, "-"):
         return 1  # keep whatever the user had in the output file
     if opts.output is None or opts.output == "-":
-        sys.stdout.write(result)
+        for piece in result:
+            sys.stdout.write(piece)
     else:
         try:
             write_atomically(opts.output, result)
@@ -488,14 +491,28 @@ def run(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so that a failed write leaves
-    what was there."""
+def _pieces(outputs: list[list[str | Iterable[str]]]) -> Iterator[str]:
+    """The outputs of the chunks in order, separated as the input was, one string at a time
+    (an action's iterable is consumed as it is written)."""
+    for k, output in enumerate(outputs):
+        if k:
+            yield "// -----\n"
+        for piece in output:
+            if isinstance(piece, str):
+                yield piece
+            else:
+                yield from piece
+
+
+def write_atomically(path: str, text: str | Iterable[str]) -> None:
+    """Write ``text`` (a string, or strings one after the other) to ``path`` through a
+    temporary file, so that a failed write leaves what was there."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".poly-opt-")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            for piece in [text] if isinstance(text, str) else text:
+                f.write(piece)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

@@ -44,7 +44,9 @@ register(
 )
 register_action(
     "dependence-report",
-    "Print the dependence graph and loop verdicts: --dependence-report=json|dot|text[,access|statement|nest]",
+    "Print the dependence graph and loop verdicts: --dependence-report=json|dot|text"
+    "[,access|statement|nest[,value|memory]] (value-based or memory-based dependences; "
+    "json: value-based, written a line at a time; dot: memory-based; text: both)",
     "transforms.analysis_passes",
     "dependence_report",
 )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -44,9 +46,10 @@ def register(name: str, summary: str, module: str, attr: str) -> None:
 
 
 def register_action(name: str, summary: str, module: str, attr: str) -> None:
-    """Register a command-line action: a function ``(module, value, context) -> str | None``
-    run after the passes.  It may add diagnostics to the context; a returned string is
-    printed instead of the module (``--emit=c``), None prints the module as usual."""
+    """Register a command-line action: a function ``(module, value, context) -> str |
+    Iterable[str] | None`` run after the passes.  It may add diagnostics to the context; a
+    returned string is printed instead of the module (``--emit=c``), strings one after the
+    other as they come (a report written as it is made), None prints the module as usual."""
     _ACTIONS[name] = PassEntry(name, summary, module, attr)
 
 
@@ -88,6 +91,17 @@ class PassContext:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     print_op_on_diagnostic: bool = True  # mlir-opt's --mlir-print-op-on-diagnostic
     multithreading: bool = True  # cleared by --mlir-disable-threading: kernels use one thread
+    _names: dict[tuple[int, bool], Any] | None = field(default=None, init=False, repr=False)
+
+    @contextmanager
+    def reading_only(self) -> Iterator[None]:
+        """While the IR does not change, each function's values are numbered once for all the
+        ops shown with the diagnostics (not once per diagnostic)."""
+        self._names = {}
+        try:
+            yield
+        finally:
+            self._names = None
 
     def emit(
         self, op: Operation | None, severity: str, message: str, at: Location | None = None
@@ -96,7 +110,7 @@ class PassContext:
         (an op that is no longer in the IR)."""
         op_text = None
         if op is not None and self.print_op_on_diagnostic:
-            op_text = print_operation_in_context(op)
+            op_text = print_operation_in_context(op, names=self._names)
         location = op.loc if op is not None else at
         self.diagnostics.append(Diagnostic(severity, message, location, op_text))
 

@@ -690,10 +690,13 @@ def print_operation(op: Operation, generic: bool = False) -> str:
     return p.finish()
 
 
-def print_operation_in_context(op: Operation, generic: bool = False) -> str:
+def print_operation_in_context(
+    op: Operation, generic: bool = False, names: dict[tuple[int, bool], _Names] | None = None
+) -> str:
     """Text of ``op`` with the value names it has in its function's print, attributes
     inline (no alias definitions): what mlir-opt shows in "see current operation" notes
-    (generic form, as in its verifier's diagnostics, with ``generic``)."""
+    (generic form, as in its verifier's diagnostics, with ``generic``). ``names`` keeps the
+    numbering of each function for the next op of it: valid while the IR does not change."""
 
     root = op
     while root.parent_op is not None:
@@ -702,7 +705,13 @@ def print_operation_in_context(op: Operation, generic: bool = False) -> str:
             break
         root = root.parent_op
     p = Printer(generic)
-    p.names.number(root)
+    known = None if names is None else names.get((id(root), generic))
+    if known is None:
+        p.names.number(root)
+        if names is not None:
+            names[(id(root), generic)] = p.names
+    else:
+        p.names = known
     p.full_op(op)
     return p.finish(inline_aliases=True)
 

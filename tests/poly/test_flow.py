@@ -23,7 +23,7 @@ NESTS = sorted((CORPUS / "deps").glob("*.mlir")) + sorted((CORPUS / "kernels").g
 
 def edge_depths(edges, value_based_raw_only: bool = False):
     """``(I, J, depth) -> per-loop (low, high)`` over numbered accesses, from edges."""
-    found: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
+    found: dict[tuple[int, int, int], list[tuple[int | None, int | None]] | None] = {}
     for e in edges:
         if e.source.number is None or e.target.number is None:
             continue
@@ -34,6 +34,9 @@ def edge_depths(edges, value_based_raw_only: bool = False):
         for depth in depths:
             from poly.deps import bound, ordering_set
 
+            if e.distances is None:  # unknown (the budget ran out): assumed at every depth
+                found[(e.source.number, e.target.number, depth)] = None
+                continue
             at = e.distances.intersect(ordering_set(e.source.statement.scope.model, n, depth))
             bounds = [bound(at, k) for k in range(n)]
             found[(e.source.number, e.target.number, depth)] = [(b.low, b.high) for b in bounds]

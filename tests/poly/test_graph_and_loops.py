@@ -78,12 +78,17 @@ def test_value_based_is_a_subset_of_memory_based() -> None:
 def test_report_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(KERNELS / "gemm.mlir"), "--dependence-report=json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert {"memory_based", "value_based", "loops"} <= report.keys()
+    assert {"nodes", "edges", "loops"} <= report.keys() and report["value_based"] is True
     assert sum(loop["parallel"] for loop in report["loops"]) == 3
     assert main([str(KERNELS / "gemm.mlir"), "--dependence-report=text"]) == 0
     assert "reduction only" in capsys.readouterr().out
     assert main([str(KERNELS / "gemm.mlir"), "--dependence-report=yaml"]) == 1
     assert "FORMAT in json, dot, text" in capsys.readouterr().err
+    assert main([str(KERNELS / "gemm.mlir"), "--dependence-report=json,access,memory"]) == 0
+    memory = json.loads(capsys.readouterr().out)
+    assert memory["value_based"] is False and len(memory["edges"]) > len(report["edges"])
+    assert main([str(KERNELS / "gemm.mlir"), "--dependence-report=json,nest,values"]) == 1
+    assert "DEPENDENCES in value, memory; got 'json,nest,values'" in capsys.readouterr().err
 
 
 def test_budget_gives_unknown_never_no() -> None:

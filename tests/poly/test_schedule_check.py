@@ -52,9 +52,9 @@ def test_interchange_reverses_a_dependence(seidel: Schedule) -> None:
 
 def test_seidel_tiles_only_once_skewed(seidel: Schedule) -> None:
     assert verdict(seidel.tile(["%t", "%i", "%j"], [4, 4, 4])) == (
-        f"illegal: the RAW dependence from {STORE} to S0 (affine.load %A[%i + 1, %j] at "
-        "seidel_2d.mlir:15:16) is reversed (S0[t = 0, i = 16, j = 18] and "
-        "S0[t = 1, i = 15, j = 18], distance (0, -4, 0, 1, -1, 0) on %t.tile, %i.tile, "
+        f"illegal: the RAW dependence from {STORE} to S0 (affine.load %A[%i - 1, %j + 1] at "
+        "seidel_2d.mlir:10:16) is reversed (S0[t = 0, i = 1, j = 16] and "
+        "S0[t = 3, i = 2, j = 15], distance (0, 0, -4, 3, 1, -1) on %t.tile, %i.tile, "
         "%j.tile, %t.point, %i.point, %j.point)"
     )
     skewed = seidel.skew("%i", {"%t": 1}).skew("%j", {"%t": 2, "%i": 1})
