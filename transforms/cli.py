@@ -528,6 +528,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as e:
         return int(e.code or 0)
+    except BrokenPipeError:
+        # the reader closed early (``| head``): stop quietly, as a Unix filter does, and keep
+        # Python from reporting the failed flush of stdout at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a filter killed by the signal
     except Exception as e:
         print(f"poly-opt: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 3

@@ -199,3 +199,23 @@ def test_disable_threading_compiles_kernels_without_openmp(tmp_path: Path) -> No
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("poly-opt (polyaffine) ")
+
+
+def test_a_reader_that_closes_early_stops_poly_opt_quietly(tmp_path: Path) -> None:
+    """``poly-opt ... | head -1``: exit status 141 (SIGPIPE's), no traceback, no internal error."""
+    nests = "".join(
+        f"  affine.for %i{k} = 0 to 100 {{\n"
+        f"    %v{k} = affine.load %A[%i{k}] : memref<100xf32>\n"
+        f"    affine.store %v{k}, %A[%i{k} + 0] : memref<100xf32>\n  }}\n"
+        for k in range(40)
+    )
+    kernel = tmp_path / "k.mlir"
+    kernel.write_text(f"func.func @f(%A: memref<100xf32>) {{\n{nests}  return\n}}\n")
+    command = [sys.executable, "-m", "transforms.cli", str(kernel), "--dependence-report=json"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.readline().startswith(b"{")
+        child.stdout.close()
+        errors = child.stderr.read().decode()
+        status = child.wait(timeout=300)
+    assert status == 141 and errors == "", errors
