@@ -325,7 +325,7 @@ def tile_perfect_band(
             raise TransformError("cannot tile loops with iter_args", loop.loc)
     if separate and parametric:
         raise TransformError("separating full tiles needs integer tile sizes", band[0].loc)
-    ivs = [ForOp(loop).induction_var for loop in band]
+    ivs: list[Value] = [ForOp(loop).induction_var for loop in band]
     n = len(band)
     zero = ValueMap(AffineMap.constant_map(0), ())
     tiles = [new_loop(zero, zero, like=band[k % n]) for k in range(2 * n)]
@@ -333,21 +333,23 @@ def tile_perfect_band(
         ForOp(outer).body.insert(0, inner)
     tile_ivs = [ForOp(t).induction_var for t in tiles[:n]]
     point_ivs = [ForOp(t).induction_var for t in tiles[n:]]
-    to_points = dict(zip(ivs, point_ivs))
+    to_points: dict[Value, Value] = dict(zip(ivs, point_ivs))
     windows: dict[Value, Range] = {}
     for k, loop in enumerate(band):
         f = ForOp(loop)
         step = f.step
         lb, ub = lower_bound(loop), upper_bound(loop)
-        outer = ivs[:k]
-        lb_dep, ub_dep = _reads(lb, outer), _reads(ub, outer)
+        enclosing_ivs = ivs[:k]
+        lb_dep, ub_dep = _reads(lb, enclosing_ivs), _reads(ub, enclosing_ivs)
         if parametric:
             if lb_dep or ub_dep:
                 raise TransformError(
                     "cannot tile parametrically a band whose bounds depend on its own loops",
                     loop.loc,
                 )
-            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])
+            size_value = sizes[k]
+            assert isinstance(size_value, Value)
+            bounds = _parametric_bounds(loop, tile_ivs[k], size_value)
             tile_step = step
         else:
             size = sizes[k]
@@ -546,6 +548,7 @@ def tile_with_model_order(
     otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made and the
     order the points run in (band positions, outermost first)."""
     block = band[0].parent
+    region = block.parent if block is not None else None
     existing = {id(op) for op in block.operations} if block is not None else set()
     loops_after = tile_perfect_band(band, sizes, separate)
     if block is not None:
@@ -554,8 +557,8 @@ def tile_with_model_order(
         for op in list(block.operations):
             canonicalize_affine_ops(op)
         for op in list(block.operations):
-            if id(op) not in existing and op.name == "arith.constant":
-                if not uses_of(block.parent, op.results[0]):
+            if id(op) not in existing and op.name == "arith.constant" and region is not None:
+                if not uses_of(region, op.results[0]):
                     op.erase()
     in_band_order = list(range(len(band)))
     if list(order) != in_band_order and not separate:
