@@ -430,22 +430,21 @@ def _plan_separation(loops: Sequence[Operation]) -> _Separation:
             ),
             start.operands,
         )
-        for r in range(lb.map.num_results):
-            if r != a:
-                worst = corner(lb.result(r), ranges, lowest=False)
+        # Every other bound result must hold over the whole tile: lower ones at or below
+        # its start, upper ones at or above its end, at their worst corner of the tile box.
+        for is_upper, bound, chosen, which in (
+            (False, lb, a, "a lower"),
+            (True, ub, b, "an upper"),
+        ):
+            for r in range(bound.map.num_results):
+                if r == chosen:
+                    continue
+                worst = corner(bound.result(r), ranges, lowest=is_upper)
                 if worst is None:
                     raise TransformError(
-                        "cannot separate full tiles: a lower bound is not monotone", loop.loc
+                        f"cannot separate full tiles: {which} bound is not monotone", loop.loc
                     )
-                conditions.append(difference(start, worst))
-        for r in range(ub.map.num_results):
-            if r != b:
-                worst = corner(ub.result(r), ranges, lowest=True)
-                if worst is None:
-                    raise TransformError(
-                        "cannot separate full tiles: an upper bound is not monotone", loop.loc
-                    )
-                conditions.append(difference(worst, end))
+                conditions.append(difference(worst, end) if is_upper else difference(start, worst))
         last = ((extent + f.step - 1) // f.step - 1) * f.step
         ranges[ivs[k]] = _window(start, last)
         bounds.append((start, end))

@@ -12,6 +12,7 @@ from affine.dialects.common import (
     parse_dma_start,
     parse_prefetch_tail,
     prefetch_flags,
+    print_dma_start_tail,
     print_prefetch,
     referenced_symbol,
     segments,
@@ -267,10 +268,7 @@ def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
         f" {pr.operand(d.src)}[{pr.operands(d.src_indices)}], {pr.operand(d.dst)}[{pr.operands(d.dst_indices)}], "
         f"{pr.operand(d.num_elements)}, {pr.operand(d.tag)}[{pr.operands(d.tag_indices)}]"
     )
-    stride, count = d.stride, d.elements_per_stride  # both present for a strided transfer
-    if stride is not None and count is not None:
-        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
-    pr.write(f" : {pr.type(d.src.type)}, {pr.type(d.dst.type)}, {pr.type(d.tag.type)}")
+    print_dma_start_tail(pr, d, d.dst, d.tag)
 
 
 def _verify_memref_dma_start(op: Operation) -> None:

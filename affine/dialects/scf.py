@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
+from affine.dialects.affine_dialect import (
+    _parse_assignment_list,
+    ensure_terminator,
+    parse_then_else,
+)
 from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
 from affine.dialects.func import (
     parse_function_like,
@@ -21,7 +25,7 @@ from affine.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.ir.core import Operation, Region
+from affine.ir.core import Operation
 from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
@@ -187,15 +191,7 @@ define(
 
 def _parse_scf_if(p: Parser, offset: int) -> Operation:
     cond = p.resolve(p.parse_operand(), I1)
-    result_types = p.parse_optional_arrow_type_list()
-    then_region = p.parse_region()
-    if not result_types:
-        ensure_terminator(then_region, "scf.yield", p, offset)
-    else_region = Region()
-    if p.accept_keyword("else"):
-        else_region = p.parse_region()
-        if not result_types:
-            ensure_terminator(else_region, "scf.yield", p, offset)
+    result_types, then_region, else_region = parse_then_else(p, offset, "scf.yield")
     attrs = p.parse_optional_attr_dict()
     return create(
         p, "scf.if", offset, [cond], result_types, None, attrs, [then_region, else_region]
