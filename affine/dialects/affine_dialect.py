@@ -28,7 +28,7 @@ from affine.dialects.common import (
     segment_sizes,
     segments,
 )
-from affine.dialects.func import parse_return_like
+from affine.dialects.format import define_return_like
 from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
@@ -718,10 +718,6 @@ class IfOp(OpView):
 # -- affine.yield ----------------------------------------------------------------------------------
 
 
-def _parse_yield(p: Parser, offset: int) -> Operation:
-    return parse_return_like(p, offset, "affine.yield")
-
-
 def _verify_yield(op: Operation) -> None:
     parent = op.parent_op
     if parent is None or parent.name not in ("affine.for", "affine.if", "affine.parallel"):
@@ -733,15 +729,7 @@ def _verify_yield(op: Operation) -> None:
             op_error(op, "types mismatch between yield op and its parent")
 
 
-from affine.dialects.func import print_return_like  # noqa: E402
-
-define(
-    "affine.yield",
-    parse=_parse_yield,
-    print=print_return_like,
-    verify=_verify_yield,
-    traits=(TERMINATOR, PURE),
-)
+define_return_like("affine.yield", verify=_verify_yield, traits=(TERMINATOR, PURE))
 
 
 # -- affine.load / affine.store / affine.vector_load / affine.vector_store -----------------------

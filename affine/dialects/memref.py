@@ -26,12 +26,12 @@ from affine.dialects.format import (
     AttrSyntax,
     Group,
     define_format,
+    define_return_like,
     element_of,
     enum_syntax,
     integer_syntax,
     same_as,
 )
-from affine.dialects.func import parse_return_like, print_return_like
 from affine.ir.attributes import (
     UNIT,
     ArrayAttr,
@@ -748,21 +748,8 @@ def _verify_atomic_yield(op: Operation) -> None:
         op_error(op, "types mismatch between yield op and its parent")
 
 
-def _parse_return_like(name: str):
-    def parse(p: Parser, offset: int) -> Operation:
-        return parse_return_like(p, offset, name)
-
-    return parse
-
-
-def _print_return_like(pr: Printer, op: Operation) -> None:
-    print_return_like(pr, op)
-
-
-define(
+define_return_like(
     "memref.atomic_yield",
-    parse=_parse_return_like("memref.atomic_yield"),
-    print=_print_return_like,
     verify=_verify_atomic_yield,
     traits=(TERMINATOR, PURE),
 )
@@ -805,10 +792,8 @@ def _verify_alloca_scope_return(op: Operation) -> None:
         op_error(op, "types mismatch between yield op and its parent")
 
 
-define(
+define_return_like(
     "memref.alloca_scope.return",
-    parse=_parse_return_like("memref.alloca_scope.return"),
-    print=_print_return_like,
     verify=_verify_alloca_scope_return,
     traits=(TERMINATOR, PURE),
 )
