@@ -47,6 +47,11 @@ OnMark = Callable[[str, list[Operation]], None]
 """``on_mark(mark name, the ops emitted under the mark)``, called after emitting them."""
 
 _op = isl.ast_expr_op_type
+# islpy's type stubs leave out the enum members whose names end in "_"; looked up by name.
+_OP_AND = isl.ast_expr_op_type["and_"]
+_OP_OR = isl.ast_expr_op_type["or_"]
+_NODE_FOR = isl.ast_node_type["for_"]
+_NODE_IF = isl.ast_node_type["if_"]
 
 
 @dataclass
@@ -171,14 +176,14 @@ def _conditions(e: isl.AstExpr, into: _Affine) -> tuple[list[AffineExpr], list[b
         raise CodegenError(f"condition '{e.to_C_str()}' is not a comparison")
     op = e.get_op_type()
     args = [e.get_op_arg(k) for k in range(e.get_op_n_arg())]
-    if op in (_op.and_, _op.and_then):
+    if op in (_OP_AND, _op.and_then):
         exprs, eqs = [], []
         for a in args:
             x, q = _conditions(a, into)
             exprs += x
             eqs += q
         return exprs, eqs
-    if op in (_op.or_, _op.or_else):
+    if op in (_OP_OR, _op.or_else):
         raise CodegenError(f"disjunctive condition '{e.to_C_str()}'")
     if op not in (_op.le, _op.lt, _op.ge, _op.gt, _op.eq):
         raise CodegenError(f"condition '{e.to_C_str()}' is not a comparison")
@@ -236,7 +241,7 @@ def _for(node: isl.AstNode, env: _Env, block: Block, before: Operation | None, e
 
 
 def _disjuncts(e: isl.AstExpr) -> list[isl.AstExpr]:
-    if e.get_type() == isl.ast_expr_type.op and e.get_op_type() in (_op.or_, _op.or_else):
+    if e.get_type() == isl.ast_expr_type.op and e.get_op_type() in (_OP_OR, _op.or_else):
         return [d for k in range(e.get_op_n_arg()) for d in _disjuncts(e.get_op_arg(k))]
     return [e]
 
@@ -319,9 +324,9 @@ def _dispatch(
     node: isl.AstNode, env: _Env, block: Block, before: Operation | None, emit: Emit
 ) -> None:
     kind = node.get_type()
-    if kind == isl.ast_node_type.for_:
+    if kind == _NODE_FOR:
         _for(node, env, block, before, emit)
-    elif kind == isl.ast_node_type.if_:
+    elif kind == _NODE_IF:
         _if(node, env, block, before, emit)
     elif kind == isl.ast_node_type.block:
         children = node.block_get_children()

@@ -306,9 +306,10 @@ def ordering_set(model: Model, n: int, depth: int, zero: tuple[int, ...] = ()) -
     On a level of ``zero`` (a loop of step 0) a later repetition has distance 0."""
     cache = model.cache
     key = ("ordering", n, depth, zero)
-    if key not in cache:
-        cache[key] = ordering_distances(n, depth, zero)
-    return cache[key]
+    ordering = cache.get(key)
+    if not isinstance(ordering, isl.Set):
+        ordering = cache[key] = ordering_distances(n, depth, zero)
+    return ordering
 
 
 def _appears_before(a: Operation, b: Operation) -> bool:

@@ -45,7 +45,8 @@ import islpy as isl
 from poly.context import isl_context
 
 IslText = TypeVar("IslText", isl.Set, isl.Map, isl.UnionSet, isl.UnionMap, isl.Schedule)
-IslObject = TypeVar("IslObject", isl.Set, isl.Map, isl.BasicSet, isl.BasicMap, isl.PwAff, isl.Aff)
+IslObject = TypeVar("IslObject", isl.Set, isl.Map, isl.BasicSet, isl.BasicMap, isl.Aff)
+HasParams = isl.Set | isl.Map | isl.BasicSet | isl.BasicMap | isl.PwAff | isl.Aff | isl.Space
 
 
 def dim_names(count: int) -> list[str]:
@@ -232,9 +233,16 @@ def statement_space(
     return set_space(induction_vars, symbols, name)
 
 
-def param_names(obj: isl.Set | isl.Map | isl.PwAff | isl.Space) -> list[str]:
+def param_names(obj: HasParams) -> list[str]:
+    """The names of ``obj``'s parameters, in order (the toolkit names every parameter)."""
     space = obj if isinstance(obj, isl.Space) else obj.get_space()
-    return [space.get_dim_name(isl.dim_type.param, k) for k in range(space.dim(isl.dim_type.param))]
+    names = []
+    for k in range(space.dim(isl.dim_type.param)):
+        name = space.get_dim_name(isl.dim_type.param, k)
+        if name is None:
+            raise ValueError(f"parameter {k} of {obj} has no name")
+        names.append(name)
+    return names
 
 
 def align_params(*objects: IslObject) -> list[IslObject]:
@@ -273,7 +281,7 @@ def read_user_text(kind: type[IslText], text: str) -> IslText:
 def in_toolkit_context(obj: IslText) -> IslText:
     """``obj`` in the toolkit's context: itself when it lives there, else read from its text
     (made elsewhere, e.g. by ``isl.Set("...")`` in islpy's default context), names kept."""
-    if obj.get_ctx() == isl_context():
+    if obj.get_ctx() == isl_context():  # type: ignore[misc]  # islpy's stub types Context.__eq__'s self as a protocol Context lacks
         return obj
     return read_user_text(type(obj), str(obj))
 

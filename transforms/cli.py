@@ -389,7 +389,7 @@ def process(
     for name, option_text in opts.passes:
         entry = registry.lookup(name)
         assert entry is not None
-        pass_obj = registry.parse_options(entry.load(), option_text)
+        pass_obj: registry.Pass = registry.parse_options(entry.load(), option_text)
         context = registry.PassContext(filename, print_op_on_diagnostic=show_op)
         module = pass_obj.run(module, context)
         diagnostics.extend(context.diagnostics)

@@ -13,10 +13,10 @@ import importlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from affine.errors import PolyError
-from affine.ir.core import Operation
+from affine.ir.core import Module, Operation
 from affine.ir.diagnostics import Diagnostic, Location
 from affine.syntax.printer import print_operation_in_context
 
@@ -247,7 +247,23 @@ def parse_bool(raw: str, has_value: bool = True) -> bool | None:
     return {"1": True, "true": True, "0": False, "false": False}.get(raw.lower())
 
 
-def parse_options(pass_cls: type, text: str) -> Any:
+class Configurable(Protocol):
+    """A pass or action option class: a dataclass whose ``name`` is its flag."""
+
+    name: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+ConfigurableT = TypeVar("ConfigurableT", bound=Configurable)
+
+
+class Pass(Configurable, Protocol):
+    """A pass: its options, and ``run`` returning a new module (the input is left as it is)."""
+
+    def run(self, module: Module, context: PassContext) -> Module: ...
+
+
+def parse_options(pass_cls: type[ConfigurableT], text: str) -> ConfigurableT:
     """Build a pass from mlir-opt style options (``tile-sizes=32,32 separate``); every value
     is converted and checked here (:class:`PassOptions`), before anything runs."""
     fields = {f.name.replace("_", "-"): f for f in dataclasses.fields(pass_cls)}

@@ -325,7 +325,7 @@ def tile_perfect_band(
             raise TransformError("cannot tile loops with iter_args", loop.loc)
     if separate and parametric:
         raise TransformError("separating full tiles needs integer tile sizes", band[0].loc)
-    ivs = [ForOp(loop).induction_var for loop in band]
+    ivs: list[Value] = [ForOp(loop).induction_var for loop in band]
     n = len(band)
     zero = ValueMap(AffineMap.constant_map(0), ())
     tiles = [new_loop(zero, zero, like=band[k % n]) for k in range(2 * n)]
@@ -333,21 +333,23 @@ def tile_perfect_band(
         ForOp(outer).body.insert(0, inner)
     tile_ivs = [ForOp(t).induction_var for t in tiles[:n]]
     point_ivs = [ForOp(t).induction_var for t in tiles[n:]]
-    to_points = dict(zip(ivs, point_ivs))
+    to_points: dict[Value, Value] = dict(zip(ivs, point_ivs))
     windows: dict[Value, Range] = {}
     for k, loop in enumerate(band):
         f = ForOp(loop)
         step = f.step
         lb, ub = lower_bound(loop), upper_bound(loop)
-        outer = ivs[:k]
-        lb_dep, ub_dep = _reads(lb, outer), _reads(ub, outer)
+        enclosing_ivs = ivs[:k]
+        lb_dep, ub_dep = _reads(lb, enclosing_ivs), _reads(ub, enclosing_ivs)
         if parametric:
             if lb_dep or ub_dep:
                 raise TransformError(
                     "cannot tile parametrically a band whose bounds depend on its own loops",
                     loop.loc,
                 )
-            bounds = _parametric_bounds(loop, tile_ivs[k], sizes[k])
+            size_value = sizes[k]
+            assert isinstance(size_value, Value)
+            bounds = _parametric_bounds(loop, tile_ivs[k], size_value)
             tile_step = step
         else:
             size = sizes[k]
@@ -428,22 +430,21 @@ def _plan_separation(loops: Sequence[Operation]) -> _Separation:
             ),
             start.operands,
         )
-        for r in range(lb.map.num_results):
-            if r != a:
-                worst = corner(lb.result(r), ranges, lowest=False)
+        # Every other bound result must hold over the whole tile: lower ones at or below
+        # its start, upper ones at or above its end, at their worst corner of the tile box.
+        for is_upper, bound, chosen, which in (
+            (False, lb, a, "a lower"),
+            (True, ub, b, "an upper"),
+        ):
+            for r in range(bound.map.num_results):
+                if r == chosen:
+                    continue
+                worst = corner(bound.result(r), ranges, lowest=is_upper)
                 if worst is None:
                     raise TransformError(
-                        "cannot separate full tiles: a lower bound is not monotone", loop.loc
+                        f"cannot separate full tiles: {which} bound is not monotone", loop.loc
                     )
-                conditions.append(difference(start, worst))
-        for r in range(ub.map.num_results):
-            if r != b:
-                worst = corner(ub.result(r), ranges, lowest=True)
-                if worst is None:
-                    raise TransformError(
-                        "cannot separate full tiles: an upper bound is not monotone", loop.loc
-                    )
-                conditions.append(difference(worst, end))
+                conditions.append(difference(worst, end) if is_upper else difference(start, worst))
         last = ((extent + f.step - 1) // f.step - 1) * f.step
         ranges[ivs[k]] = _window(start, last)
         bounds.append((start, end))
@@ -546,6 +547,7 @@ def tile_with_model_order(
     otherwise or with ``separate``. Returns the loops :func:`tile_perfect_band` made and the
     order the points run in (band positions, outermost first)."""
     block = band[0].parent
+    region = block.parent if block is not None else None
     existing = {id(op) for op in block.operations} if block is not None else set()
     loops_after = tile_perfect_band(band, sizes, separate)
     if block is not None:
@@ -554,8 +556,8 @@ def tile_with_model_order(
         for op in list(block.operations):
             canonicalize_affine_ops(op)
         for op in list(block.operations):
-            if id(op) not in existing and op.name == "arith.constant":
-                if not uses_of(block.parent, op.results[0]):
+            if id(op) not in existing and op.name == "arith.constant" and region is not None:
+                if not uses_of(region, op.results[0]):
                     op.erase()
     in_band_order = list(range(len(band)))
     if list(order) != in_band_order and not separate:

@@ -23,12 +23,13 @@ from affine.dialects.common import (
     parse_dynamic_index_list,
     parse_prefetch_tail,
     prefetch_flags,
+    print_dma_start_tail,
     print_dynamic_index_list,
     print_prefetch,
     segment_sizes,
     segments,
 )
-from affine.dialects.func import parse_return_like
+from affine.dialects.format import define_return_like
 from affine.ir.attributes import (
     UNIT,
     AffineMapAttr,
@@ -476,6 +477,22 @@ def ensure_terminator(region: Region, terminator: str, p: Parser | None, offset:
     block.append(Operation.create(terminator, loc=loc))
 
 
+def parse_then_else(p: Parser, offset: int, terminator: str) -> tuple[list[Type], Region, Region]:
+    """``(-> types)? region (else region)?`` of an if op: its result types and its then and
+    else regions (the else region empty when absent); with no results, each region parsed
+    gets an implicit ``terminator``."""
+    result_types = p.parse_optional_arrow_type_list()
+    then_region = p.parse_region()
+    if not result_types:
+        ensure_terminator(then_region, terminator, p, offset)
+    else_region = Region()
+    if p.accept_keyword("else"):
+        else_region = p.parse_region()
+        if not result_types:
+            ensure_terminator(else_region, terminator, p, offset)
+    return result_types, then_region, else_region
+
+
 def _print_bound(pr: Printer, m: AffineMap, operands: list[Value], prefix: str) -> str:
     if m.num_results == 1:
         expr = m.results[0]
@@ -626,15 +643,7 @@ def _parse_if(p: Parser, offset: int) -> Operation:
     if num_dims + s.num_symbols != len(operands):
         p.op_error("symbol operand count and integer set symbol count must match", offset)
     values = _resolve_index(p, operands)
-    result_types = p.parse_optional_arrow_type_list()
-    then_region = p.parse_region()
-    if not result_types:
-        ensure_terminator(then_region, "affine.yield", p, offset)
-    else_region = Region()
-    if p.accept_keyword("else"):
-        else_region = p.parse_region()
-        if not result_types:
-            ensure_terminator(else_region, "affine.yield", p, offset)
+    result_types, then_region, else_region = parse_then_else(p, offset, "affine.yield")
     attrs = p.parse_optional_attr_dict()
     return create(
         p,
@@ -710,10 +719,6 @@ class IfOp(OpView):
 # -- affine.yield ----------------------------------------------------------------------------------
 
 
-def _parse_yield(p: Parser, offset: int) -> Operation:
-    return parse_return_like(p, offset, "affine.yield")
-
-
 def _verify_yield(op: Operation) -> None:
     parent = op.parent_op
     if parent is None or parent.name not in ("affine.for", "affine.if", "affine.parallel"):
@@ -725,15 +730,7 @@ def _verify_yield(op: Operation) -> None:
             op_error(op, "types mismatch between yield op and its parent")
 
 
-from affine.dialects.func import print_return_like  # noqa: E402
-
-define(
-    "affine.yield",
-    parse=_parse_yield,
-    print=print_return_like,
-    verify=_verify_yield,
-    traits=(TERMINATOR, PURE),
-)
+define_return_like("affine.yield", verify=_verify_yield, traits=(TERMINATOR, PURE))
 
 
 # -- affine.load / affine.store / affine.vector_load / affine.vector_store -----------------------
@@ -1179,10 +1176,7 @@ def _print_dma_start(pr: Printer, op: Operation) -> None:
         f"{pr.operand(d.tag)}[{pr.affine_map_of_ssa_ids(d.tag_map, d.tag_indices)}], "
         f"{pr.operand(d.num_elements)}"
     )
-    stride, count = d.stride, d.elements_per_stride  # both present for a strided transfer
-    if stride is not None and count is not None:
-        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
-    pr.write(f" : {pr.type(d.src.type)}, {pr.type(d.dst.type)}, {pr.type(d.tag.type)}")
+    print_dma_start_tail(pr, d, d.dst, d.tag)
 
 
 def _verify_dma_start(op: Operation) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, create, op_error
+from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, create, op_error, parse_flags
 from affine.dialects.format import AttrSyntax, Group, define_format, enum_syntax, same_as
 from affine.ir.attributes import (
     Attribute,
@@ -195,44 +195,18 @@ def _define_elementwise(
     )
 
 
-# keyword -> (property, MLIR enum name, flags in bit order, separator mlir-opt prints
-# between them, the attribute of no flag)
-_FLAG_ENUMS = {
-    "fastmath": (
-        "fastmath",
-        "FastMathFlags",
-        ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
-        ",",
-        FASTMATH_NONE,
-    ),
-    "overflow": ("overflowFlags", "IntegerOverflowFlags", ("nsw", "nuw"), ", ", OVERFLOW_NONE),
+_FLAG_PROPERTIES = {  # the property holding each kind of flags, and its value when none is set
+    "fastmath": ("fastmath", FASTMATH_NONE),
+    "overflow": ("overflowFlags", OVERFLOW_NONE),
 }
 
 
 def _flags_syntax(keyword: str) -> AttrSyntax:
     """``<nnan,ninf>`` after ``fastmath`` (``<nsw>`` after ``overflow``), kept in mlir-opt's
-    canonical spelling: flags in bit order, all fastmath flags ``fast``."""
-    _, enum, names, separator, _ = _FLAG_ENUMS[keyword]
-    every = ("none", *names, "fast") if keyword == "fastmath" else ("none", *names)
+    canonical spelling (:func:`parse_flags`)."""
 
     def parse(p: Parser) -> Attribute:
-        p.expect("<", f" after '{keyword}'")
-        chosen: set[str] = set()
-        while True:
-            if p.kind != "id":
-                p.op_error("expected valid keyword or string")
-            if p.tok not in every:
-                p.op_error(f"expected ::mlir::arith::{enum} to be one of: {', '.join(every)}")
-            chosen.update(names if p.tok == "fast" else () if p.tok == "none" else (p.tok,))
-            p.advance()
-            if not p.accept(","):
-                break
-        p.expect(">")
-        if keyword == "fastmath" and chosen == set(names):
-            body = "fast"
-        else:
-            body = separator.join(n for n in names if n in chosen) or "none"
-        return OpaqueAttr(f"#arith.{keyword}<{body}>")
+        return OpaqueAttr(f"#arith.{keyword}<{parse_flags(p, keyword)}>")
 
     def show(pr: Printer, attr: Attribute) -> str:
         assert isinstance(attr, OpaqueAttr)  # made by parse or the builders
@@ -241,21 +215,21 @@ def _flags_syntax(keyword: str) -> AttrSyntax:
     return AttrSyntax(parse, show)
 
 
-_FLAGS = {keyword: _flags_syntax(keyword) for keyword in _FLAG_ENUMS}
+_FLAGS = {keyword: _flags_syntax(keyword) for keyword in _FLAG_PROPERTIES}
 
 
 def _flags_format(keyword: str | None) -> str:
     """The optional flags after the operands: `` (`fastmath` `` $fastmath^)?``."""
     if keyword is None:
         return ""
-    return f" (`{keyword}` `` ${_FLAG_ENUMS[keyword][0]}^)?"
+    return f" (`{keyword}` `` ${_FLAG_PROPERTIES[keyword][0]}^)?"
 
 
 def _flags_properties(keyword: str | None) -> dict[str, Any]:
     """The flags property of ``define_format``: shown by ``$name``, none by default."""
     if keyword is None:
         return {"properties": ()}
-    prop, _, _, _, none = _FLAG_ENUMS[keyword]
+    prop, none = _FLAG_PROPERTIES[keyword]
     return {"shown": {prop: _FLAGS[keyword]}, "defaults": {prop: none}, "properties": (prop,)}
 
 

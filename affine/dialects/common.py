@@ -163,12 +163,18 @@ _FLAG_ENUMS = {
 
 def parse_optional_flags(p: Parser, keyword: str, dialect_name: str) -> OpaqueAttr | None:
     """``fastmath<nnan,ninf>`` / ``overflow<nsw>`` after the operands of arith/math ops,
-    kept in mlir-opt's canonical spelling (flags in bit order, all fastmath flags ``fast``)."""
+    kept in mlir-opt's canonical spelling (see :func:`parse_flags`)."""
     if not p.at_keyword(keyword):
         return None
+    p.advance()
+    return OpaqueAttr(f"#arith.{dialect_name}<{parse_flags(p, keyword)}>")
+
+
+def parse_flags(p: Parser, keyword: str) -> str:
+    """The flags ``<nnan,ninf>`` after ``keyword`` (``fastmath`` or ``overflow``) in
+    mlir-opt's canonical spelling: flags in bit order, all fastmath flags ``fast``."""
     enum, names, separator = _FLAG_ENUMS[keyword]
     every = ("none", *names, "fast") if keyword == "fastmath" else ("none", *names)
-    p.advance()
     p.expect("<", f" after '{keyword}'")
     chosen: set[str] = set()
     while True:
@@ -182,10 +188,8 @@ def parse_optional_flags(p: Parser, keyword: str, dialect_name: str) -> OpaqueAt
             break
     p.expect(">")
     if keyword == "fastmath" and chosen == set(names):
-        body = "fast"
-    else:
-        body = separator.join(n for n in names if n in chosen) or "none"
-    return OpaqueAttr(f"#arith.{dialect_name}<{body}>")
+        return "fast"
+    return separator.join(n for n in names if n in chosen) or "none"
 
 
 def print_flags(op: Operation, name: str, keyword: str) -> str:
@@ -348,6 +352,14 @@ def prefetch_flags(
         IntegerAttr(hint, I32),
         IntegerAttr(1 if cache == "data" else 0, I1),
     )
+
+
+def print_dma_start_tail(pr: Printer, view: DmaStartView, dst: Value, tag: Value) -> None:
+    """``, stride, count`` of a strided transfer, then `` : src_type, dst_type, tag_type``."""
+    stride, count = view.stride, view.elements_per_stride  # both present for a strided transfer
+    if stride is not None and count is not None:
+        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
+    pr.write(f" : {pr.type(view.src.type)}, {pr.type(dst.type)}, {pr.type(tag.type)}")
 
 
 def print_prefetch(pr: Printer, op: Operation, indices: str, elided: tuple[str, ...]) -> None:

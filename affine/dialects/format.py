@@ -269,7 +269,10 @@ class OpFormat:
         values: list[Value] = []
         for g in self.operands:
             types = self._types_of(g, read)
-            values += [p.resolve(o, t) for o, t in zip(read.operands.get(g.name, []), types)]
+            operands = read.operands.get(g.name, [])
+            if len(operands) != len(types):
+                p.op_error(f"{len(operands)} operands present, but expected {len(types)}")
+            values += [p.resolve(o, t) for o, t in zip(operands, types)]
         if self.segmented:
             sizes = [len(read.operands.get(g.name, [])) for g in self.operands]
             read.properties["operandSegmentSizes"] = segment_sizes(*sizes)
@@ -282,6 +285,8 @@ class OpFormat:
         if g.name in read.types:
             return read.types[g.name]
         if g.type is None:
+            if g in self.operands and not read.operands.get(g.name):
+                return []  # an optional group left out: no operands, no types
             raise ValueError(f"{self.name}: no type for {g.name}")
         t = g.type if isinstance(g.type, Type) else g.type(read.types)
         count = len(read.operands.get(g.name, [])) if g in self.operands else 1
@@ -526,6 +531,17 @@ def define_format(
     )
     define(name, parse=syntax.parse, print=syntax.print, properties=properties, **definition)
     return syntax
+
+
+def define_return_like(name: str, **definition: Any) -> OpFormat:
+    """Register terminator ``name`` that passes its operands on (``func.return``,
+    ``scf.yield``, ...): ``{attrs} %a, %b : t1, t2``."""
+    return define_format(
+        name,
+        "attr-dict ($operands^ `:` type($operands))?",
+        operands=[Group("operands", VARIADIC)],
+        **definition,
+    )
 
 
 def _flatten(elements: Sequence[Any]) -> list[Any]:

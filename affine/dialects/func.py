@@ -10,6 +10,7 @@ from affine.dialects.common import (
     segments,
     string_value,
 )
+from affine.dialects.format import define_return_like
 from affine.ir.attributes import (
     ArrayAttr,
     Attribute,
@@ -270,24 +271,6 @@ define(
 # -- func.return / func.call / func.call_indirect / func.constant ------------------------------
 
 
-def parse_return_like(p: Parser, offset: int, name: str) -> Operation:
-    attrs = p.parse_optional_attr_dict()
-    operands = p.parse_operand_list()
-    values = []
-    if operands:
-        types = p.parse_colon_type_list()
-        if len(types) != len(operands):
-            p.op_error(f"{len(operands)} operands present, but expected {len(types)}")
-        values = p.resolve_all(operands, types)
-    return create(p, name, offset, values, attributes=attrs)
-
-
-def print_return_like(pr: Printer, op: Operation) -> None:
-    pr.write(pr.attr_dict(op.attributes))
-    if op.operands:
-        pr.write(" " + pr.operands(op.operands) + " : " + pr.type_list(v.type for v in op.operands))
-
-
 def _verify_return(op: Operation) -> None:
     func = op.parent_op
     assert func is not None  # the parent is checked before (affine.dialects.arity)
@@ -306,13 +289,7 @@ def _verify_return(op: Operation) -> None:
             )
 
 
-define(
-    "func.return",
-    parse=lambda p, o: parse_return_like(p, o, "func.return"),
-    print=print_return_like,
-    verify=_verify_return,
-    traits=(TERMINATOR, PURE, RETURN_LIKE),
-)
+define_return_like("func.return", verify=_verify_return, traits=(TERMINATOR, PURE, RETURN_LIKE))
 
 
 def _parse_call(p: Parser, offset: int) -> Operation:

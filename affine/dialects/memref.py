@@ -13,6 +13,7 @@ from affine.dialects.common import (
     parse_dma_start,
     parse_prefetch_tail,
     prefetch_flags,
+    print_dma_start_tail,
     print_prefetch,
     referenced_symbol,
     segments,
@@ -26,12 +27,12 @@ from affine.dialects.format import (
     AttrSyntax,
     Group,
     define_format,
+    define_return_like,
     element_of,
     enum_syntax,
     integer_syntax,
     same_as,
 )
-from affine.dialects.func import parse_return_like, print_return_like
 from affine.ir.attributes import (
     UNIT,
     ArrayAttr,
@@ -269,10 +270,7 @@ def _print_memref_dma_start(pr: Printer, op: Operation) -> None:
         f" {pr.operand(d.src)}[{pr.operands(d.src_indices)}], {pr.operand(d.dst)}[{pr.operands(d.dst_indices)}], "
         f"{pr.operand(d.num_elements)}, {pr.operand(d.tag)}[{pr.operands(d.tag_indices)}]"
     )
-    stride, count = d.stride, d.elements_per_stride  # both present for a strided transfer
-    if stride is not None and count is not None:
-        pr.write(f", {pr.operand(stride)}, {pr.operand(count)}")
-    pr.write(f" : {pr.type(d.src.type)}, {pr.type(d.dst.type)}, {pr.type(d.tag.type)}")
+    print_dma_start_tail(pr, d, d.dst, d.tag)
 
 
 def _verify_memref_dma_start(op: Operation) -> None:
@@ -772,21 +770,8 @@ def _verify_atomic_yield(op: Operation) -> None:
         op_error(op, "types mismatch between yield op and its parent")
 
 
-def _parse_return_like(name: str):
-    def parse(p: Parser, offset: int) -> Operation:
-        return parse_return_like(p, offset, name)
-
-    return parse
-
-
-def _print_return_like(pr: Printer, op: Operation) -> None:
-    print_return_like(pr, op)
-
-
-define(
+define_return_like(
     "memref.atomic_yield",
-    parse=_parse_return_like("memref.atomic_yield"),
-    print=_print_return_like,
     verify=_verify_atomic_yield,
     traits=(TERMINATOR, PURE),
 )
@@ -829,10 +814,8 @@ def _verify_alloca_scope_return(op: Operation) -> None:
         op_error(op, "types mismatch between yield op and its parent")
 
 
-define(
+define_return_like(
     "memref.alloca_scope.return",
-    parse=_parse_return_like("memref.alloca_scope.return"),
-    print=_print_return_like,
     verify=_verify_alloca_scope_return,
     traits=(TERMINATOR, PURE),
 )

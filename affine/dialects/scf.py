@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from functools import partial
-
-from affine.dialects.affine_dialect import _parse_assignment_list, ensure_terminator
+from affine.dialects.affine_dialect import (
+    _parse_assignment_list,
+    ensure_terminator,
+    parse_then_else,
+)
 from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
+from affine.dialects.format import VARIADIC, Group, define_format, define_return_like
 from affine.dialects.func import (
     parse_function_like,
-    parse_return_like,
     print_function_like,
-    print_return_like,
     verify_function_like,
 )
 from affine.ir.attributes import (
@@ -21,7 +22,7 @@ from affine.ir.attributes import (
     SymbolRefAttr,
     TypeAttr,
 )
-from affine.ir.core import Operation, Region
+from affine.ir.core import Operation
 from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
     FUNCTION,
@@ -187,15 +188,7 @@ define(
 
 def _parse_scf_if(p: Parser, offset: int) -> Operation:
     cond = p.resolve(p.parse_operand(), I1)
-    result_types = p.parse_optional_arrow_type_list()
-    then_region = p.parse_region()
-    if not result_types:
-        ensure_terminator(then_region, "scf.yield", p, offset)
-    else_region = Region()
-    if p.accept_keyword("else"):
-        else_region = p.parse_region()
-        if not result_types:
-            ensure_terminator(else_region, "scf.yield", p, offset)
+    result_types, then_region, else_region = parse_then_else(p, offset, "scf.yield")
     attrs = p.parse_optional_attr_dict()
     return create(
         p, "scf.if", offset, [cond], result_types, None, attrs, [then_region, else_region]
@@ -305,32 +298,16 @@ define(
 )
 
 
-def _parse_condition(p: Parser, offset: int) -> Operation:
-    p.expect("(")
-    cond = p.resolve(p.parse_operand(), I1)
-    p.expect(")")
-    attrs = p.parse_optional_attr_dict()
-    operands = p.parse_operand_list()
-    values = []
-    if operands:
-        values = p.resolve_all(operands, p.parse_colon_type_list())
-    return create(p, "scf.condition", offset, [cond] + values, [], None, attrs)
+define_format(
+    "scf.condition",
+    "`(` $condition `)` attr-dict ($args^ `:` type($args))?",
+    operands=[Group("condition", type=I1), Group("args", VARIADIC)],
+    traits=(TERMINATOR, PURE),
+)
 
 
-def _print_condition(pr: Printer, op: Operation) -> None:
-    pr.write(f"({pr.operand(op.operands[0])})" + pr.attr_dict(op.attributes))
-    if len(op.operands) > 1:
-        rest = op.operands[1:]
-        pr.write(" " + pr.operands(rest) + " : " + pr.type_list(v.type for v in rest))
-
-
-define("scf.condition", parse=_parse_condition, print=_print_condition, traits=(TERMINATOR, PURE))
-
-
-define(
+define_return_like(
     "scf.yield",
-    parse=lambda p, o: parse_return_like(p, o, "scf.yield"),
-    print=print_return_like,
     traits=(TERMINATOR, PURE),
 )
 
@@ -477,12 +454,7 @@ define(
     traits=(ISOLATED, FUNCTION, GRAPH_REGION, SINGLE_BLOCK),
 )
 for _name in ("ml_program.return", "ml_program.output"):
-    define(
-        _name,
-        parse=partial(parse_return_like, name=_name),
-        print=print_return_like,
-        traits=(TERMINATOR, PURE),
-    )
+    define_return_like(_name, traits=(TERMINATOR, PURE))
 
 
 def _parse_token(p: Parser, offset: int) -> Operation:
@@ -693,10 +665,8 @@ def _verify_reduce_return(op: Operation) -> None:
         op_error(op, f"must have type '{expected}' (the type of the reduction inputs)")
 
 
-define(
+define_return_like(
     "scf.reduce.return",
-    parse=lambda p, o: parse_return_like(p, o, "scf.reduce.return"),
-    print=print_return_like,
     verify=_verify_reduce_return,
     traits=(TERMINATOR, PURE),
 )

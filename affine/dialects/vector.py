@@ -14,11 +14,10 @@ from affine.dialects.common import (
     FASTMATH_NONE,
     create,
     op_error,
-    parse_dynamic_index_list,
     parse_optional_flags,
-    print_dynamic_index_list,
     print_flags,
 )
+from affine.dialects.format import VARIADIC, Group, define_format, same_as
 from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr
 from affine.ir.core import Operation, Value
 from affine.ir.registry import PURE, define
@@ -34,6 +33,8 @@ from affine.ir.types import (
 )
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
+
+_VECTOR = (VectorType, "builtin.vector")
 
 # vector::CombiningKind, in the enum's order (mlir-opt lists them so in its parse error).
 COMBINING_KINDS = (
@@ -62,23 +63,6 @@ def _element(t: Type) -> Type:
 # -- vector.broadcast ------------------------------------------------------------------------------
 
 
-def _parse_broadcast(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    attrs = p.parse_optional_attr_dict()
-    source_type = p.parse_colon_type()
-    p.expect_op_keyword("to")
-    result = _parse_vector_type(p)
-    return create(
-        p, "vector.broadcast", offset, [p.resolve(source, source_type)], [result], {}, attrs
-    )
-
-
-def _print_broadcast(pr: Printer, op: Operation) -> None:
-    source = op.operands[0]
-    pr.write(f" {pr.operand(source)}{pr.attr_dict(op.attributes)} : {pr.type(source.type)}")
-    pr.write(f" to {pr.type(op.results[0].type)}")
-
-
 def _verify_broadcast(op: Operation) -> None:
     """MLIR's isBroadcastableTo: the source's dims match the result's trailing dims or are 1."""
     source, result = op.operands[0].type, op.results[0].type
@@ -96,32 +80,17 @@ def _verify_broadcast(op: Operation) -> None:
             op_error(op, f"dimension mismatch ({have} vs. {want})")
 
 
-define(
+define_format(
     "vector.broadcast",
-    parse=_parse_broadcast,
-    print=_print_broadcast,
+    "$source attr-dict `:` type($source) `to` type($vector)",
+    operands=[Group("source")],
+    results=[Group("vector", kind=_VECTOR)],
     verify=_verify_broadcast,
     traits=(PURE,),
 )
 
 
 # -- vector.fma --------------------------------------------------------------------------------------
-
-
-def _parse_fma(p: Parser, offset: int) -> Operation:
-    operands = [p.parse_operand()]
-    for _ in range(2):
-        p.expect(",")
-        operands.append(p.parse_operand())
-    attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    t = _parse_vector_type(p)
-    return create(p, "vector.fma", offset, p.resolve_all(operands, t), [t], {}, attrs)
-
-
-def _print_fma(pr: Printer, op: Operation) -> None:
-    pr.write(f" {pr.operands(op.operands)}{pr.attr_dict(op.attributes)}")
-    pr.write(f" : {pr.type(op.results[0].type)}")
 
 
 def _verify_fma(op: Operation) -> None:
@@ -134,7 +103,14 @@ def _verify_fma(op: Operation) -> None:
         op_error(op, "failed to verify that all of {lhs, rhs, acc, result} have same type")
 
 
-define("vector.fma", parse=_parse_fma, print=_print_fma, verify=_verify_fma, traits=(PURE,))
+define_format(
+    "vector.fma",
+    "$lhs `,` $rhs `,` $acc attr-dict `:` type($result)",
+    operands=[Group(name, type=same_as("result")) for name in ("lhs", "rhs", "acc")],
+    results=[Group("result", kind=_VECTOR)],
+    verify=_verify_fma,
+    traits=(PURE,),
+)
 
 
 # -- vector.reduction ----------------------------------------------------------------------------
@@ -240,50 +216,6 @@ def position_operands(op: Operation) -> list[Value]:
     return op.operands[1:] if op.name == "vector.extract" else op.operands[2:]
 
 
-def _position_property(static: Sequence[int]) -> DenseArrayAttr:
-    return DenseArrayAttr(I64, static)
-
-
-def _parse_extract(p: Parser, offset: int) -> Operation:
-    source = p.parse_operand()
-    static, dynamic = parse_dynamic_index_list(p)
-    attrs = p.parse_optional_attr_dict()
-    result = p.parse_colon_type()
-    p.expect_op_keyword("from")
-    vector = _parse_vector_type(p)
-    values = [p.resolve(source, vector)] + p.resolve_all(dynamic, INDEX)
-    props: dict[str, Attribute] = {"static_position": _position_property(static)}
-    return create(p, "vector.extract", offset, values, [result], props, attrs)
-
-
-def _print_extract(pr: Printer, op: Operation) -> None:
-    positions = print_dynamic_index_list(pr, static_position(op), position_operands(op))
-    pr.write(f" {pr.operand(op.operands[0])}{positions}")
-    pr.write(pr.attr_dict(op.attributes, ("static_position",)))
-    pr.write(f" : {pr.type(op.results[0].type)} from {pr.type(op.operands[0].type)}")
-
-
-def _parse_insert(p: Parser, offset: int) -> Operation:
-    value = p.parse_operand()
-    p.expect(",")
-    dest = p.parse_operand()
-    static, dynamic = parse_dynamic_index_list(p)
-    attrs = p.parse_optional_attr_dict()
-    value_type = p.parse_colon_type()
-    p.expect_op_keyword("into")
-    vector = _parse_vector_type(p)
-    values = [p.resolve(value, value_type), p.resolve(dest, vector)] + p.resolve_all(dynamic, INDEX)
-    props: dict[str, Attribute] = {"static_position": _position_property(static)}
-    return create(p, "vector.insert", offset, values, [vector], props, attrs)
-
-
-def _print_insert(pr: Printer, op: Operation) -> None:
-    positions = print_dynamic_index_list(pr, static_position(op), position_operands(op))
-    pr.write(f" {pr.operand(op.operands[0])}, {pr.operand(op.operands[1])} {positions}")
-    pr.write(pr.attr_dict(op.attributes, ("static_position",)))
-    pr.write(f" : {pr.type(op.operands[0].type)} into {pr.type(op.results[0].type)}")
-
-
 def _verify_positions(op: Operation, vector: VectorType, dest: str) -> tuple[int, ...]:
     """The checks ``vector.extract`` and ``vector.insert`` share, in mlir-opt's order (the
     attribute, the index operands, then the positions; ``dest`` is ``"dest "`` in the
@@ -372,18 +304,26 @@ def _verify_insert(op: Operation) -> None:
     _check_position_bounds(op, static, vector)
 
 
-define(
+define_format(
     "vector.extract",
-    parse=_parse_extract,
-    print=_print_extract,
+    "$source `` custom<DynamicIndexList>($dynamic_position, $static_position) attr-dict `:` "
+    "type($result) `from` type($source)",
+    operands=[Group("source", kind=_VECTOR), Group("dynamic_position", VARIADIC, INDEX)],
+    results=[Group("result")],
     verify=_verify_extract,
     properties=("static_position",),
     traits=(PURE,),
 )
-define(
+define_format(
     "vector.insert",
-    parse=_parse_insert,
-    print=_print_insert,
+    "$valueToStore `,` $dest custom<DynamicIndexList>($dynamic_position, $static_position) "
+    "attr-dict `:` type($valueToStore) `into` type($dest)",
+    operands=[
+        Group("valueToStore"),
+        Group("dest", kind=_VECTOR),
+        Group("dynamic_position", VARIADIC, INDEX),
+    ],
+    results=[Group("result", type=same_as("dest"))],
     verify=_verify_insert,
     properties=("static_position",),
     traits=(PURE,),

@@ -103,7 +103,7 @@ def random_inputs(
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    arrays = []
+    arrays: list[Any] = []  # int or float scalars, numpy arrays
     for a, t in enumerate(signature(func)[0]):
         if isinstance(t, IndexType):
             arrays.append(int(rng.integers(1, 9)))

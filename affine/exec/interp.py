@@ -1004,7 +1004,7 @@ def positions_of_linear(memref: MemRef, linear: np.ndarray) -> np.ndarray:
     indices.reverse()
     om = offset_map(memref.type)
     values = offset_symbol_values(memref.type, memref.symbols, memref.pstrides)
-    result = om.results[0].evaluate(indices, values)
+    result = om.results[0].evaluate(indices, values)  # type: ignore[arg-type]  # index arrays: evaluated elementwise by numpy's operators
     return np.broadcast_to(np.asarray(result, dtype=np.int64), linear.shape)
 
 
@@ -1317,8 +1317,8 @@ def _affine_parallel(c: _Compiler, op: Operation) -> Closure:
     def parallel(env: Env) -> None:
         ranges = [range(lo(env), hi(env), step) for lo, hi, step in bounds]
         total = 1
-        for r in ranges:
-            total *= len(r)
+        for iv_range in ranges:
+            total *= len(iv_range)
         counter[0] += total
         accumulators = list(identities)
         for point in itertools.product(*ranges):
@@ -1327,8 +1327,8 @@ def _affine_parallel(c: _Compiler, op: Operation) -> Closure:
             values = run(env)
             for k, v in enumerate(values):
                 accumulators[k] = combiners[k](accumulators[k], v)
-        for r, v in zip(results, accumulators):
-            env[r] = v
+        for r, accumulated in zip(results, accumulators):
+            env[r] = accumulated
 
     return parallel
 

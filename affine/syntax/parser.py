@@ -6,6 +6,10 @@ Entry points: :func:`parse_module` (text to a :class:`~affine.ir.core.Module`) a
 :func:`parse_integer_set` for single values.  Errors raise
 :class:`~affine.ir.diagnostics.ParseError` with the location of the offending token.
 
+The reader is layered by section: :mod:`affine.syntax.reader` (tokens, integers, errors),
+:mod:`affine.syntax.affine_syntax` (affine expressions, maps and sets) and this module
+(types, attributes, SSA values, operations and regions, and the entry points).
+
 Custom op syntax lives with each op in :mod:`affine.dialects`; the methods of
 :class:`Parser` under "custom syntax helpers" are the vocabulary those parsers use
 (operands, types, attribute dictionaries, affine maps of SSA ids, regions).
@@ -38,7 +42,7 @@ from affine.ir.attributes import (
     TypeAttr,
 )
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
-from affine.ir.diagnostics import Location, ParseError, SourceFile
+from affine.ir.diagnostics import ParseError
 from affine.ir.hooks import Hook
 from affine.ir.registry import ISOLATED, MLIR_OPT_DIALECTS, TERMINATOR, OpDef, lookup
 from affine.ir.types import (
@@ -65,11 +69,13 @@ from affine.ir.types import (
     VectorType,
 )
 from affine.math.affine_map import AffineMap
-from affine.math.expr import AffineExpr, AffineExprError, constant, dim, symbol
+from affine.math.expr import AffineExpr, dim, symbol
 from affine.math.float_formats import SEMANTICS
 from affine.math.integer_set import IntegerSet
-from affine.syntax.lexer import _TOKEN, balanced_end, lex, unescape_string
+from affine.syntax.affine_syntax import AffineSyntaxReader, _name_resolver
+from affine.syntax.lexer import balanced_end, lex, unescape_string
 from affine.syntax.printer import attr_to_str, type_to_str
+from affine.syntax.reader import _int_value
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
 _DIMS = re.compile(r"\s*((?:(?:[0-9]+|\?|\[[0-9]+\])\s*x\s*)*)")
@@ -79,13 +85,6 @@ _SIMPLE_SHAPED = re.compile(
 )
 _MAX_INT_WIDTH = 16777215  # MLIR's IntegerType::kMaxWidth
 _MAX_INT64 = 2**63 - 1
-# mlir-opt's lexer words for a sigil that no name follows
-_BARE_SIGIL_WORDS = {
-    "!": "invalid type identifier",
-    "%": "invalid SSA name",
-    "#": "invalid attribute name",
-    "^": "invalid block name",
-}
 _NOT_TENSOR_ELEMENTS = (
     TensorType,
     MemRefType,
@@ -106,7 +105,6 @@ _MEMREF_ELEMENTS = (
     OpaqueType,
 )
 _MEMORY_SPACES = (IntegerAttr, StringAttr, DictionaryAttr, OpaqueAttr)
-_MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
 
 T = TypeVar("T")
 E = TypeVar("E")  # an element of a comma list
@@ -154,13 +152,13 @@ class _RegionBlocks:
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 
 
-class Parser:
-    """Recursive-descent reader over one source buffer."""
+class Parser(AffineSyntaxReader):
+    """Recursive-descent reader over one source buffer: types, attributes and operations
+    over the token and affine layers (:mod:`affine.syntax.reader`,
+    :mod:`affine.syntax.affine_syntax`)."""
 
     def __init__(self, text: str, name: str = "<input>", line_offset: int = 0) -> None:
-        self.text = text
-        self.source = SourceFile(name, text, line_offset)
-        self.kind, self.start, self.end = lex(text, 0)
+        super().__init__(text, name, line_offset)
         self.attr_aliases: dict[str, Attribute] = {}
         self.type_aliases: dict[str, Type] = {}
         self.deferred_aliases: dict[str, int] = {}  # '#loc' aliases used before definition
@@ -168,172 +166,13 @@ class Parser:
         self.scopes: list[_Isolated] = []
         self.region_blocks: list[_RegionBlocks] = []
         self.default_dialects: list[str] = ["builtin"]
-        self.depth = 0
         self.pending_forward = 0
         self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
-        self.custom_op: str | None = None  # the custom op being read (outside its regions)
         self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
         # symbols of the last identity layout (composition) a memref type dropped, as MLIR
         # does; a seed ``alloc`` then drops the operands bound to them
         self.dropped_layout_symbols: int | None = None
-
-    # -- tokens -------------------------------------------------------------------------
-
-    @property
-    def tok(self) -> str:
-        return self.text[self.start : self.end]
-
-    def advance(self) -> None:
-        # The common tokens are lexed inline (this is the hottest path of the reader).
-        m = _TOKEN.match(self.text, self.end)
-        if m is not None:
-            group = m.lastgroup
-            if group == "id" or group == "val":
-                self.kind = "id" if group == "id" else "%"
-                self.start = m.start(group)
-                self.end = m.end()
-                return
-            if group == "punct":
-                start = m.start(group)
-                self.start = start
-                self.end = end = m.end()
-                self.kind = self.text[start:end]
-                return
-        self.kind, self.start, self.end = lex(self.text, self.end)
-
-    def reset(self, pos: int) -> None:
-        """Continue lexing at offset ``pos``."""
-        self.kind, self.start, self.end = lex(self.text, pos)
-
-    def save(self) -> tuple[str, int, int]:
-        return (self.kind, self.start, self.end)
-
-    def restore(self, state: tuple[str, int, int]) -> None:
-        self.kind, self.start, self.end = state
-
-    def loc(self, offset: int | None = None) -> Location:
-        return Location(self.source, self.start if offset is None else offset)
-
-    def error(self, message: str, offset: int | None = None) -> NoReturn:
-        """``message`` at ``offset`` (the current token by default); but when the current
-        token starts with a character that starts no token, mlir-opt's lexer has already
-        reported that, so that is the error."""
-        if self.kind == "bad":
-            # The real problem is the character that starts no token (mlir-opt's lexer words).
-            char = self.text[self.start]
-            offset = self.start
-            if char == '"':
-                end = self.text.find("\n", self.start)
-                message = "expected '\"' in string literal"
-                offset = end if end >= 0 else len(self.text)
-            elif char == "@":
-                message = "@ identifier expected to start with letter or '_'"
-                offset = self.start + 1
-            elif char == ".":
-                message = "expected three consecutive dots for an ellipsis"
-                offset = self.start + 1
-            elif char in _BARE_SIGIL_WORDS:
-                message = _BARE_SIGIL_WORDS[char]
-            else:
-                message = "unexpected character"
-        raise ParseError(message, self.loc(offset))
-
-    def wrong_token_offset(self) -> int:
-        """Where mlir-opt reports a missing token: right after the previous token (backing
-        up over blanks, blank lines and ``//`` comments), not at the next token."""
-        text = self.text
-        pos = self.start
-        if self.kind == "eof" and pos > 0:
-            pos -= 1
-        original = pos
-        while True:
-            while pos > 0 and text[pos - 1] in " \t":
-                pos -= 1
-            if pos == 0:
-                return original
-            if text[pos - 1] not in "\n\r":
-                return pos
-            pos -= 1  # drop the line break: report at the end of the previous line
-            line_start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
-            comment = text.find("//", line_start, pos)
-            if comment >= 0:
-                pos = comment
-
-    def wrong_token(self, message: str) -> NoReturn:
-        """``message`` at :meth:`wrong_token_offset` (mlir-opt's ``emitWrongTokenError``)."""
-        if self.kind == "bad":
-            self.error(message)
-        raise ParseError(message, self.loc(self.wrong_token_offset()))
-
-    def op_error(self, message: str, offset: int | None = None) -> NoReturn:
-        """An error of the custom op being read, worded as mlir-opt's custom-op parsers
-        report it: ``custom op 'affine.for' <message>``."""
-        if self.custom_op is not None:
-            message = f"custom op '{self.custom_op}' {message}"
-        self.error(message, offset)
-
-    def expect_op_keyword(self, word: str, context: str = "") -> None:
-        """A keyword of a custom op's syntax (an op error at the current token)."""
-        if not self.accept_keyword(word):
-            self.op_error(f"expected '{word}'{context}")
-
-    def at(self, kind: str) -> bool:
-        return self.kind == kind
-
-    def accept(self, kind: str) -> bool:
-        if self.kind == kind:
-            self.advance()
-            return True
-        return False
-
-    def expect(self, kind: str, context: str = "") -> None:
-        if self.kind != kind:
-            self.wrong_token(f"expected '{kind}'{context}")
-        self.advance()
-
-    def at_keyword(self, word: str) -> bool:
-        return self.kind == "id" and self.text[self.start : self.end] == word
-
-    def accept_keyword(self, word: str) -> bool:
-        if self.kind == "id" and self.text[self.start : self.end] == word:
-            self.advance()
-            return True
-        return False
-
-    def expect_keyword(self, word: str, context: str = "") -> None:
-        if not self.accept_keyword(word):
-            self.error(f"expected '{word}'{context}")
-
-    def parse_keyword(self) -> str:
-        if self.kind != "id":
-            self.error("expected keyword")
-        word = self.tok
-        self.advance()
-        return word
-
-    def _enter(self) -> None:
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            self.error(f"nesting deeper than {_MAX_DEPTH} levels is not supported")
-
-    def _leave(self) -> None:
-        self.depth -= 1
-
-    # -- integers -------------------------------------------------------------------------
-
-    def parse_integer(self, what: str = "integer value") -> int:
-        negative = self.accept("-")
-        if self.kind != "int":
-            self.error(f"expected {what}")
-        value = _int_value(self.tok)
-        self.advance()
-        return -value if negative else value
-
-    def parse_optional_integer(self) -> int | None:
-        if self.kind == "int" or (self.kind == "-" and lex(self.text, self.end)[0] == "int"):
-            return self.parse_integer()
-        return None
 
     # -- types ----------------------------------------------------------------------------
 
@@ -1221,258 +1060,6 @@ class Parser:
             return DenseArrayAttr(element, (), values)
         return DenseArrayAttr(element, values)
 
-    # -- affine maps and integer sets ------------------------------------------------------
-
-    def _parse_identifier_list(
-        self,
-        names: dict[str, AffineExpr],
-        make: Callable[[int], AffineExpr],
-        close: str,
-        what: str,
-    ) -> int:
-        """``d0, d1, ...`` up to ``close`` (already past the opening bracket); returns the count."""
-        count = 0
-        if self.accept(close):
-            return 0
-        while True:
-            if self.kind != "id":
-                self.wrong_token("expected bare identifier")
-            name = self.tok
-            if name in names:
-                self.error(f"redefinition of identifier '{name}'")
-            names[name] = make(count)
-            count += 1
-            self.advance()
-            if not self.accept(","):
-                break
-        self.expect(close, f" in {what}")
-        return count
-
-    def parse_affine_map_body(self) -> AffineMap:
-        """``(d0, d1) -> (d1, d0)`` written without ``affine_map<>``."""
-        offset = self.start
-        result = self._parse_map_or_set_body(want="map")
-        if not isinstance(result, AffineMap):
-            self.error("expected affine map", offset)
-        return result
-
-    def _parse_map_or_set_body(self, want: str | None = None) -> AffineMap | IntegerSet:
-        """``(d0, ..)[s0, ..] -> (exprs)`` or ``(d0, ..)[s0, ..] : (constraints)``."""
-        names: dict[str, AffineExpr] = {}
-        self.expect("(", " in dimensional identifier list")
-        num_dims = self._parse_identifier_list(names, dim, ")", "dimensional identifier list")
-        num_symbols = 0
-        if self.accept("["):
-            num_symbols = self._parse_identifier_list(names, symbol, "]", "symbol list")
-        lookup_id = _name_resolver(names)
-        if self.kind == "->":
-            if want == "set":
-                self.error("expected ':' in integer set")
-            self.advance()
-            self.expect("(", " in affine map range")
-            results: list[AffineExpr] = []
-            if not self.accept(")"):
-                while True:
-                    results.append(self.parse_affine_expr(lookup_id))
-                    if not self.accept(","):
-                        break
-                self.expect(")", " in affine map range")
-            size = None
-            if self.at_keyword("size"):
-                size = self._parse_seed_size(lookup_id, num_dims)
-            return AffineMap.get(num_dims, num_symbols, results, size)
-        if self.kind == ":":
-            if want == "map":
-                self.wrong_token("expected '->' or ':'")
-            self.advance()
-            self.expect("(", " in integer set constraint list")
-            constraints: list[AffineExpr] = []
-            flags: list[bool] = []
-            if not self.accept(")"):
-                while True:
-                    expr, is_eq = self._parse_constraint(lookup_id)
-                    constraints.append(expr)
-                    flags.append(is_eq)
-                    if not self.accept(","):
-                        break
-                self.expect(")", " in integer set constraint list")
-            if not constraints:
-                return IntegerSet.get(num_dims, num_symbols, [constant(0)], [True])
-            return IntegerSet.get(num_dims, num_symbols, constraints, flags)
-        self.wrong_token("expected '->' or ':'")
-
-    def _parse_seed_size(self, lookup_id, num_dims: int):
-        self.advance()  # 'size'
-        self.expect("(", " after 'size'")
-        entries: list[tuple[AffineExpr, ...]] = []
-        while True:
-            if self.at_keyword("min") and lex(self.text, self.end)[0] == "(":
-                self.advance()
-                self.advance()
-                options = [self.parse_affine_expr(lookup_id)]
-                while self.accept(","):
-                    options.append(self.parse_affine_expr(lookup_id))
-                self.expect(")")
-                entries.append(tuple(options))
-            else:
-                entries.append((self.parse_affine_expr(lookup_id),))
-            if not self.accept(","):
-                break
-        self.expect(")", " at end of size list")
-        for entry in entries:
-            for e in entry:
-                if not e.is_symbolic_or_constant():
-                    self.error("only symbols and constants may appear in a map's size")
-        return entries
-
-    @overload
-    def _parse_seed_map_or_set(self, want: Literal["map"]) -> AffineMap: ...
-
-    @overload
-    def _parse_seed_map_or_set(self, want: Literal["set"]) -> IntegerSet: ...
-
-    @overload
-    def _parse_seed_map_or_set(self, want: None = None) -> AffineMap | IntegerSet: ...
-
-    def _parse_seed_map_or_set(self, want: str | None = None) -> AffineMap | IntegerSet:
-        """A seed-syntax map or set written without ``affine_map<...>`` (the one ``want``
-        names, when given: the other kind is an error)."""
-        return self._parse_map_or_set_body(want)
-
-    def _parse_constraint(self, lookup_id) -> tuple[AffineExpr, bool]:
-        lhs = self.parse_affine_expr(lookup_id)
-        if self.kind == ">" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
-            return self._sub(lhs, self.parse_affine_expr(lookup_id)), False
-        if self.kind == "<" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
-            return self._sub(self.parse_affine_expr(lookup_id), lhs), False
-        if self.kind == "=" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
-            return self._sub(lhs, self.parse_affine_expr(lookup_id)), True
-        self.error("expected '== affine-expr' or '>= affine-expr' at end of affine constraint")
-
-    @staticmethod
-    def _sub(a: AffineExpr, b: AffineExpr) -> AffineExpr:
-        return a - b
-
-    def parse_affine_expr(self, lookup_id: Callable[[Parser], AffineExpr]) -> AffineExpr:
-        """An affine expression; ``lookup_id`` resolves identifiers (and ``%ssa`` names)."""
-        self._enter()
-        result = self._affine_low(None, None, lookup_id)
-        self._leave()
-        return result
-
-    def _affine_binary(self, op: str, lhs: AffineExpr, rhs: AffineExpr, offset: int) -> AffineExpr:
-        try:
-            if op == "+":
-                return lhs + rhs
-            if op == "-":
-                return lhs - rhs
-            if op == "*":
-                if not lhs.is_symbolic_or_constant() and not rhs.is_symbolic_or_constant():
-                    self.error(
-                        "non-affine expression: at least one of the multiply operands has to "
-                        "be either a constant or symbolic",
-                        offset,
-                    )
-                return lhs * rhs
-            if not rhs.is_symbolic_or_constant():
-                self.error(
-                    f"non-affine expression: right operand of {op} has to be either a "
-                    "constant or symbolic",
-                    offset,
-                )
-            return lhs.binary(op, rhs)
-        except AffineExprError as e:
-            self.error(str(e), offset)
-
-    def _high_op(self) -> str | None:
-        if self.kind == "*":
-            return "*"
-        if self.kind == "id":
-            word = self.tok
-            if word in ("floordiv", "ceildiv", "mod"):
-                return word
-        return None
-
-    def _affine_low(self, llhs, llhs_op, lookup_id) -> AffineExpr:
-        while True:
-            lhs = self._affine_operand(lookup_id, llhs is not None)
-            op_offset = self.start
-            high = self._high_op()
-            if high is not None:
-                self.advance()
-                lhs = self._affine_high(lhs, high, op_offset, lookup_id)
-            if llhs is not None:
-                lhs = self._affine_binary(llhs_op, llhs, lhs, self.start)
-            if self.kind == "+" or self.kind == "-":
-                llhs, llhs_op = lhs, self.kind
-                self.advance()
-                continue
-            return lhs
-
-    def _affine_high(self, lhs, op, op_offset, lookup_id) -> AffineExpr:
-        while True:
-            rhs = self._affine_operand(lookup_id, True)
-            high = self._high_op()
-            # mlir-opt reports a non-affine product or division at the next operator when
-            # one follows (its parser's location), else at the operator itself.
-            where = self.start if high is not None else op_offset
-            lhs = self._affine_binary(op, lhs, rhs, where)
-            if high is None:
-                return lhs
-            op, op_offset = high, self.start
-            self.advance()
-
-    def _affine_operand(self, lookup_id, has_lhs: bool = False) -> AffineExpr:
-        """One operand; ``has_lhs`` when it is the right side of a binary operator."""
-        kind = self.kind
-        if kind == "int":
-            value = _int_value(self.tok)
-            self.advance()
-            return constant(value)
-        if kind == "(":
-            self._enter()
-            self.advance()
-            if self.kind == ")":
-                self.error("no expression inside parentheses")
-            expr = self._affine_low(None, None, lookup_id)
-            self.expect(")")
-            self._leave()
-            return expr
-        if kind == "-":
-            self.advance()
-            if self.kind == "int":
-                value = _int_value(self.tok)
-                self.advance()
-                return constant(-value)
-            operand = self._affine_operand(lookup_id, has_lhs)
-            return operand * -1
-        if kind == "id":
-            word = self.tok
-            if word in ("floordiv", "ceildiv", "mod") and lex(self.text, self.end)[0] == "(":
-                # seed syntax: floordiv(expr, divisor)
-                call_offset = self.start
-                self.advance()
-                self.advance()
-                lhs = self.parse_affine_expr(lookup_id)
-                self.expect(",", f" in {word}(...)")
-                rhs = self.parse_affine_expr(lookup_id)
-                self.expect(")", f" in {word}(...)")
-                return self._affine_binary(word, lhs, rhs, call_offset)
-            return lookup_id(self)
-        if kind == "%":
-            return lookup_id(self)
-        if has_lhs:
-            self.error("missing right operand of binary operator")
-        if kind in ("+", "*"):
-            self.error("missing left operand of binary operator")
-        self.error("expected affine expression")
-
     # -- SSA values ---------------------------------------------------------------------------
 
     def _push_isolated(self) -> None:
@@ -2235,19 +1822,6 @@ def _symbol_name(token: str) -> str:
     return unescape_string(body) if body.startswith('"') else body
 
 
-def _name_resolver(names: dict[str, AffineExpr]) -> Callable[[Parser], AffineExpr]:
-    def lookup_id(p: Parser) -> AffineExpr:
-        if p.kind != "id":
-            p.error("expected bare identifier")
-        expr = names.get(p.tok)
-        if expr is None:
-            p.wrong_token("use of undeclared identifier")
-        p.advance()
-        return expr
-
-    return lookup_id
-
-
 def _ssa_map(exprs: list[AffineExpr], num_dims: int, num_symbols: int) -> AffineMap:
     return AffineMap.get(num_dims, num_symbols, exprs)
 
@@ -2263,11 +1837,6 @@ def _pretty_dialect_symbol(text: str) -> str:
         return text
     body = rest[:-1]
     return f"{prefix}.{body}" if _PRETTY_SYMBOL.fullmatch(body) else text
-
-
-def _int_value(text: str) -> int:
-    """An integer literal: hexadecimal after ``0x``, else decimal (leading zeros allowed)."""
-    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def _flatten_dense(value, out: list) -> None:
