@@ -331,11 +331,11 @@ define(
 def _verify_memref_dma_wait(op: Operation) -> None:
     if not op.operands:
         op_error(op, "operand #0 must be memref of any type values")
-    memref_at(op, "operand", 0)
+    tag = memref_at(op, "operand", 0)
     for i, v in enumerate(op.operands[1:], 1):
         if not isinstance(v.type, IndexType):
             op_error(op, f"operand #{i} must be variadic of index, but got '{v.type}'")
-    rank = len(op.operands[0].type.shape)
+    rank = len(tag.shape)
     if len(op.operands) - 2 != rank:
         op_error(
             op,
