@@ -15,7 +15,7 @@ from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
 from affine.syntax.lexer import lex
-from affine.syntax.reader import TokenReader, _int_value
+from affine.syntax.reader import TokenReader, int_value
 
 Reader = TypeVar("Reader", bound="AffineSyntaxReader")
 
@@ -67,7 +67,7 @@ class AffineSyntaxReader(TokenReader):
         num_symbols = 0
         if self.accept("["):
             num_symbols = self._parse_identifier_list(names, symbol, "]", "symbol list")
-        lookup_id = _name_resolver(names)
+        lookup_id = name_resolver(names)
         if self.kind == "->":
             if want == "set":
                 self.error("expected ':' in integer set")
@@ -235,7 +235,7 @@ class AffineSyntaxReader(TokenReader):
         """One operand; ``has_lhs`` when it is the right side of a binary operator."""
         kind = self.kind
         if kind == "int":
-            value = _int_value(self.tok)
+            value = int_value(self.tok)
             self.advance()
             return constant(value)
         if kind == "(":
@@ -250,7 +250,7 @@ class AffineSyntaxReader(TokenReader):
         if kind == "-":
             self.advance()
             if self.kind == "int":
-                value = _int_value(self.tok)
+                value = int_value(self.tok)
                 self.advance()
                 return constant(-value)
             operand = self._affine_operand(lookup_id, has_lhs)
@@ -277,7 +277,7 @@ class AffineSyntaxReader(TokenReader):
         self.error("expected affine expression")
 
 
-def _name_resolver(names: dict[str, AffineExpr]) -> Callable[[AffineSyntaxReader], AffineExpr]:
+def name_resolver(names: dict[str, AffineExpr]) -> Callable[[AffineSyntaxReader], AffineExpr]:
     def lookup_id(p: AffineSyntaxReader) -> AffineExpr:
         if p.kind != "id":
             p.error("expected bare identifier")

@@ -22,7 +22,7 @@ _BARE_SIGIL_WORDS = {
 _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse the input
 
 
-def _int_value(text: str) -> int:
+def int_value(text: str) -> int:
     """An integer literal: hexadecimal after ``0x``, else decimal (leading zeros allowed)."""
     return int(text, 16) if text.startswith("0x") else int(text)
 
@@ -185,7 +185,7 @@ class TokenReader:
         negative = self.accept("-")
         if self.kind != "int":
             self.error(f"expected {what}")
-        value = _int_value(self.tok)
+        value = int_value(self.tok)
         self.advance()
         return -value if negative else value
 
