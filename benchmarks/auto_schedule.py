@@ -298,11 +298,16 @@ def fastest(a: Outcome | None, b: Outcome) -> Outcome:
     return Outcome(min(a.time, b.time), a.correct and b.correct)
 
 
-def build_versions(name: str, text: str, original, runner: Runner, passes: dict) -> dict:
+def build_versions(
+    name: str, text: str, original, runner: Runner, passes: dict, skipped: set[str]
+) -> dict:
     """Each version's module, or the :class:`Outcome` that says why it has none."""
     built: dict = {"original": original}
     for version in VERSIONS[1:]:
         transform = passes.get(version)
+        if version in skipped:
+            built[version] = Outcome(note="skipped")
+            continue
         if version != "mlir-tile" and transform is None:
             built[version] = Outcome(note="not available")
             continue
@@ -315,7 +320,9 @@ def build_versions(name: str, text: str, original, runner: Runner, passes: dict)
     return built
 
 
-def measure(name: str, args, runner: Runner, passes: dict, compilers) -> dict[str, Outcome]:
+def measure(
+    name: str, args, runner: Runner, passes: dict, skipped: set[str], compilers
+) -> dict[str, Outcome]:
     """Every version of kernel ``name``, the best of ``args.rounds`` rounds that each run
     all versions in turn (so that a burst of load on the shared machine hits them alike)."""
     import affine
@@ -325,7 +332,7 @@ def measure(name: str, args, runner: Runner, passes: dict, compilers) -> dict[st
     original = affine.parse(text, f"{name}.mlir")
     func = resolve_function(original)
     rtol = tolerance(func)
-    built = build_versions(name, text, original, runner, passes)
+    built = build_versions(name, text, original, runner, passes, skipped)
     results: dict[str, Outcome] = {v: m for v, m in built.items() if isinstance(m, Outcome)}
     note = "skipped" if args.no_polly else "not installed"
     results["clang"] = results["polly"] = Outcome(note=note)
@@ -359,6 +366,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=2, help="kernel calls per round")
     parser.add_argument("--rounds", type=int, default=2, help="rounds over all versions")
     parser.add_argument("--no-polly", action="store_true", help="skip the Polly columns")
+    parser.add_argument(
+        "--versions",
+        help=f"comma-separated versions to time (default: all of {', '.join(VERSIONS)})",
+    )
     args = parser.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = "1"
 
@@ -370,13 +381,19 @@ def main(argv: list[str] | None = None) -> int:
     if mlir_opt is None or mlir_runner is None:
         print("mlir-opt / mlir-runner 22 not found: nothing to time", file=sys.stderr)
         return 1
+    versions = args.versions.split(",") if args.versions else list(VERSIONS)
+    unknown = [v for v in versions if v not in VERSIONS]
+    if unknown:
+        parser.error(f"unknown version(s): {', '.join(unknown)}; known: {', '.join(VERSIONS)}")
     runner = Runner(mlir_opt, mlir_runner, args.repeats)
-    passes = {
-        "tile": our_pipeline("affine-loop-tile"),
-        "regtile": our_pipeline("affine-register-tile"),
-        "tile+regtile": our_pipeline("affine-loop-tile", "affine-register-tile"),
-        "auto": our_pipeline("affine-auto-schedule"),
+    pipelines = {
+        "tile": ("affine-loop-tile",),
+        "regtile": ("affine-register-tile",),
+        "tile+regtile": ("affine-loop-tile", "affine-register-tile"),
+        "auto": ("affine-auto-schedule",),
     }
+    passes = {v: our_pipeline(*names) for v, names in pipelines.items()}
+    skipped = {v for v in VERSIONS[1:] if v not in versions}
     compilers = None if args.no_polly else polly_compilers()
 
     for line in machine_lines():
@@ -395,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     ratios: dict[str, list[float]] = {v: [] for v in (*VERSIONS[1:], "polly")}
     wrong: dict[str, list[str]] = {v: [] for v in ratios}
     for name in names:
-        results = measure(name, args, runner, passes, compilers)
+        results = measure(name, args, runner, passes, skipped, compilers)
         base, clang, polly = results["original"], results["clang"], results["polly"]
         for version in VERSIONS[1:]:
             o = results[version]

@@ -29,6 +29,7 @@ convention as in :mod:`transforms.loop_utils`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -1232,9 +1233,6 @@ class RegisterTilePass:
             machine = machine.override(vector_registers=self.registers)
         return machine
 
-    def _rewrite(self, band: list[Operation], plan: RegisterTile) -> Callable[[], object]:
-        return lambda: register_tile_band(band, plan, self.fma, self.pack)
-
     def run(self, module: Module, context: PassContext) -> Module:
         for option in ("rows", "vectors", "vector_bits", "registers"):
             if getattr(self, option) < 0:
@@ -1249,23 +1247,53 @@ class RegisterTilePass:
         machine = self.machine()
         module = module.clone()
         for function in functions(module, context):
-            if self.distribute:
-                distribute_imperfect_loops(
-                    function, lambda loop, groups: _worth(loop, groups, machine)
-                )
-            analysis = analysis_of(function)
-            for band in innermost_bands(function):
-                what = "loop band not register-tiled"
-                plan = plan_register_tile(band, machine, self.rows or None, self.vectors or None)
-                if isinstance(plan, Verdict):
-                    refuse(context, band[0], what, plan.reason)
-                    continue
-                verdict = check_register_tile(band, plan, analysis)
-                if not verdict:
-                    refuse(context, band[0], what, verdict.reason)
-                    continue
-                attempt(context, band[0], what, self._rewrite(band, plan))
+            register_tile_function(
+                function,
+                machine,
+                context,
+                self.rows or None,
+                self.vectors or None,
+                self.fma,
+                self.pack,
+                self.distribute,
+            )
         return module
+
+
+def register_tile_function(
+    function: Operation,
+    machine: Machine,
+    context: PassContext,
+    rows: int | None = None,
+    vectors: int | None = None,
+    fma: bool = True,
+    pack: bool = True,
+    distribute: bool = True,
+) -> list[str]:
+    """Register-tile ``function`` in place: every innermost perfect band (after
+    distributing imperfect nests where legal and :func:`_worth` it, with ``distribute``)
+    becomes the tile :func:`plan_register_tile` plans where :func:`check_register_tile`
+    finds it legal; the others get a remark. Returns, per band tiled, where it is and its
+    tile (:meth:`RegisterTile.describe`)."""
+    if distribute:
+        distribute_imperfect_loops(function, lambda loop, groups: _worth(loop, groups, machine))
+    analysis = analysis_of(function)
+    done = []
+    for band in innermost_bands(function):
+        what = "loop band not register-tiled"
+        plan = plan_register_tile(band, machine, rows, vectors)
+        if isinstance(plan, Verdict):
+            refuse(context, band[0], what, plan.reason)
+            continue
+        verdict = check_register_tile(band, plan, analysis)
+        if not verdict:
+            refuse(context, band[0], what, verdict.reason)
+            continue
+        described = f"register tile of band at {where(band[0])}: {plan.describe()}"
+        rewrite = functools.partial(register_tile_band, band, plan, fma, pack)
+        if attempt(context, band[0], what, rewrite):
+            done.append(described)
+    return done
 
 
 __all__ = [
@@ -1278,6 +1306,7 @@ __all__ = [
     "plan_register_tile",
     "register_order",
     "register_tile_band",
+    "register_tile_function",
     "tile_shape",
     "vector_blocker",
 ]
