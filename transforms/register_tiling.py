@@ -1326,15 +1326,18 @@ def tile_pays(band: Sequence[Operation], tile: RegisterTile) -> str | None:
     why not. Measured here (docs/performance.md): a tile pays when it holds accumulators
     in registers (a reduction loop: matmul-like and matrix-vector bands, 1.5-47x) or its
     jammed rows share loads (:func:`shared_rows`: jacobi-2d 1.3-1.4x); rows jammed without
-    either only unroll what LLVM vectorises already (deriche 0.84x), and a reduction
-    moved innermost that reads memory by rows with no reuse is slower (atax's ``A^T x``,
-    0.82x)."""
+    either only unroll what LLVM vectorises already (deriche 0.84x), one scalar
+    accumulator alone gains nothing (gramschmidt 0.89-0.94x, doitgen's source order 0.90x),
+    and a reduction moved innermost that reads memory by rows with no reuse is slower
+    (atax's ``A^T x``, 0.82x)."""
     strided = _unshared_strided(band, tile)
     if strided is not None and tile.reduction is not None:
         return (
             f"the reduction {where(tile.reduction)} innermost would read {where(strided)} "
             "by rows with no reuse"
         )
+    if tile.rows is None and tile.vector is None:
+        return "one scalar accumulator: a single dependence chain, as in the original"
     if tile.reduction is not None or shared_rows(band, tile):
         return None
     return "no accumulator to hold and not enough loads shared between the jammed rows"

@@ -265,6 +265,11 @@ def test_which_register_tiles_pay() -> None:
     assert [pays for _, pays, _ in stencil] == [None, None]  # rows share 3 of 5 loads
     heat = _tiles_and_objections("heat_3d")
     assert heat and all(pays and "not enough loads shared" in pays for _, pays, _ in heat)
+    gramschmidt = _tiles_and_objections("gramschmidt")
+    assert gramschmidt and all(
+        pays == "one scalar accumulator: a single dependence chain, as in the original"
+        for _, pays, _ in gramschmidt
+    )
     rows_sum, columns_sum = _tiles_and_objections("atax")
     assert rows_sum[1:] == (None, False)  # scalar sums of rows: two roundings kept
     assert columns_sum[1] == (
