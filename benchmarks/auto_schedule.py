@@ -299,11 +299,16 @@ def fastest(a: Outcome | None, b: Outcome) -> Outcome:
     return Outcome(min(a.time, b.time), a.correct and b.correct)
 
 
-def build_versions(name: str, text: str, original, runner: Runner, passes: dict) -> dict:
+def build_versions(
+    name: str, text: str, original, runner: Runner, passes: dict, skipped: set[str]
+) -> dict:
     """Each version's module, or the :class:`Outcome` that says why it has none."""
     built: dict = {"original": original}
     for version in VERSIONS[1:]:
         transform = passes.get(version)
+        if version in skipped:
+            built[version] = Outcome(note="skipped")
+            continue
         if version != "mlir-tile" and transform is None:
             built[version] = Outcome(note="not available")
             continue
@@ -318,7 +323,9 @@ def build_versions(name: str, text: str, original, runner: Runner, passes: dict)
     return built
 
 
-def measure(name: str, args, runner: Runner, passes: dict, compilers) -> dict[str, Outcome]:
+def measure(
+    name: str, args, runner: Runner, passes: dict, skipped: set[str], compilers
+) -> dict[str, Outcome]:
     """Every version of kernel ``name``, the best of ``args.rounds`` rounds that each run
     all versions in turn (so that a burst of load on the shared machine hits them alike)."""
     import affine
@@ -328,7 +335,7 @@ def measure(name: str, args, runner: Runner, passes: dict, compilers) -> dict[st
     original = affine.parse(text, f"{name}.mlir")
     func = resolve_function(original)
     rtol = tolerance(func)
-    built = build_versions(name, text, original, runner, passes)
+    built = build_versions(name, text, original, runner, passes, skipped)
     results: dict[str, Outcome] = {v: m for v, m in built.items() if isinstance(m, Outcome)}
     note = "skipped" if args.no_polly else "not installed"
     results["clang"] = results["polly"] = Outcome(note=note)
@@ -403,17 +410,24 @@ def table_header(args, legend: str, versions: tuple[str, tuple[str, ...], int], 
 def main(argv: list[str] | None = None) -> int:
     parser = timing_parser(__doc__, "kernel")
     parser.add_argument("--no-polly", action="store_true", help="skip the Polly columns")
+    parser.add_argument(
+        "--versions",
+        help=f"comma-separated versions to time (default: all of {', '.join(VERSIONS)})",
+    )
     args = parser.parse_args(argv)
     names = selected(parser, args.kernels, POLYBENCH, "kernel")
     runner = timing_runner(args.repeats)
     if runner is None:
         return 1
-    passes = {
-        "tile": our_pipeline("affine-loop-tile"),
-        "regtile": our_pipeline("affine-register-tile"),
-        "tile+regtile": our_pipeline("affine-loop-tile", "affine-register-tile"),
-        "auto": our_pipeline("affine-auto-schedule"),
+    versions = selected(parser, args.versions, VERSIONS, "version")
+    pipelines = {
+        "tile": ("affine-loop-tile",),
+        "regtile": ("affine-register-tile",),
+        "tile+regtile": ("affine-loop-tile", "affine-register-tile"),
+        "auto": ("affine-auto-schedule",),
     }
+    passes = {v: our_pipeline(*names) for v, names in pipelines.items()}
+    skipped = {v for v in VERSIONS[1:] if v not in versions}
     compilers = None if args.no_polly else polly_compilers()
 
     for line in machine_lines():
@@ -427,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     ratios: dict[str, list[float]] = {v: [] for v in (*VERSIONS[1:], "polly")}
     wrong: dict[str, list[str]] = {v: [] for v in ratios}
     for name in names:
-        results = measure(name, args, runner, passes, compilers)
+        results = measure(name, args, runner, passes, skipped, compilers)
         base, clang, polly = results["original"], results["clang"], results["polly"]
         for version in VERSIONS[1:]:
             o = results[version]

@@ -29,6 +29,7 @@ convention as in :mod:`transforms.loop_utils`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -1232,9 +1233,6 @@ class RegisterTilePass:
             machine = machine.override(vector_registers=self.registers)
         return machine
 
-    def _rewrite(self, band: list[Operation], plan: RegisterTile) -> Callable[[], object]:
-        return lambda: register_tile_band(band, plan, self.fma, self.pack)
-
     def run(self, module: Module, context: PassContext) -> Module:
         for option in ("rows", "vectors", "vector_bits", "registers"):
             if getattr(self, option) < 0:
@@ -1249,23 +1247,154 @@ class RegisterTilePass:
         machine = self.machine()
         module = module.clone()
         for function in functions(module, context):
-            if self.distribute:
-                distribute_imperfect_loops(
-                    function, lambda loop, groups: _worth(loop, groups, machine)
-                )
-            analysis = analysis_of(function)
-            for band in innermost_bands(function):
-                what = "loop band not register-tiled"
-                plan = plan_register_tile(band, machine, self.rows or None, self.vectors or None)
-                if isinstance(plan, Verdict):
-                    refuse(context, band[0], what, plan.reason)
-                    continue
-                verdict = check_register_tile(band, plan, analysis)
-                if not verdict:
-                    refuse(context, band[0], what, verdict.reason)
-                    continue
-                attempt(context, band[0], what, self._rewrite(band, plan))
+            register_tile_function(
+                function,
+                machine,
+                context,
+                self.rows or None,
+                self.vectors or None,
+                self.fma,
+                self.pack,
+                self.distribute,
+            )
         return module
+
+
+def _moves(access: ValueMap, subscript: int, iv: Value) -> bool:
+    """Whether subscript ``subscript`` of ``access`` changes with ``iv``."""
+    expr = access.map.results[subscript]
+    dims = access.map.num_dims
+    return any(
+        expr.is_function_of_dim(p) if p < dims else expr.is_function_of_symbol(p - dims)
+        for p, operand in enumerate(access.operands)
+        if operand is iv
+    )
+
+
+SHARED_LOADS = 0.5  # the share of loads a jammed row must take from its neighbours
+
+
+def shared_rows(band: Sequence[Operation], tile: RegisterTile) -> bool:
+    """Whether the rows of ``tile`` share loads: at least :data:`SHARED_LOADS` of the loads
+    have a partner, a load of the same memref whose address differs by constants only in
+    subscripts that move with the rows loop (a stencil's neighbouring rows), so that jammed
+    rows load such a row once for several of them (jacobi-2d: 3 of 5; heat-3d, 3 of 7,
+    measured 0.5-1.1x)."""
+    if tile.rows is None:
+        return False
+    body = Body(band)
+    rows_iv = _iv(tile.rows)
+    loads = [op for op in body.ops if op.name == "affine.load" and op in body.needed]
+
+    def partners(a: Operation, b: Operation) -> bool:
+        if a is b or body.memref(a) is not body.memref(b):
+            return False
+        offsets = difference(body.access[a], body.access[b]).map.results
+        if not all(e.is_constant for e in offsets):
+            return False
+        moved = [n for n, e in enumerate(offsets) if e.value != 0]
+        return bool(moved) and all(_moves(body.access[a], n, rows_iv) for n in moved)
+
+    shared = [a for a in loads if any(partners(a, b) for b in loads)]
+    return bool(loads) and len(shared) >= SHARED_LOADS * len(loads)
+
+
+def _unshared_strided(band: Sequence[Operation], tile: RegisterTile) -> Operation | None:
+    """A load that a tile moving its reduction loop innermost makes walk memory by rows
+    with no reuse: an outer subscript moves with the reduction loop and the tile's rows
+    (if any) do not share the load; None when there is none (gemm's ``B[k][j]`` is shared
+    by the rows of ``C``)."""
+    if tile.reduction is None or tile.reduction is band[-1]:
+        return None
+    body = Body(band)
+    reduction = _iv(tile.reduction)
+    for op in body.ops:
+        if op.name != "affine.load" or op not in body.needed:
+            continue
+        access = body.access[op]
+        outer = range(access.map.num_results - 1)
+        if not any(_moves(access, n, reduction) for n in outer):
+            continue
+        rows = tile.rows
+        if rows is None or any(_moves(access, n, _iv(rows)) for n in range(access.map.num_results)):
+            return op
+    return None
+
+
+def tile_pays(band: Sequence[Operation], tile: RegisterTile) -> str | None:
+    """None when ``tile`` is expected to run faster than the band as LLVM compiles it, else
+    why not. Measured here (docs/performance.md): a tile pays when it holds accumulators
+    in registers (a reduction loop: matmul-like and matrix-vector bands, 1.5-47x) or its
+    jammed rows share loads (:func:`shared_rows`: jacobi-2d 1.3-1.4x); rows jammed without
+    either only unroll what LLVM vectorises already (deriche 0.84x), one scalar
+    accumulator alone gains nothing (gramschmidt 0.89-0.94x, doitgen's source order 0.90x),
+    and a reduction moved innermost that reads memory by rows with no reuse is slower
+    (atax's ``A^T x``, 0.82x)."""
+    strided = _unshared_strided(band, tile)
+    if strided is not None and tile.reduction is not None:
+        return (
+            f"the reduction {where(tile.reduction)} innermost would read {where(strided)} "
+            "by rows with no reuse"
+        )
+    if tile.rows is None and tile.vector is None:
+        return "one scalar accumulator: a single dependence chain, as in the original"
+    if tile.reduction is not None or shared_rows(band, tile):
+        return None
+    return "no accumulator to hold and not enough loads shared between the jammed rows"
+
+
+def fma_pays(tile: RegisterTile) -> bool:
+    """Whether ``tile`` is bound by multiply-add throughput, where a fused multiply-add
+    doubles the peak: rows of vectors of accumulators (gemm 105 GFLOP/s with, about half
+    without). A fused multiply-add rounds once where the original rounds twice, which on
+    sums with cancellation (covariance) moves results by more than 1e-4 relative, so
+    elsewhere the original's two roundings are kept."""
+    return tile.rows is not None and tile.vector is not None and tile.reduction is not None
+
+
+def register_tile_function(
+    function: Operation,
+    machine: Machine,
+    context: PassContext,
+    rows: int | None = None,
+    vectors: int | None = None,
+    fma: bool | Callable[[RegisterTile], bool] = True,
+    pack: bool = True,
+    distribute: bool = True,
+    pays: Callable[[Sequence[Operation], RegisterTile], str | None] | None = None,
+) -> list[str]:
+    """Register-tile ``function`` in place: every innermost perfect band (after
+    distributing imperfect nests where legal and :func:`_worth` it, with ``distribute``)
+    becomes the tile :func:`plan_register_tile` plans where :func:`check_register_tile`
+    finds it legal and ``pays`` (when given) has no objection; the others get a remark.
+    ``fma`` says, for all tiles or per tile, whether multiply-adds are fused. Returns, per
+    band tiled, where it is and its tile (:meth:`RegisterTile.describe`)."""
+    if distribute:
+        distribute_imperfect_loops(function, lambda loop, groups: _worth(loop, groups, machine))
+    analysis = analysis_of(function)
+    done = []
+    for band in innermost_bands(function):
+        what = "loop band not register-tiled"
+        plan = plan_register_tile(band, machine, rows, vectors)
+        if isinstance(plan, Verdict):
+            refuse(context, band[0], what, plan.reason)
+            continue
+        verdict = check_register_tile(band, plan, analysis)
+        if not verdict:
+            refuse(context, band[0], what, verdict.reason)
+            continue
+        objection = pays(band, plan) if pays is not None else None
+        if objection is not None:
+            refuse(context, band[0], what, objection)
+            continue
+        fused = fma(plan) if callable(fma) else fma
+        described = f"register tile of band at {where(band[0])}: {plan.describe()}"
+        if fused:
+            described += ", fused multiply-adds"
+        rewrite = functools.partial(register_tile_band, band, plan, fused, pack)
+        if attempt(context, band[0], what, rewrite):
+            done.append(described)
+    return done
 
 
 __all__ = [
@@ -1273,11 +1402,15 @@ __all__ = [
     "RegisterTile",
     "RegisterTilePass",
     "check_register_tile",
+    "fma_pays",
     "held_groups",
     "innermost_bands",
     "plan_register_tile",
     "register_order",
     "register_tile_band",
+    "register_tile_function",
+    "shared_rows",
+    "tile_pays",
     "tile_shape",
     "vector_blocker",
 ]

@@ -230,3 +230,49 @@ def test_cache_tiles_shape_the_register_tile_and_its_packed_operands() -> None:
             module.functions()[0], result.module.functions()[0], backend=backend
         )
         assert outcome, outcome
+
+
+def _tiles_and_objections(name: str) -> list[tuple[str, str | None, bool]]:
+    """Per band of corpus kernel ``name`` that :func:`register_tile_function` finds a legal
+    tile for (imperfect nests distributed): the tile, what :func:`tile_pays` objects, and
+    whether :func:`fma_pays`."""
+    from transforms.machine import detect
+    from transforms.register_tiling import fma_pays, register_tile_function, tile_pays
+
+    module = affine.parse((CORPUS / "kernels" / f"{name}.mlir").read_text(), f"{name}.mlir")
+    found = []
+
+    def pays(band, plan):
+        found.append((plan.describe(), tile_pays(band, plan), fma_pays(plan)))
+        return found[-1][1]
+
+    register_tile_function(
+        module.functions()[0],
+        detect().override(vector_bits=512),
+        PassContext(print_op_on_diagnostic=False),
+        pays=pays,
+    )
+    return found
+
+
+def test_which_register_tiles_pay() -> None:
+    scale, product = _tiles_and_objections("gemm")
+    assert scale[1] == "no accumulator to hold and not enough loads shared between the jammed rows"
+    assert product[1:] == (None, True)  # B[k][j] is shared by the rows of C
+    deriche = _tiles_and_objections("deriche")
+    assert len(deriche) == 2 and all(pays == scale[1] for _, pays, _ in deriche)
+    stencil = _tiles_and_objections("jacobi_2d")
+    assert [pays for _, pays, _ in stencil] == [None, None]  # rows share 3 of 5 loads
+    heat = _tiles_and_objections("heat_3d")
+    assert heat and all(pays and "not enough loads shared" in pays for _, pays, _ in heat)
+    gramschmidt = _tiles_and_objections("gramschmidt")
+    assert gramschmidt and all(
+        pays == "one scalar accumulator: a single dependence chain, as in the original"
+        for _, pays, _ in gramschmidt
+    )
+    rows_sum, columns_sum = _tiles_and_objections("atax")
+    assert rows_sum[1:] == (None, False)  # scalar sums of rows: two roundings kept
+    assert columns_sum[1] == (
+        "the reduction affine.for at atax.mlir:8:3 innermost would read "
+        "affine.load at atax.mlir:20:12 by rows with no reuse"
+    )
