@@ -166,12 +166,13 @@ def ours(chunk: str, flags: tuple[str, ...], filename: str):
 
     try:
         options = cli.parse_args([*flags, "-"])
-        text, diagnostics = cli._process_reporting(chunk, filename, options, 0)
+        pieces, diagnostics = cli.process_reporting(chunk, filename, options, 0)
     except Exception as e:  # an option we do not have is a result, not an abort
         return f"error: {str(e).splitlines()[0][:50]}"
-    if text is None:
+    if pieces is None:
         errors = [d for d in diagnostics if d.severity == "error"]
         return f"error: {errors[0].message[:50] if errors else 'no output'}"
+    text = "".join(p if isinstance(p, str) else "".join(p) for p in pieces)
     return affine.parse(text, f"{filename} (ours)")
 
 

@@ -428,7 +428,7 @@ def top_level_op(module: Module, filename: str, no_implicit_module: bool) -> Ope
     return ops[0]
 
 
-def _process_reporting(
+def process_reporting(
     chunk: str, filename: str, opts: Options, line_offset: int
 ) -> tuple[list[str | Iterable[str]] | None, list[Diagnostic]]:
     """:func:`process`, with every error turned into a diagnostic (no output then)."""
@@ -468,7 +468,7 @@ def run(argv: list[str]) -> int:
     outputs: list[list[str | Iterable[str]]] = []
     failed = False
     for chunk, line_offset in chunks:
-        output, diagnostics = _process_reporting(chunk, filename, opts, line_offset)
+        output, diagnostics = process_reporting(chunk, filename, opts, line_offset)
         if opts.verify_diagnostics:
             diagnostics = verify_expected(SourceFile(filename, chunk, line_offset), diagnostics)
         for d in diagnostics:
