@@ -172,33 +172,13 @@ def loop_count(module) -> int:
     return sum(1 for op in resolve_function(module).walk() if op.name == "affine.for")
 
 
-def element_count(region) -> int:
-    """The elements of a parameter-free footprint (its box's volume when it fills it)."""
-    from poly.footprints import bounding_box, is_box
-
-    box = bounding_box(region)
-    if not isinstance(box, str) and is_box(region):
-        return box.volume
-    return int(region.count_val().to_python())
-
-
-def bytes_touched(module) -> tuple[int, bool]:
+def bytes_touched(module) -> tuple[int, bool] | None:
     """The bytes of memref elements each top-level loop nest of the kernel touches, summed
     over the nests, and whether every footprint is exact (else the sum contains them)."""
     from affine.exec.inputs import resolve_function
-    from poly.footprints import loop_footprints
-    from transforms.data_copy import element_bytes
+    from poly.footprints import bytes_touched as function_bytes
 
-    function = resolve_function(module)
-    total, exact = 0, True
-    for op in function.regions[0].blocks[0].operations:
-        if op.name not in ("affine.for", "affine.parallel"):
-            continue
-        footprints, _ = loop_footprints(op)
-        for memref, footprint in footprints.items():
-            total += element_count(footprint.region) * element_bytes(memref.type.element_type)
-            exact &= footprint.exact
-    return total, exact
+    return function_bytes(resolve_function(module))
 
 
 def copied_elements(function, fast_space: int = FAST_SPACE) -> int | None:
