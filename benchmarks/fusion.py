@@ -14,7 +14,8 @@ leave the L2 cache (most leave the L3 too), in these versions:
 - ``original``;
 - ``fuse``: our ``--affine-loop-fusion`` (greedy); ``producer`` and ``sibling``: its
   ``mode=producer`` and ``mode=sibling``, timed only where their output differs from the
-  greedy one (``= fuse`` otherwise);
+  greedy one (``= fuse`` otherwise); ``maximal``: greedy with ``maximal=true`` (every
+  legal fusion, the cost model skipped), timed where it differs;
 - ``mlir-fuse``: mlir-opt 22's ``-affine-loop-fusion``, read back by our parser.
 
 Each is lowered and run by ``mlir-runner -O3`` as in ``benchmarks/auto_schedule.py``
@@ -143,8 +144,13 @@ CHAINS: dict[str, Chain] = {
     ),
 }
 
-VERSIONS = ("original", "fuse", "producer", "sibling", "mlir-fuse")
-OUR_MODES = {"fuse": "greedy", "producer": "producer", "sibling": "sibling"}
+VERSIONS = ("original", "fuse", "producer", "sibling", "maximal", "mlir-fuse")
+OUR_MODES = {  # version: mode, maximal
+    "fuse": ("greedy", False),
+    "producer": ("producer", False),
+    "sibling": ("sibling", False),
+    "maximal": ("greedy", True),
+}
 
 # Functions and kernels of the data-copy table (corpus sizes).
 COPY_FUNCTIONS = (
@@ -236,9 +242,9 @@ def build(name: str, text: str, runner: Runner, measure_traffic: bool = True) ->
     original = affine.parse(text, f"{name}.mlir")
     versions = {"original": Version(original)}
     printed: dict[str, str] = {}
-    for version, mode in OUR_MODES.items():
+    for version, (mode, maximal) in OUR_MODES.items():
         try:
-            result = transforms.fuse(original, mode=mode)
+            result = transforms.fuse(original, mode=mode, maximal=maximal)
         except Exception as e:  # a refusal or crash is a result, not an abort
             versions[version] = Version(outcome=Outcome(note=f"error: {str(e)[:40]}"))
             continue
