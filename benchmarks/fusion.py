@@ -14,7 +14,8 @@ leave the L2 cache (most leave the L3 too), in these versions:
 - ``original``;
 - ``fuse``: our ``--affine-loop-fusion`` (greedy); ``producer`` and ``sibling``: its
   ``mode=producer`` and ``mode=sibling``, timed only where their output differs from the
-  greedy one (``= fuse`` otherwise);
+  greedy one (``= fuse`` otherwise); ``maximal``: greedy with ``maximal=true`` (every
+  legal fusion, the cost model skipped), timed where it differs;
 - ``mlir-fuse``: mlir-opt 22's ``-affine-loop-fusion``, read back by our parser.
 
 Each is lowered and run by ``mlir-runner -O3`` as in ``benchmarks/auto_schedule.py``
@@ -143,8 +144,13 @@ CHAINS: dict[str, Chain] = {
     ),
 }
 
-VERSIONS = ("original", "fuse", "producer", "sibling", "mlir-fuse")
-OUR_MODES = {"fuse": "greedy", "producer": "producer", "sibling": "sibling"}
+VERSIONS = ("original", "fuse", "producer", "sibling", "maximal", "mlir-fuse")
+OUR_MODES = {  # version: mode, maximal
+    "fuse": ("greedy", False),
+    "producer": ("producer", False),
+    "sibling": ("sibling", False),
+    "maximal": ("greedy", True),
+}
 
 # Functions and kernels of the data-copy table (corpus sizes).
 COPY_FUNCTIONS = (
@@ -172,33 +178,13 @@ def loop_count(module) -> int:
     return sum(1 for op in resolve_function(module).walk() if op.name == "affine.for")
 
 
-def element_count(region) -> int:
-    """The elements of a parameter-free footprint (its box's volume when it fills it)."""
-    from poly.footprints import bounding_box, is_box
-
-    box = bounding_box(region)
-    if not isinstance(box, str) and is_box(region):
-        return box.volume
-    return int(region.count_val().to_python())
-
-
-def bytes_touched(module) -> tuple[int, bool]:
+def bytes_touched(module) -> tuple[int, bool] | None:
     """The bytes of memref elements each top-level loop nest of the kernel touches, summed
     over the nests, and whether every footprint is exact (else the sum contains them)."""
     from affine.exec.inputs import resolve_function
-    from poly.footprints import loop_footprints
-    from transforms.data_copy import element_bytes
+    from poly.footprints import bytes_touched as function_bytes
 
-    function = resolve_function(module)
-    total, exact = 0, True
-    for op in function.regions[0].blocks[0].operations:
-        if op.name not in ("affine.for", "affine.parallel"):
-            continue
-        footprints, _ = loop_footprints(op)
-        for memref, footprint in footprints.items():
-            total += element_count(footprint.region) * element_bytes(memref.type.element_type)
-            exact &= footprint.exact
-    return total, exact
+    return function_bytes(resolve_function(module))
 
 
 def copied_elements(function, fast_space: int = FAST_SPACE) -> int | None:
@@ -256,9 +242,9 @@ def build(name: str, text: str, runner: Runner, measure_traffic: bool = True) ->
     original = affine.parse(text, f"{name}.mlir")
     versions = {"original": Version(original)}
     printed: dict[str, str] = {}
-    for version, mode in OUR_MODES.items():
+    for version, (mode, maximal) in OUR_MODES.items():
         try:
-            result = transforms.fuse(original, mode=mode)
+            result = transforms.fuse(original, mode=mode, maximal=maximal)
         except Exception as e:  # a refusal or crash is a result, not an abort
             versions[version] = Version(outcome=Outcome(note=f"error: {str(e)[:40]}"))
             continue

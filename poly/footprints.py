@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from affine.ir.core import Operation, Value
+from affine.ir.types import MemRefType
 from affine.math.expr import AffineExpr
 from poly.context import budget
 from poly.convert import NotExpressibleError, pw_aff_to_expr
 from poly.model import READ, Access, ModelError, build_model
 from poly.space import align_params, param_names
+from poly.tile_model import element_bytes
 
 
 @dataclass
@@ -190,6 +192,35 @@ def first_volumes(region: isl.Set) -> tuple[int, int]:
     return int(region.count_val().to_python()), int(box.count_val().to_python())
 
 
+def element_count(region: isl.Set) -> int | None:
+    """The elements of ``region`` (its box's volume when it fills it), or None when it
+    depends on parameters."""
+    if region.dim(isl.dim_type.param):
+        return None
+    box = bounding_box(region)
+    if not isinstance(box, str) and is_box(region):
+        return box.volume
+    return int(region.count_val().to_python())
+
+
+def bytes_touched(function: Operation) -> tuple[int, bool] | None:
+    """The bytes of memref elements each top-level loop nest of ``function`` touches, summed
+    over the nests (an element two nests touch counts twice), and whether every footprint
+    is exact (else the sum contains them); None when a footprint's size is symbolic."""
+    total, exact = 0, True
+    for op in function.regions[0].blocks[0].operations:
+        if op.name not in ("affine.for", "affine.parallel"):
+            continue
+        footprints, _ = loop_footprints(op)
+        for memref, footprint in footprints.items():
+            count = element_count(footprint.region)
+            if count is None or not isinstance(memref.type, MemRefType):
+                return None
+            total += count * element_bytes(memref.type)
+            exact &= footprint.exact
+    return total, exact
+
+
 __all__ = [
     "Box",
     "Footprint",
@@ -198,7 +229,9 @@ __all__ = [
     "bounding_box",
     "box_set",
     "box_within",
+    "bytes_touched",
     "copy_schedule",
+    "element_count",
     "first_volumes",
     "is_box",
     "loop_footprints",

@@ -23,15 +23,17 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from affine.dialects.affine_dialect import IfOp
 from affine.ir.core import Operation
 from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
-from poly.deps import AnalysisWarning
+from poly.deps import NONE, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.model import Access, Model, build_model
 from poly.space import unit_step_map
 
 TYPICAL_PARAMETER = 1024  # the value a symbolic size is assumed to have when sizing tiles
 CACHE_OCCUPANCY = 0.5  # the share of the cache a tile's data may fill (room for conflicts)
+VECTOR_WIDTH = 8  # f32 lanes of a 256-bit vector: a shorter carried flow blocks vectorising
 INNER_SHARE = 8  # the innermost loop alone may take up to 1/INNER_SHARE of that budget
 
 
@@ -363,6 +365,111 @@ def access_cost(function: Operation, counts: Mapping[object, int] | None = None)
             name = s.scope.iv_name(s.loops[-1].regions[0].blocks[0].arguments[-1])
             position = s.iv_names.index(name) if name in s.iv_names else None
         per_op.setdefault(_op_key(a.op), []).append(_unit_cost(a, position))
+    return sum(counts.get(k, 1) * sum(u) / len(u) for k, u in per_op.items())
+
+
+def _splits_body(loop: Operation) -> bool:
+    """Whether ``loop``'s body holds a loop or a guard, apart from guards with an equality
+    on ``loop``'s IV (they hold on one iteration, peeled off, and leave the body whole)."""
+    iv = loop.regions[0].blocks[0].arguments[0]
+    pending = [op for region in loop.regions for b in region.blocks for op in b.operations]
+    while pending:
+        op = pending.pop()
+        if op.name in ("affine.for", "affine.parallel"):
+            return True
+        if op.name == "affine.if":
+            if not (any(IfOp(op).condition.eq_flags) and iv in op.operands):
+                return True
+            continue
+        pending.extend(o for region in op.regions for b in region.blocks for o in b.operations)
+    return False
+
+
+def _single_element(a: Access) -> bool:
+    """Whether ``a``'s memref holds one element (a register once the compiler promotes it)."""
+    t = a.memref.type
+    return isinstance(t, MemRefType) and math.prod(t.shape) == 1
+
+
+def _short_recurrence(analysis: DependenceAnalysis, accesses: Sequence[Access]) -> bool:
+    """Whether a value written in the innermost loop is read by a later iteration of it
+    fewer than :data:`VECTOR_WIDTH` iterations on (or that cannot be decided): the
+    vectoriser's store-to-load conflict."""
+    for w in accesses:
+        for r in accesses:
+            if not w.is_write or r.is_write or r.memref is not w.memref:
+                continue
+            depth = len(w.statement.loops)
+            if depth != len(r.statement.loops):
+                continue
+            dependence = analysis.check(w, r, depth)
+            if dependence.status == UNKNOWN:
+                return True
+            if dependence.status == NONE or not dependence.bounds:
+                continue
+            low = dependence.bounds[depth - 1].low
+            if low is None or low < VECTOR_WIDTH:
+                return True
+    return False
+
+
+def _guarded(op: Operation, loop: Operation) -> bool:
+    """Whether ``op`` sits in an ``affine.if`` inside ``loop``."""
+    for ancestor in op.ancestors():
+        if ancestor is loop:
+            return False
+        if ancestor.name == "affine.if":
+            return True
+    return False
+
+
+def _vectorizable_loops(model: Model, carried: bool) -> set[Operation]:
+    """The innermost ``affine.for`` loops (no loop or guard splitting the body) whose every
+    access is stride-1 or reads one element again, and none writes one element of a
+    buffer larger than one element again; with ``carried``, also no value read fewer than
+    :data:`VECTOR_WIDTH` iterations after it is written."""
+    by_loop: dict[Operation, list[Access]] = {}
+    for a in model.accesses:
+        if a.statement.loops and a.statement.loops[-1].name == "affine.for":
+            by_loop.setdefault(a.statement.loops[-1], []).append(a)
+    analysis = DependenceAnalysis(model)
+    result = set()
+    for loop, accesses in by_loop.items():
+        if _splits_body(loop):
+            continue
+        name = accesses[0].statement.scope.iv_name(loop.regions[0].blocks[0].arguments[0])
+        units = [
+            _unit_cost(a, a.statement.iv_names.index(name)) if name in a.statement.iv_names else 0
+            for a in accesses
+            if not _single_element(a) and not _guarded(a.op, loop)
+        ]
+        if any(u > 1.0 for u in units):
+            continue
+        if carried and _short_recurrence(analysis, accesses):
+            continue
+        result.add(loop)
+    return result
+
+
+def vectorizable_runs(
+    function: Operation, counts: Mapping[object, int] | None = None, carried: bool = True
+) -> float:
+    """The access runs of ``function`` that sit in a vectorizable innermost loop (no loop
+    or ``affine.if`` inside but guards with an equality; every access stride-1 or reading
+    one element again; no element written again; with ``carried``, no value read fewer
+    than :data:`VECTOR_WIDTH` iterations after it is written): the work a loop vectoriser
+    can take. Runs are ``counts`` of the op's source position (:func:`instance_counts` of
+    the source function), copies of one access averaged, as in :func:`access_cost`;
+    higher is better."""
+    counts = counts if counts is not None else instance_counts(function)
+    model = _model_of(function)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        vectorizable = _vectorizable_loops(model, carried)
+    per_op: dict[object, list[float]] = {}
+    for a in model.accesses:
+        inside = bool(a.statement.loops) and a.statement.loops[-1] in vectorizable
+        per_op.setdefault(_op_key(a.op), []).append(1.0 if inside else 0.0)
     return sum(counts.get(k, 1) * sum(u) / len(u) for k, u in per_op.items())
 
 

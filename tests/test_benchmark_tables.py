@@ -115,8 +115,9 @@ def test_the_fusion_benchmark_runs_on_small_sizes(
     rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line}
     assert rows["elementwise_chain"].endswith("%B -> memref<1xf32>")
     assert " 1/1 " in rows["elementwise_chain"]
-    # (24 + 24) * 2 floats in two nests; A[0:25] and B once in the fused one
-    assert rows["reversed_read"].split()[-2:] == ["1/1!", "0.000384/0.000196/0.000196"]
+    # (24 + 24) * 2 floats in two nests; A[0:25] and B once in mlir-opt's fused one; ours
+    # declines for cost (the shifted slice puts a range guard in the hot loop)
+    assert rows["reversed_read"].split()[-2:] == ["0/1!", "0.000384/0.000384/0.000196"]
     assert "WRONG" in rows["doitgen"]  # mlir-opt's fusion; ours refuses (0 loops merged)
     assert " 0/1! " in rows["doitgen"]
     assert "wrong results: ours 0, mlir-opt 2" in rows["loops"]

@@ -8,6 +8,13 @@ refuses). Nothing is recomputed: each producer instance runs once, in the earlie
 iteration that depends on it (the exact slice of :mod:`poly.slices`), so the redundant
 computation is 0 and every fusion is within any ``compute-tolerance``.
 
+Unless ``maximal``, a legal fusion is applied only when the cost model expects a gain
+(:func:`fusion_cost`, :func:`profitable`): less memory traffic (a contracted buffer, fewer
+bytes touched by the top-level nests' exact footprints) or reuse within one fused iteration,
+weighed against the work the fused innermost loops no longer vectorize (a guard splitting
+the hot loop, an access no longer stride-1, an element written again in every iteration,
+a value read a few iterations after it is stored).
+
 :func:`check_fusion` (public) gives the verdict on one candidate pair: the deepest legal
 depth and the fused schedule, or why not (the dependence it would reverse with a witness,
 the op whose effects are unseen). :func:`fuse_candidate` is the rewrite: code for the
@@ -18,7 +25,7 @@ fused schedule, and a private, contracted buffer for an intermediate that does n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from affine.dialects.affine_dialect import LoadOp, StoreOp
@@ -28,6 +35,7 @@ from affine.ir.core import Module, Operation, Value
 from affine.ir.types import MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import constant
+from poly.footprints import bytes_touched
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL
 from poly.schedule_program import ScheduleError
@@ -43,6 +51,7 @@ from poly.slices import (
     reuse_within_iteration,
     values_stay_in_iteration,
 )
+from poly.tile_model import instance_counts, vectorizable_runs
 from transforms.registry import PassContext, PassOptionError
 
 MODES = ("greedy", "producer", "sibling")
@@ -93,17 +102,84 @@ def check_fusion(schedule: Schedule, candidate: Candidate) -> FusionVerdict:
     return FusionVerdict(False, f"fusing at depth 1 {word} {reason}", status=status)
 
 
-def profitable(verdict: FusionVerdict) -> str | None:
-    """None when the fused loops reuse data within one iteration (a value produced and
-    consumed, or an element both nests read); otherwise why fusing gains nothing."""
-    fused = verdict.fused
-    assert fused is not None and verdict.schedule is not None
-    if reuse_within_iteration(fused, verdict.schedule.program):
+@dataclass(frozen=True)
+class FusionCost:
+    """What the cost model sees of one legal fusion, the function before and after:
+    bytes touched (:func:`poly.footprints.bytes_touched`, None when symbolic), access runs
+    in innermost loops whose layout vectorizes (``layout_*``: stride-1, no element written
+    again, no guard splitting the body) and that also carry no short recurrence
+    (``vector_*``; :func:`poly.tile_model.vectorizable_runs`), whether a buffer was
+    contracted and whether one fused iteration reuses data."""
+
+    bytes_before: int | None
+    bytes_after: int | None
+    layout_before: float
+    layout_after: float
+    vector_before: float
+    vector_after: float
+    contracted: bool
+    reuse: bool
+
+    def saves_traffic(self) -> str | None:
+        """How fusing lowers memory traffic (a contracted buffer, fewer bytes touched), or None."""
+        if self.contracted:
+            return "a buffer contracted"
+        if self.bytes_before is not None and self.bytes_after is not None:
+            if self.bytes_after < self.bytes_before:
+                return f"bytes touched {self.bytes_before} -> {self.bytes_after}"
         return None
-    return (
-        f"no reuse within an iteration of the fused loops at depth {fused.depth} "
-        "(maximal fuses anyway)"
+
+    def loss(self, carried: bool) -> str | None:
+        """The vectorizable work the fused innermost loops lose: by their layout (an
+        access no longer stride-1, an element written again, a guard), and with
+        ``carried`` also to a value read a few iterations after it is written."""
+        before, after = self.layout_before, self.layout_after
+        if carried and self.vector_after < self.vector_before:
+            before, after = self.vector_before, self.vector_after
+        if after < before:
+            return f"the fused innermost loops keep {after:.0f} of {before:.0f} access runs vectorizable"
+        return None
+
+    def traffic(self) -> str:
+        if self.bytes_before is None or self.bytes_after is None:
+            return "bytes touched symbolic"
+        return f"bytes touched {self.bytes_before} -> {self.bytes_after}"
+
+
+def fusion_cost(verdict: FusionVerdict, fused_module: Module, notes: Sequence[str]) -> FusionCost:
+    """The cost model's view of the legal ``verdict`` rewritten as ``fused_module`` (with
+    :func:`fuse_candidate`'s ``notes``)."""
+    fused, schedule = verdict.fused, verdict.schedule
+    assert fused is not None and schedule is not None
+    before = schedule.program.function
+    after = _same_function(fused_module, before)
+    counts = instance_counts(before)
+    touched = [bytes_touched(f) for f in (before, after)]
+    return FusionCost(
+        bytes_before=touched[0][0] if touched[0] else None,
+        bytes_after=touched[1][0] if touched[1] else None,
+        layout_before=vectorizable_runs(before, counts, carried=False),
+        layout_after=vectorizable_runs(after, counts, carried=False),
+        vector_before=vectorizable_runs(before, counts),
+        vector_after=vectorizable_runs(after, counts),
+        contracted=any(" private: " in note for note in notes),
+        reuse=reuse_within_iteration(fused, schedule.program),
     )
+
+
+def profitable(cost: FusionCost, depth: int) -> str | None:
+    """None when the model expects fusing at ``depth`` to gain; otherwise why not, with
+    the numbers. Less memory traffic (a contracted buffer, fewer bytes touched) is worth
+    a recurrence in the fused loop but not a worse layout; reuse within one iteration
+    (which the bytes touched by whole nests do not show) is worth neither."""
+    saving = cost.saves_traffic()
+    gain = saving or ("reuse within an iteration" if cost.reuse else None)
+    if gain is None:
+        return f"no gain at depth {depth} ({cost.traffic()}, no buffer contracted, no reuse)"
+    loss = cost.loss(carried=saving is None)
+    if loss is not None:
+        return f"not worth it at depth {depth}: {loss}, for {gain}"
+    return None
 
 
 # -- private buffers ----------------------------------------------------------------------------
@@ -235,7 +311,7 @@ def _same_function(module: Module, function: Operation) -> Operation:
 class LoopFusion:
     """``--affine-loop-fusion``: fuse producer-consumer and sibling loop nests where the
     whole function's fused schedule is legal (``mode=greedy|producer|sibling``; ``maximal``
-    fuses without the reuse test; ``local-buf-threshold`` KiB: private buffers up to it go
+    fuses without the cost model; ``local-buf-threshold`` KiB: private buffers up to it go
     to ``fast-mem-space``; ``compute-tolerance`` bounds redundant computation, which is 0)."""
 
     name = "affine-loop-fusion"
@@ -304,11 +380,6 @@ class LoopFusion:
                 if not verdict:
                     remark(anchor, f"not fused: {what}: {verdict.reason}")
                     continue
-                if not self.maximal:
-                    why = profitable(verdict)
-                    if why is not None:
-                        remark(anchor, f"not fused: {what}: {why}")
-                        continue
                 try:
                     new, notes = fuse_candidate(
                         module, verdict, self.local_buf_threshold, self.fast_mem_space
@@ -317,6 +388,11 @@ class LoopFusion:
                     remark(anchor, f"not fused: {what}: {e}")
                     continue
                 assert verdict.fused is not None
+                if not self.maximal:
+                    why = profitable(fusion_cost(verdict, new, notes), verdict.fused.depth)
+                    if why is not None:
+                        remark(anchor, f"not fused for cost: {what}: {why} (maximal fuses anyway)")
+                        continue
                 text = f"fused {what} at depth {verdict.fused.depth}, no recomputation"
                 if verdict.fused.slice is not None:
                     text += f"; slice {verdict.fused.slice}"
