@@ -35,6 +35,7 @@ from affine.ir.core import Module, Operation, Value
 from affine.ir.types import MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import constant
+from affine.syntax.printer import print_module
 from poly.footprints import bytes_touched
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL
@@ -343,8 +344,14 @@ class LoopFusion:
         return (PRODUCER, SIBLING, PRODUCER)
 
     def run(self, module: Module, context: PassContext) -> Module:
+        """Fuses one candidate at a time until none is legal (and, unless maximal, pays).
+
+        Every accepted fusion yields a module never seen before in this run (a
+        regenerated nest can print as its input when the fused schedule separates the
+        two nests again); so the loop ends."""
         result = module.clone()
         said: set[str] = set()
+        seen = {print_module(result)}
 
         def remark(op: Operation | None, text: str) -> None:
             if text not in said:
@@ -353,13 +360,13 @@ class LoopFusion:
 
         for kind in self.phases():
             while True:
-                fused = self._fuse_one(result, kind, remark)
+                fused = self._fuse_one(result, kind, remark, seen)
                 if fused is None:
                     break
                 result = fused
         return result
 
-    def _fuse_one(self, module: Module, kind: str, remark: Remark) -> Module | None:
+    def _fuse_one(self, module: Module, kind: str, remark: Remark, seen: set[str]) -> Module | None:
         for function in module.functions():
             if not function.regions or not function.regions[0].blocks:
                 continue
@@ -388,6 +395,10 @@ class LoopFusion:
                     remark(anchor, f"not fused: {what}: {e}")
                     continue
                 assert verdict.fused is not None
+                printed = print_module(new)
+                if printed in seen:
+                    remark(anchor, f"not fused: {what}: the regenerated code is no progress")
+                    continue
                 if not self.maximal:
                     why = profitable(fusion_cost(verdict, new, notes), verdict.fused.depth)
                     if why is not None:
@@ -398,6 +409,7 @@ class LoopFusion:
                     text += f"; slice {verdict.fused.slice}"
                 if notes:
                     text += "; " + "; ".join(notes)
+                seen.add(printed)
                 remark(anchor, text)
                 return new
         return None

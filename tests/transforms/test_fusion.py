@@ -148,3 +148,39 @@ def test_a_consumer_of_two_statements_fuses() -> None:
     assert remark.startswith("two.mlir:5:10: remark: fused") and "%T private" in remark
     assert affine.print_module(result.module).count("affine.for") == 1
     _equivalent(module, result.module, "interp")
+
+
+# A random program (tests/nestgen.py) on which fusing the store nest into the consumer
+# regenerated the very code it started from: greedy maximal fusion used to accept that
+# "fusion" again and again and never end.
+REGENERATES_ITSELF = """
+#map = affine_map<(d0) -> (7, d0 + 3)>
+func.func @nest(%A: memref<6x8xf32>) {
+  affine.for %i = 1 to 7 step 2 {
+    affine.for %j = 1 to 7 step 2 {
+      affine.parallel (%k) = (0) to (6) {
+        %c = arith.constant -2.500000e-01 : f32
+        affine.store %c, %A[%k, (%i + %j) mod 8] : memref<6x8xf32>
+      }
+    }
+    affine.for %j = 2 to min #map(%i) step 2 {
+      %r = affine.parallel (%k) = (0) to (6) reduce ("addf") -> (f32) {
+        %0 = affine.load %A[(%j * 2 + 9) mod 6, ((-%i - %j * 2 + %k) floordiv 3 + 3) mod 8] : memref<6x8xf32>
+        %1 = affine.load %A[(-%i - %j - %k * 2 + 3) mod 6, (%i + %j + %k * 2 + 5) mod 8] : memref<6x8xf32>
+        %2 = arith.maximumf %0, %1 : f32
+        %3 = affine.load %A[((%k + 1) floordiv 3) mod 6, (%i + %j * 3 + %k * 3 + 4) mod 8] : memref<6x8xf32>
+        %4 = arith.subf %2, %3 : f32
+        affine.yield %4 : f32
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_fusion_that_regenerates_seen_code_is_no_progress() -> None:
+    module = affine.parse(REGENERATES_ITSELF, "again.mlir")
+    result = transforms.fuse(module, maximal=True)
+    assert any("the regenerated code is no progress" in r for r in result.remarks)
+    _equivalent(module, result.module, "interp")
