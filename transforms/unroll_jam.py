@@ -34,9 +34,9 @@ from transforms.registry import PassContext, PassOptions, option
 from transforms.unrolling import (
     cleanup_needed,
     generate_cleanup,
-    require_unroll_factor,
     still_placed,
     times_text,
+    unrolled_as_is,
 )
 
 
@@ -143,15 +143,10 @@ def unroll_and_jam_loop(
     Refused: a trip count below ``factor``, inner loop bounds that vary in ``loop``,
     iter_args that are not reductions, a needed cleanup loop with max/min bounds.  Returns
     the loops now in the place of ``loop``."""
-    require_unroll_factor(loop, factor)
+    if (as_is := unrolled_as_is(loop, factor)) is not None:
+        return as_is
     f = ForOp(loop)
     trip = constant_trip_count(loop)
-    if factor == 1:
-        if trip == 1:
-            promote_if_single_iteration(loop)
-        return still_placed([loop])
-    if len(f.body.operations) == 1:
-        return [loop]
     if trip is not None and trip < factor:
         raise TransformError(
             f"cannot unroll-and-jam by {factor}: the loop runs only {times_text(trip)}", loop.loc

@@ -60,6 +60,19 @@ def require_unroll_factor(loop: Operation, factor: int) -> None:
         raise TransformError(f"the unroll factor must be positive, got {factor}", loop.loc)
 
 
+def unrolled_as_is(loop: Operation, factor: int) -> list[Operation] | None:
+    """The loops in ``loop``'s place when unrolling it by ``factor`` changes nothing (factor
+    1: the loop, promoted if it runs once; a body of only the terminator); None otherwise.
+    Raises TransformError unless ``loop`` is an ``affine.for`` and ``factor`` positive."""
+    require_unroll_factor(loop, factor)
+    if factor == 1:
+        promote_if_single_iteration(loop)
+        return still_placed([loop])
+    if len(ForOp(loop).body.operations) == 1:
+        return [loop]
+    return None
+
+
 def times_text(count: int) -> str:
     return {1: "once", 2: "twice"}.get(count, f"{count} times")
 
@@ -160,14 +173,10 @@ def unroll_loop(loop: Operation, factor: int, cleanup_unroll: bool = False) -> l
     A trip count smaller than ``factor`` is refused, as is a loop whose cleanup loop cannot
     be built (max/min bounds and a trip count that may not be a multiple of ``factor``);
     with ``cleanup_unroll`` such loops, and any cleanup loop, are unrolled fully instead."""
-    require_unroll_factor(loop, factor)
+    if (as_is := unrolled_as_is(loop, factor)) is not None:
+        return as_is
     f = ForOp(loop)
     trip = constant_trip_count(loop)
-    if factor == 1:
-        promote_if_single_iteration(loop)
-        return still_placed([loop])
-    if len(f.body.operations) == 1:
-        return [loop]
     if trip is not None and trip < factor:
         if cleanup_unroll:
             return unroll_full(loop)

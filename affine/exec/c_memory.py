@@ -477,40 +477,42 @@ def _transfer(
     e.line("}")
 
 
-@c_op("affine.dma_start")
-def _c_affine_dma(e: FunctionEmitter, op: Operation) -> None:
-    d = DmaStartOp(op)
+def _dma_start(
+    e: FunctionEmitter,
+    op: Operation,
+    d: DmaStartOp | MemRefDmaStart,
+    indices: tuple[list[str], list[str], list[str]],
+) -> None:
+    """A DMA as a copy; ``indices`` of the source, the destination and the tag in C."""
+    src, dst, tag = indices
+    optional = [None if v is None else e.v(v) for v in (d.stride, d.elements_per_stride)]
     _transfer(
         e,
         op,
         e.mem(d.src),
-        map_indices(e, op, d.src_map, d.src_indices),
+        src,
         e.mem(d.dst),
-        map_indices(e, op, d.dst_map, d.dst_indices),
+        dst,
         e.mem(d.tag),
-        map_indices(e, op, d.tag_map, d.tag_indices),
+        tag,
         e.v(d.num_elements),
-        e.v(d.stride) if d.stride is not None else None,
-        e.v(d.elements_per_stride) if d.elements_per_stride is not None else None,
+        *optional,
     )
+
+
+@c_op("affine.dma_start")
+def _c_affine_dma(e: FunctionEmitter, op: Operation) -> None:
+    d = DmaStartOp(op)
+    maps = [(d.src_map, d.src_indices), (d.dst_map, d.dst_indices), (d.tag_map, d.tag_indices)]
+    src, dst, tag = (map_indices(e, op, m, operands) for m, operands in maps)
+    _dma_start(e, op, d, (src, dst, tag))
 
 
 @c_op("memref.dma_start")
 def _c_memref_dma(e: FunctionEmitter, op: Operation) -> None:
     d = MemRefDmaStart(op)
-    _transfer(
-        e,
-        op,
-        e.mem(d.src),
-        [e.v(v) for v in d.src_indices],
-        e.mem(d.dst),
-        [e.v(v) for v in d.dst_indices],
-        e.mem(d.tag),
-        [e.v(v) for v in d.tag_indices],
-        e.v(d.num_elements),
-        e.v(d.stride) if d.stride is not None else None,
-        e.v(d.elements_per_stride) if d.elements_per_stride is not None else None,
-    )
+    src, dst, tag = ([e.v(v) for v in vs] for vs in (d.src_indices, d.dst_indices, d.tag_indices))
+    _dma_start(e, op, d, (src, dst, tag))
 
 
 def _dma_wait(e: FunctionEmitter, op: Operation, indices: list[str]) -> None:
