@@ -15,7 +15,7 @@ C backend on ``--workers`` workers (1 by default: the machine is shared, and tim
 side by side disturb each other), ``--search-repeats`` timed calls after a warm-up each.
 
 The table's times are not the search's: after the search, the original, the
-auto-scheduler's module (:func:`transforms.auto_schedule.auto_schedule`) and the tuned
+auto-scheduler's module (:func:`transforms.auto_scheduler.auto_schedule`) and the tuned
 module are timed again by the C backend, side by side, the minimum over ``--rounds`` rounds
 that each run all three in turn (``--repeats`` calls each), so that a burst of load on the
 shared machine hits all of them alike. Printed per kernel: the three times, the auto and
@@ -40,7 +40,7 @@ from auto_schedule import POLYBENCH
 from kernels import KERNELS, scaled_text
 
 from affine import parse
-from transforms.auto_schedule import auto_schedule
+from transforms.auto_scheduler import auto_schedule
 from transforms.schedule import function_of
 from transforms.tuner import LocalExecutor, tune, tuning_inputs, wall_clock
 

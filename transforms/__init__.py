@@ -83,7 +83,7 @@ _LAZY = {
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",
     "Schedule": "poly.schedule",
-    "auto_schedule": "transforms.auto_schedule",
+    "auto_schedule": "transforms.auto_scheduler",
     "ScheduleError": "poly.schedule_program",
     "Explorer": "transforms.explorer",
     "tune": "transforms.tuner",

@@ -38,7 +38,7 @@ from poly.schedule_check import ScheduleVerdict
 from poly.schedule_program import ScheduleError
 from transforms.schedule import function_of, schedule_of, tile_parametric
 
-AUTO_SCHEDULE = "transforms.auto_schedule"  # the module of the auto-scheduler, when present
+AUTO_SCHEDULE = "transforms.auto_scheduler"  # the module of the auto-scheduler, when present
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ class Explorer:
         return found
 
     def auto_schedule_available(self) -> bool:
-        """Whether the auto-scheduler (``transforms.auto_schedule``) is installed."""
+        """Whether the auto-scheduler (``transforms.auto_scheduler``) is installed."""
         return importlib.util.find_spec(AUTO_SCHEDULE) is not None
 
     def auto_schedule(self) -> Explorer:

@@ -8,7 +8,7 @@ where the loop is tiled). On each change that schedule becomes the explorer's ne
 the outputs are redrawn: the verdict, the picture of the chosen statement (``nest``), the
 MLIR. An ISL schedule typed in ``text`` and applied replaces the controls' schedule until
 the next change of a control; ``measure`` times the original and the new code; "start
-from the auto-schedule" appears when ``transforms.auto_schedule`` is installed. A schedule
+from the auto-schedule" appears when ``transforms.auto_scheduler`` is installed. A schedule
 the controls cannot express (loops not perfectly nested, say) is reported in ``verdict``
 and leaves the outputs of the last schedule.
 """

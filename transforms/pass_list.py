@@ -132,7 +132,7 @@ for _name, _module, _cls, _summary in (
     ),
     (
         "affine-auto-schedule",
-        "auto_schedule",
+        "auto_scheduler",
         "AffineAutoSchedule",
         "Schedule from exact dependences (ISL), tile for the caches, keep what the model expects to pay (l1, l2, l3 KiB, vector-bits, parallel, report=text|json)",
     ),

@@ -2,7 +2,7 @@
 
 Invariant: every candidate is built from a *base* module by recorded steps, each through
 its transformation's own legality check, and an illegal one is never built or timed. The
-bases: the auto-scheduler's module (:func:`transforms.auto_schedule.auto_schedule`; the
+bases: the auto-scheduler's module (:func:`transforms.auto_scheduler.auto_schedule`; the
 first trial of a new study is it, untouched, so the tuned result is never slower than the
 automatic one on the tuner's own measurements), the source (or the ``start`` schedule),
 and the source after ``--affine-loop-fusion`` in each mode that changes it (a mode whose
@@ -60,7 +60,7 @@ from poly.schedule import Schedule
 from poly.schedule_edits import distributable, perfect_pairs
 from poly.schedule_program import ScheduleError
 from poly.schedule_tree import member_names
-from transforms.auto_schedule import auto_schedule
+from transforms.auto_scheduler import auto_schedule
 from transforms.errors import TransformError
 from transforms.fusion import MODES, LoopFusion
 from transforms.loop_pass import analysis_of

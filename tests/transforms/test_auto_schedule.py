@@ -1,4 +1,4 @@
-"""--affine-auto-schedule (transforms/auto_schedule.py): every kernel computes the original's
+"""--affine-auto-schedule (transforms/auto_scheduler.py): every kernel computes the original's
 results (interpreter and C backend), mlir-opt 22 reads every output, gemm's inner loop is a
 vector FMA chain with accumulators in ``iter_args``, ISL's time-tiled stencils have tiled
 time loops, fallbacks and the report say why, the schedule chosen re-applies.
@@ -22,7 +22,7 @@ import transforms
 from affine.ir.core import Module
 from affine.ops import ForOp
 from poly.schedule import Schedule
-from transforms.auto_schedule import AutoScheduleResult, auto_schedule, isl_candidate
+from transforms.auto_scheduler import AutoScheduleResult, auto_schedule, isl_candidate
 from transforms.registry import PassContext
 from transforms.tiling import LoopTile
 

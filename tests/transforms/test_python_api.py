@@ -68,3 +68,15 @@ def test_parametric_tile_sizes_from_python() -> None:
         "// CHECK-NEXT: affine.for %arg5 = #map2([[T]])[%c2] to min #map3([[T]])[%c2] {",
     )
     assert check_equivalent(module.functions()[0], copy.functions()[0])
+
+
+def test_the_facade_keeps_its_functions_after_every_submodule_is_imported() -> None:
+    # importing a submodule binds its name on the package: none may hide a facade name
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(transforms.__path__):
+        importlib.import_module(f"transforms.{info.name}")
+    assert callable(transforms.auto_schedule) and callable(transforms.fuse)
+    module = affine.parse("func.func @f() {\n  return\n}\n", "empty.mlir")
+    assert transforms.auto_schedule(module).module is not None

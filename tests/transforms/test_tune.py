@@ -18,7 +18,7 @@ from affine import parse
 from affine.exec.equivalence import check_equivalent
 from affine.syntax.printer import print_module
 from poly.schedule import Schedule
-from transforms.auto_schedule import auto_schedule
+from transforms.auto_scheduler import auto_schedule
 from transforms.tuner import (
     AUTO,
     SOURCE,
