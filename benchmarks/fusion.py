@@ -136,6 +136,7 @@ CHAINS: dict[str, Chain] = {
     ),
     # stencils
     "stencil_chain": Chain("fusion/stencil_chain.mlir", "stencil", {"N": 16_000_000}),
+    "row_stencil_chain": Chain("fusion/row_stencil_chain.mlir", "stencil", {"N": 4000}),
     "jacobi_1d": Chain(
         "kernels/jacobi_1d.mlir", "stencil", {"N": 4_000_000, "T": 20}, {"N": 40, "T": 4}
     ),

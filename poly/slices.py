@@ -32,7 +32,7 @@ from affine.ir.core import Operation, Value
 from poly.context import isl_context
 from poly.model import READ, WRITE
 from poly.schedule import Schedule
-from poly.schedule_program import Program, Statement
+from poly.schedule_program import Dependence, Program, Statement
 
 Row = list[isl.PwAff]
 
@@ -311,10 +311,7 @@ def per_iteration_footprint(
                 continue
             if not a.exact:
                 return None
-            relation = program.to_statement(
-                program.rename(a.relation), isl.dim_type.in_, s
-            ).intersect_domain(s.domain)
-            part = fused.key(s).reverse().apply_range(relation)
+            part = fused.key(s).reverse().apply_range(_touches(program, s, a.relation))
             result = part if result is None else result.union(part.align_params(result.get_space()))
     return result
 
@@ -337,30 +334,121 @@ def values_stay_in_iteration(
 ) -> str | None:
     """None when every value of ``memref`` a read gets was written in the same fused
     iteration and every read has such a write; otherwise why not."""
-    dependences, _ = program.dependences(value_based=True)
-    by_read: dict[object, isl.Set] = {}
-    for d in dependences:
-        if d.kind != "RAW" or _memref_of(d.target_op) is not memref:
-            continue
-        if not d.exact:
-            return f"the flow of {memref.name} into {d.target.name} is not exact"
+    flows = _flows(program, memref)
+    if isinstance(flows, str):
+        return flows
+    for d in flows:
         same = fused.key(d.source).apply_range(fused.key(d.target).reverse())
         if not d.relation.is_subset(same):
             return f"a value of {memref.name} flows from one fused iteration to a later one"
+    return _reads_written(program, memref, statements, flows)
+
+
+def _flows(program: Program, memref: Value) -> list[Dependence] | str:
+    """The value-based RAW dependences through ``memref``, or why they are not exact."""
+    dependences, _ = program.dependences(value_based=True)
+    flows = [d for d in dependences if d.kind == "RAW" and _memref_of(d.target_op) is memref]
+    for d in flows:
+        if not d.exact:
+            return f"the flow of {memref.name} into {d.target.name} is not exact"
+    return flows
+
+
+def _reads_written(
+    program: Program, memref: Value, statements: Sequence[Statement], flows: list[Dependence]
+) -> str | None:
+    """None when every read of ``memref`` in ``statements`` gets a value written by them."""
+    by_read: dict[object, isl.Set] = {}
+    for d in flows:
         covered = by_read.get(d.target_op, isl.Set.empty(d.target.space))
         by_read[d.target_op] = covered.union(d.relation.range())
     for s in statements:
         for a in s.accesses:
             if a.memref is memref and a.kind == READ:
-                read = (
-                    program.to_statement(program.rename(a.relation), isl.dim_type.in_, s)
-                    .intersect_domain(s.domain)
-                    .domain()
-                )
+                read = _touches(program, s, a.relation).domain()
                 covered = by_read.get(a.op, isl.Set.empty(s.space))
                 if not read.is_subset(covered):
                     return f"a read of {memref.name} gets a value not written in the fused loops"
     return None
+
+
+def _touches(program: Program, s: Statement, relation: isl.Map) -> isl.Map:
+    """``{ S[x] -> M[element] }`` of one of ``s``'s accesses, on ``s``'s domain."""
+    return program.to_statement(program.rename(relation), isl.dim_type.in_, s).intersect_domain(
+        s.domain
+    )
+
+
+def modular_storage(
+    fused: FusedSchedule,
+    program: Program,
+    memref: Value,
+    statements: Sequence[Statement],
+    shape: Sequence[int],
+    largest: int = 16,
+) -> tuple[int, int] | str:
+    """``(k, m)``: ``memref`` may keep element ``e`` in the cell where ``e[k]`` is replaced
+    by ``e[k] mod m`` (``m`` below ``shape[k]`` and at most ``largest``, the fewest cells
+    first), or why no such cell map is valid.
+
+    Valid (a modular storage mapping, as in Lefebvre and Feautrier's storage optimisation)
+    when no write of another element sharing a cell runs, in the fused schedule, between a
+    write and a read of the value it wrote (statement instances; one instance counts as
+    between, so what cannot be told apart is refused); every flow must be exact and every
+    read must get a value written by ``statements``."""
+    flows = _flows(program, memref)
+    if isinstance(flows, str):
+        return flows
+    why = _reads_written(program, memref, statements, flows)
+    if why is not None:
+        return why
+    time = {s.name: _map_of(s, fused.rows[s.name]) for s in statements}
+    writes = [
+        (s, _touches(program, s, a.relation))
+        for s in statements
+        for a in s.accesses
+        if a.memref is memref and a.kind == WRITE
+    ]
+    lives = []  # (the writes' instances -> elements, instances whose value is still read later)
+    for d in flows:
+        (written,) = [a for a in d.source.accesses if a.op is d.source_op and a.kind == WRITE]
+        lives.append((d, _touches(program, d.source, written.relation)))
+    for m in range(2, largest + 1):
+        for k in sorted(range(len(shape)), key=lambda k: -shape[k]):
+            if m < shape[k] and not _cells_collide(time, writes, lives, k, m):
+                return k, m
+    return f"no dimension of {memref.name} can wrap around (modulo at most {largest})"
+
+
+def _cells_collide(
+    time: dict[str, isl.Map],
+    writes: list[tuple[Statement, isl.Map]],
+    lives: list[tuple[Dependence, isl.Map]],
+    k: int,
+    m: int,
+) -> bool:
+    """Whether a write overwrites a live value when dimension ``k`` is taken modulo ``m``."""
+    for d, written in lives:
+        element_space = written.get_space().range()
+        identity = isl.MultiAff.identity(isl.Space.map_from_set(element_space))
+        wrap = identity.set_at(k, identity.get_at(k).mod_val(isl.Val.int_from_si(isl_context(), m)))
+        cell = isl.Map.from_multi_aff(wrap)
+        other_in_cell = cell.apply_range(cell.reverse()).subtract(
+            isl.Map.identity(isl.Space.map_from_set(element_space))
+        )
+        t_source, t_read = time[d.source.name], time[d.target.name]
+        for s, touched in writes:
+            t_write = time[s.name]
+            clash = written.apply_range(other_in_cell.align_params(written.get_space()))
+            clash = clash.apply_range(touched.align_params(clash.get_space()).reverse())
+            clash = clash.intersect_domain(d.relation.domain().align_params(clash.get_space()))
+            after_write = t_source.lex_le_map(t_write)
+            before_read = d.relation.apply_range(t_write.lex_le_map(t_read).reverse())
+            clash = clash.intersect(after_write.align_params(clash.get_space()))
+            clash = clash.intersect(before_read.align_params(clash.get_space()))
+            if not clash.is_empty():
+                return True
+    return False
 
 
 def _memref_of(op: Operation) -> Value | None:

@@ -48,6 +48,7 @@ from poly.slices import (
     candidates,
     fixed_dimensions,
     fused_schedule,
+    modular_storage,
     per_iteration_footprint,
     reuse_within_iteration,
     values_stay_in_iteration,
@@ -74,12 +75,16 @@ class FusionVerdict:
         return self.legal
 
 
-def check_fusion(schedule: Schedule, candidate: Candidate) -> FusionVerdict:
-    """The deepest depth (and position: the second item's, else the first's) at which the
-    fused function schedule is legal, or the reason fusing at depth 1 is not."""
-    deepest = candidate.second.depth
+def check_fusion(
+    schedule: Schedule, candidate: Candidate, deepest: int | None = None
+) -> FusionVerdict:
+    """The deepest depth (at most ``deepest``; and position: the second item's, else the
+    first's) at which the fused function schedule is legal, or the reason fusing at depth
+    1 is not."""
+    limit = candidate.second.depth
     if candidate.kind == SIBLING:
-        deepest = min(deepest, candidate.first.depth)
+        limit = min(limit, candidate.first.depth)
+    deepest = limit if deepest is None else min(deepest, limit)
     reason, status = "", ""
     for depth in range(deepest, 0, -1):
         for at_second in (True, False):
@@ -193,18 +198,22 @@ def _allocation(program_prologue: tuple[Operation, ...], memref: Value) -> Opera
     return None
 
 
-def check_private_buffer(verdict: FusionVerdict, memref: Value) -> tuple[list[int], str]:
-    """The dimensions of ``memref`` a private buffer drops (one value per fused iteration),
-    or an empty list and why it keeps its shape: the buffer must be a constant-shaped local
-    allocation used only by loads and stores of the fused nests (and deallocations), every
-    value read must be written in the same fused iteration, and every access exact."""
+def check_private_buffer(
+    verdict: FusionVerdict, memref: Value, modular: bool = True
+) -> tuple[dict[int, int], str]:
+    """How a private buffer stores ``memref``: a modulus per dimension it shrinks (1: the
+    dimension is dropped, one value per fused iteration; ``m``: element ``e`` kept at
+    ``e mod m``, no two live values sharing a cell), or nothing and why it keeps its shape.
+    The buffer must be a constant-shaped local allocation used only by loads and stores of
+    the fused nests (and deallocations), every read must get a value they wrote, and every
+    access and flow must be exact. Without ``modular``, only dimensions are dropped."""
     fused, schedule = verdict.fused, verdict.schedule
     assert fused is not None and schedule is not None
     program = schedule.program
     name = memref.name or "the buffer"
     alloc = _allocation(program.prologue, memref)
     if alloc is None or alloc.operands:
-        return [], f"{name} is not a constant-shaped allocation of the function"
+        return {}, f"{name} is not a constant-shaped allocation of the function"
     inside = {
         op
         for item in (fused.candidate.first, fused.candidate.second)
@@ -218,31 +227,39 @@ def check_private_buffer(verdict: FusionVerdict, memref: Value) -> tuple[list[in
         if op.name == "memref.dealloc":
             continue
         if op.name not in _ACCESSES or op not in inside:
-            return [], f"{name} escapes the fused nests ({op.name} at {op.loc})"
+            return {}, f"{name} escapes the fused nests ({op.name} at {op.loc})"
     statements = [*fused.candidate.first.statements, *fused.candidate.second.statements]
     why = values_stay_in_iteration(fused, program, memref, statements)
-    if why is not None:
-        return [], why
-    footprint = per_iteration_footprint(fused, program, memref)
-    if footprint is None:
-        return [], f"an access of {name} is not exact"
-    fixed = fixed_dimensions(footprint)
-    if not fixed:
-        return [], f"every dimension of {name} varies within one fused iteration"
-    return fixed, ""
+    if why is None:
+        footprint = per_iteration_footprint(fused, program, memref)
+        if footprint is None:
+            return {}, f"an access of {name} is not exact"
+        fixed = fixed_dimensions(footprint)
+        if fixed:
+            return dict.fromkeys(fixed, 1), ""
+        why = f"every dimension of {name} varies within one fused iteration"
+    if not modular:
+        return {}, why
+    shape = alloc.results[0].type.shape  # type: ignore[attr-defined]  # a memref.alloc's result
+    wrapped = modular_storage(fused, program, memref, statements, shape)
+    if isinstance(wrapped, str):
+        return {}, f"{why}, and {wrapped}"
+    k, m = wrapped
+    return {k: m}, ""
 
 
 def contract_buffer(
-    function: Operation, alloc: Operation, fixed: list[int], fast_space: int | None
+    function: Operation, alloc: Operation, cells: dict[int, int], fast_space: int | None
 ) -> MemRefType:
-    """Drop the ``fixed`` dimensions of the buffer ``alloc`` defines (one element remains
-    as ``memref<1xT>``) in every load and store of ``function``; place it in ``fast_space``
-    when given. Returns the new type."""
+    """Shrink the buffer ``alloc`` defines by ``cells`` (see :func:`check_private_buffer`:
+    dimensions with modulus 1 dropped, one element remaining as ``memref<1xT>``; modulus
+    ``m`` indexed ``mod m``) in every load and store of ``function``; place it in
+    ``fast_space`` when given. Returns the new type."""
     buffer = alloc.results[0]
     old = buffer.type
     assert isinstance(old, MemRefType)
-    keep = [k for k in range(len(old.shape)) if k not in fixed]
-    shape = [old.shape[k] for k in keep] or [1]
+    keep = [k for k in range(len(old.shape)) if cells.get(k) != 1]
+    shape = [cells.get(k, old.shape[k]) for k in keep] or [1]
     space = fast_space if fast_space is not None else old.memory_space
     new_type = MemRefType(shape, old.element_type, None, space)
     for op in function.walk():
@@ -252,7 +269,9 @@ def contract_buffer(
         if view.memref is not buffer:
             continue
         m = view.map
-        results = [m.results[k] for k in keep] or [constant(0)]
+        results = [m.results[k] % cells[k] if k in cells else m.results[k] for k in keep] or [
+            constant(0)
+        ]
         op.properties["map"] = AffineMapAttr(AffineMap.get(m.num_dims, m.num_symbols, results))
     buffer.type = new_type
     return new_type
@@ -263,9 +282,11 @@ def fuse_candidate(
     verdict: FusionVerdict,
     local_buf_threshold: int = 0,
     fast_mem_space: int = 0,
+    modular: bool = True,
 ) -> tuple[Module, list[str]]:
     """The new module running the fused schedule of a legal verdict, with private buffers
-    for the producer-consumer intermediates that allow one; and what was done to each."""
+    for the producer-consumer intermediates that allow one (indexed modulo where values
+    live across fused iterations, with ``modular``); and what was done to each."""
     fused, schedule = verdict.fused, verdict.schedule
     assert fused is not None and schedule is not None
     program = schedule.program
@@ -275,9 +296,9 @@ def fuse_candidate(
         new_function = _same_function(result, program.function)
         body = new_function.regions[0].blocks[0].operations
         for memref in fused.candidate.memrefs:
-            fixed, why = check_private_buffer(verdict, memref)
+            cells, why = check_private_buffer(verdict, memref, modular)
             name = memref.name or "the buffer"
-            if not fixed:
+            if not cells:
                 notes.append(f"{name} kept: {why}")
                 continue
             alloc = _allocation(program.prologue, memref)
@@ -287,11 +308,12 @@ def fuse_candidate(
             assert isinstance(old_type, MemRefType)
             elements = 1
             for k, extent in enumerate(old_type.shape):
-                elements *= 1 if k in fixed else extent
+                elements *= cells.get(k, extent)
             size = elements * max(1, _element_bytes(old_type))
             fast = fast_mem_space if size <= local_buf_threshold * 1024 else None
-            new_type = contract_buffer(new_function, new_alloc, fixed, fast)
-            notes.append(f"{name} private: {old_type} -> {new_type}")
+            new_type = contract_buffer(new_function, new_alloc, cells, fast)
+            wrapped = "".join(f", index {k} modulo {m}" for k, m in cells.items() if m > 1)
+            notes.append(f"{name} private: {old_type} -> {new_type}{wrapped}")
     return result, notes
 
 
@@ -366,6 +388,25 @@ class LoopFusion:
                 result = fused
         return result
 
+    def _rewrite(
+        self, module: Module, verdict: FusionVerdict
+    ) -> tuple[Module, list[str], str | None]:
+        """The fused module, its notes, and why the cost model declines it (None: it pays,
+        or ``maximal``). A buffer indexed modulo a count can cost the fused loop its
+        vectorization; then the fusion keeping that buffer whole is weighed too."""
+        assert verdict.fused is not None
+        why = None
+        for modular in (True, False):
+            new, notes = fuse_candidate(
+                module, verdict, self.local_buf_threshold, self.fast_mem_space, modular
+            )
+            if self.maximal:
+                return new, notes, None
+            why = profitable(fusion_cost(verdict, new, notes), verdict.fused.depth)
+            if why is None or not any(" modulo " in note for note in notes):
+                break
+        return new, notes, why
+
     def _fuse_one(self, module: Module, kind: str, remark: Remark, seen: set[str]) -> Module | None:
         for function in module.functions():
             if not function.regions or not function.regions[0].blocks:
@@ -377,39 +418,59 @@ class LoopFusion:
                 remark(function, f"not fused: the function cannot be scheduled: {e.message}")
                 continue
             for candidate in found:
-                anchor = candidate.first.statements[0].ops[0]
-                what = candidate.describe()
-                try:
-                    verdict = check_fusion(schedule, candidate)
-                except ScheduleError as e:
-                    remark(anchor, f"not fused: {what}: {e.message}")
-                    continue
-                if not verdict:
-                    remark(anchor, f"not fused: {what}: {verdict.reason}")
-                    continue
-                try:
-                    new, notes = fuse_candidate(
-                        module, verdict, self.local_buf_threshold, self.fast_mem_space
-                    )
-                except PolyError as e:
-                    remark(anchor, f"not fused: {what}: {e}")
-                    continue
-                assert verdict.fused is not None
-                printed = print_module(new)
-                if printed in seen:
-                    remark(anchor, f"not fused: {what}: the regenerated code is no progress")
-                    continue
-                if not self.maximal:
-                    why = profitable(fusion_cost(verdict, new, notes), verdict.fused.depth)
-                    if why is not None:
-                        remark(anchor, f"not fused for cost: {what}: {why} (maximal fuses anyway)")
-                        continue
-                text = f"fused {what} at depth {verdict.fused.depth}, no recomputation"
-                if verdict.fused.slice is not None:
-                    text += f"; slice {verdict.fused.slice}"
-                if notes:
-                    text += "; " + "; ".join(notes)
-                seen.add(printed)
-                remark(anchor, text)
-                return new
+                fused = self._fuse_candidate(module, schedule, candidate, remark, seen)
+                if fused is not None:
+                    return fused
         return None
+
+    def _fuse_candidate(
+        self,
+        module: Module,
+        schedule: Schedule,
+        candidate: Candidate,
+        remark: Remark,
+        seen: set[str],
+    ) -> Module | None:
+        """The module with ``candidate`` fused at the deepest legal depth the cost model
+        accepts, or None and a remark saying why not. When the deepest does not pay, a
+        shallower depth that contracts a buffer is taken where it pays (a buffer indexed
+        modulo a count keeps the inner loops whole, and vectorizable, at depth 1)."""
+        anchor = candidate.first.statements[0].ops[0]
+        what = candidate.describe()
+        deepest: int | None = None
+        while True:
+            try:
+                verdict = check_fusion(schedule, candidate, deepest)
+                if not verdict:
+                    if deepest is None:
+                        remark(anchor, f"not fused: {what}: {verdict.reason}")
+                    return None
+                new, notes, why = self._rewrite(module, verdict)
+            except ScheduleError as e:
+                remark(anchor, f"not fused: {what}: {e.message}")
+                return None
+            except PolyError as e:
+                remark(anchor, f"not fused: {what}: {e}")
+                return None
+            assert verdict.fused is not None
+            depth = verdict.fused.depth
+            printed = print_module(new)
+            if printed in seen:
+                remark(anchor, f"not fused: {what}: the regenerated code is no progress")
+                return None
+            contracted = any(" private: " in note for note in notes)
+            if why is None and (deepest is None or contracted):
+                break
+            if deepest is None:
+                remark(anchor, f"not fused for cost: {what}: {why} (maximal fuses anyway)")
+            if depth == 1:
+                return None
+            deepest = depth - 1
+        text = f"fused {what} at depth {depth}, no recomputation"
+        if verdict.fused.slice is not None:
+            text += f"; slice {verdict.fused.slice}"
+        if notes:
+            text += "; " + "; ".join(notes)
+        seen.add(printed)
+        remark(anchor, text)
+        return new
