@@ -24,10 +24,12 @@ from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
     canonicalize,
+    concat,
     difference,
     map_operand_positions,
     map_slots,
     set_map_slots,
+    simplify_affine_expr,
     substitute,
 )
 from affine.dialects.builders import affine_apply, affine_for, constant_index
@@ -36,7 +38,7 @@ from affine.ir.core import Block, Module, Operation, Region, Value, replace_uses
 from affine.ir.registry import FUNCTION
 from affine.ir.types import INDEX
 from affine.math.affine_map import AffineMap
-from affine.math.expr import AffineExprError, dim
+from affine.math.expr import ADD, CONST, AffineExpr, AffineExprError, dim
 from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp
 from poly.codegen import Order, band_schedule, generate
@@ -471,3 +473,30 @@ def regenerate_band(band: Sequence[Operation], new_order: Order) -> list[Operati
         block.insert(marker_index + offset, op)
     outer.erase()
     return created
+
+
+def condition_set(conditions: Sequence[ValueMap]) -> tuple[IntegerSet | None, list[Value]]:
+    """``c >= 0`` for every condition, with trivially true constraints, duplicates and
+    constraints implied by a tighter one of the same shape removed; None when none is left."""
+    if not conditions:
+        return None, []
+    merged = concat(conditions)
+    m = merged.map
+    tightest: dict[AffineExpr, int] = {}
+    for e in m.results:
+        e = simplify_affine_expr(e, m.num_dims, m.num_symbols)
+        if e.kind == CONST:
+            if e.value >= 0:
+                continue
+            rest, c = e, 0
+        elif e.kind == ADD and e.rhs.kind == CONST:
+            rest, c = e.lhs, e.rhs.value
+        else:
+            rest, c = e, 0
+        tightest[rest] = min(c, tightest.get(rest, c))
+    if not tightest:
+        return None, []
+    constraints = [rest + c for rest, c in tightest.items()]
+    s = IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints))
+    s, operands = canonicalize(s, merged.operands)
+    return s, operands

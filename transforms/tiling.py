@@ -56,6 +56,7 @@ from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import (
     body_ops,
+    condition_set,
     get_tileable_bands,
     identity_value_map,
     new_loop,
@@ -448,35 +449,8 @@ def _plan_separation(loops: Sequence[Operation]) -> _Separation:
         last = ((extent + f.step - 1) // f.step - 1) * f.step
         ranges[ivs[k]] = _window(start, last)
         bounds.append((start, end))
-    condition, operands = _condition_set(conditions)
+    condition, operands = condition_set(conditions)
     return _Separation(condition, tuple(operands), tuple(bounds))
-
-
-def _condition_set(conditions: Sequence[ValueMap]) -> tuple[IntegerSet | None, list[Value]]:
-    """``c >= 0`` for every condition, with trivially true constraints, duplicates and
-    constraints implied by a tighter one of the same shape removed; None when none is left."""
-    if not conditions:
-        return None, []
-    merged = concat(conditions)
-    m = merged.map
-    tightest: dict[AffineExpr, int] = {}
-    for e in m.results:
-        e = simplify_affine_expr(e, m.num_dims, m.num_symbols)
-        if e.kind == CONST:
-            if e.value >= 0:
-                continue
-            rest, c = e, 0
-        elif e.kind == ADD and e.rhs.kind == CONST:
-            rest, c = e.lhs, e.rhs.value
-        else:
-            rest, c = e, 0
-        tightest[rest] = min(c, tightest.get(rest, c))
-    if not tightest:
-        return None, []
-    constraints = [rest + c for rest, c in tightest.items()]
-    s = IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints))
-    s, operands = canonicalize(s, merged.operands)
-    return s, operands
 
 
 def _full_tile_bound(vm: ValueMap) -> ValueMap:

@@ -9,28 +9,35 @@ dependence that this reorders. In-place convention as in :mod:`transforms.loop_u
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import partial
 
-from affine.analysis.loops import constant_trip_count
+from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.reductions import LoopReduction, combine, loop_reductions
-from affine.dialects.builders import affine_apply
+from affine.analysis.value_map import ValueMap, concat, difference, substitute_value
+from affine.dialects.builders import affine_apply, affine_if
 from affine.dialects.common import segment_sizes
 from affine.ir.core import Block, Module, Operation, OpResult, Value, uses_of
+from affine.ir.labels import loop_label, value_label
 from affine.math.affine_map import AffineMap
-from affine.math.expr import dim
+from affine.math.expr import CONST, dim
 from affine.ops import ForOp
+from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
 from poly.legality import Verdict, unsupported_ops, window_reversals
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import (
+    condition_set,
     is_loop,
     promote_if_single_iteration,
     region_of,
+    set_bound,
     set_step,
 )
 from transforms.registry import PassContext, PassOptions, option
+from transforms.skewing import skew_band
 from transforms.unrolling import (
     cleanup_needed,
     generate_cleanup,
@@ -111,6 +118,152 @@ def _jam_structure(
     return runs, [op for op in containers if is_loop(op)]
 
 
+def _run_ops(run: tuple[Block, Operation, Operation]) -> list[Operation]:
+    block, first, last = run
+    return block.operations[block.index_of(first) : block.index_of(last) + 1]
+
+
+@dataclass(frozen=True)
+class _Ramp:
+    """An inner loop whose single-result bounds vary with the unrolled loop: its bounds for
+    each copy ``k`` (the unrolled IV moved by ``k`` steps), and which copy's bound is the
+    lowest and the highest of each (each copy's bound differs from copy 0's by a constant)."""
+
+    loop: Operation
+    lower: list[ValueMap]
+    upper: list[ValueMap]
+    lower_ends: tuple[int, int]
+    upper_ends: tuple[int, int]
+
+
+def _ramps(
+    loop: Operation, factor: int, runs: list[tuple[Block, Operation, Operation]]
+) -> list[_Ramp]:
+    """The inner loops of ``loop`` whose bounds vary with its IV; raises TransformError
+    where jamming them is not supported: bounds that use another value computed inside
+    ``loop``, that are a max or min, whose copies differ by more than a constant, a varying
+    loop inside another or carrying iter_args, or a value of a run inside one used after
+    the run (the runs go under ``affine.if``)."""
+    f = ForOp(loop)
+    iv, step = f.induction_var, f.step
+    ramps: list[_Ramp] = []
+    for inner in loop.nested_ops():
+        if not is_loop(inner):
+            continue
+        g = ForOp(inner)
+        varying = [
+            v
+            for v in (*g.lower_bound_operands, *g.upper_bound_operands)
+            if _defined_inside(loop, v)
+        ]
+        if not varying:
+            continue
+        why = None
+        if any(v is not iv for v in varying):
+            why = "use a value computed inside the unrolled loop"
+        elif inner.results:
+            why = "vary with the unrolled loop and it carries iter_args"
+        elif g.lower_bound_map.num_results != 1 or g.upper_bound_map.num_results != 1:
+            why = "vary with the unrolled loop and are a max or a min"
+        elif any(r.loop.is_ancestor_of(inner) for r in ramps):
+            why = "vary with the unrolled loop inside another such loop"
+        lower = [_moved(lower_bound(inner), iv, k * step) for k in range(factor)]
+        upper = [_moved(upper_bound(inner), iv, k * step) for k in range(factor)]
+        lower_ends, upper_ends = _ends(lower), _ends(upper)
+        if why is None and (lower_ends is None or upper_ends is None):
+            why = "vary with the unrolled loop other than by a constant per iteration"
+        if why is not None:
+            raise TransformError(
+                f"cannot unroll-and-jam: the bounds of an inner loop {why}", inner.loc
+            )
+        assert lower_ends is not None and upper_ends is not None
+        ramps.append(_Ramp(inner, lower, upper, lower_ends, upper_ends))
+    for run in runs:
+        if not any(r.loop.is_ancestor_of(run[1]) for r in ramps):
+            continue
+        ops = _run_ops(run)
+        for op in ops:
+            for result in op.results:
+                for user, _ in uses_of(loop, result):
+                    if not any(o.is_ancestor_of(user) for o in ops):
+                        raise TransformError(
+                            "cannot unroll-and-jam: a value computed in a loop whose bounds "
+                            "vary with the unrolled loop is used after its run of ops",
+                            op.loc,
+                        )
+    return ramps
+
+
+def _moved(vm: ValueMap, iv: Value, offset: int) -> ValueMap:
+    """``vm`` with ``iv`` replaced by ``iv + offset``."""
+    return substitute_value(vm, iv, ValueMap(AffineMap.get(1, 0, [dim(0) + offset]), (iv,)))
+
+
+def _ends(bounds: list[ValueMap]) -> tuple[int, int] | None:
+    """The copies with the lowest and the highest of ``bounds``, or None unless each differs
+    from the first by a constant."""
+    offsets = []
+    for b in bounds:
+        d = difference(b, bounds[0]).map.results[0]
+        if d.kind != CONST:
+            return None
+        offsets.append(d.value)
+    return offsets.index(min(offsets)), offsets.index(max(offsets))
+
+
+def _split_ramp(
+    ramp: _Ramp,
+    runs: list[tuple[Block, Operation, Operation]],
+    copies: dict[tuple[int, int], list[Operation]],
+    factor: int,
+) -> None:
+    """Run ``ramp``'s loop over the hull of the copies' ranges as three loops: the ramp in
+    (below the highest lower bound) and the ramp out (from the lowest upper bound on), where
+    each copy runs under an ``affine.if`` on its own range, and between them the steady
+    loop where every copy is in range and runs plainly."""
+    inner = ramp.loop
+    j = ForOp(inner).induction_var
+    steady = inner.clone()
+    for r, run in enumerate(runs):
+        if not inner.is_ancestor_of(run[1]):
+            continue
+        for k in range(factor):
+            after_j = ValueMap(AffineMap.get(1, 0, [dim(0) + 1]), (j,))
+            in_range = [
+                difference(ValueMap(AffineMap.get(1, 0, [dim(0)]), (j,)), ramp.lower[k]),
+                difference(ramp.upper[k], after_j),
+            ]
+            condition, operands = condition_set(in_range)
+            if condition is None:
+                continue
+            ops = copies[r, k]
+            block = ops[0].parent
+            assert block is not None
+            guard = affine_if(condition, operands)
+            guard.loc = ops[0].loc
+            block.insert_before(ops[0], guard)
+            then_block = guard.regions[0].blocks[0]
+            for op in ops:
+                op.erase()
+                then_block.insert_before(then_block.operations[-1], op)
+    block = inner.parent
+    assert block is not None
+    block.insert_after(inner, steady)
+    lowest_lower, highest_lower = (ramp.lower[k] for k in ramp.lower_ends)
+    lowest_upper, highest_upper = (ramp.upper[k] for k in ramp.upper_ends)
+    set_bound(steady, "lower", highest_lower)
+    set_bound(steady, "upper", lowest_upper)
+    if ramp.upper_ends[0] != ramp.upper_ends[1]:  # the copies' upper bounds differ
+        ramp_out = block.insert_after(steady, inner.clone())
+        set_bound(ramp_out, "lower", concat([lowest_upper, highest_lower]))
+        set_bound(ramp_out, "upper", highest_upper)
+    if ramp.lower_ends[0] == ramp.lower_ends[1]:  # no copy starts later than another
+        inner.erase()
+        return
+    set_bound(inner, "upper", concat([highest_lower, highest_upper]))
+    set_bound(inner, "lower", lowest_lower)
+
+
 def _add_iter_args(loop: Operation, copies: int) -> None:
     """Give ``loop`` ``copies`` copies of its iter operands, iter_args, results and yielded
     values (to be remapped per copy); MLIR's ``replaceWithAdditionalYields`` in place."""
@@ -140,9 +293,14 @@ def unroll_and_jam_loop(
     combined after the loop).  With ``jam_into_ifs``, ``affine.if`` ops whose condition does
     not depend on the loop are jammed into as well (MLIR copies them whole).
 
-    Refused: a trip count below ``factor``, inner loop bounds that vary in ``loop``,
-    iter_args that are not reductions, a needed cleanup loop with max/min bounds.  Returns
-    the loops now in the place of ``loop``."""
+    An inner loop whose bounds vary with ``loop``'s IV (a skewed band) runs over the hull
+    of the copies' ranges, split where every copy is in range: the steady part runs the
+    copies plainly, the ramps before and after run each copy under an ``affine.if`` on its
+    own range (MLIR refuses such loops).
+
+    Refused: a trip count below ``factor``, iter_args that are not reductions, a needed
+    cleanup loop with max/min bounds, inner bounds that vary other than by a constant per
+    copy (see :func:`_ramps`).  Returns the loops now in the place of ``loop``."""
     if (as_is := unrolled_as_is(loop, factor)) is not None:
         return as_is
     f = ForOp(loop)
@@ -151,21 +309,16 @@ def unroll_and_jam_loop(
         raise TransformError(
             f"cannot unroll-and-jam by {factor}: the loop runs only {times_text(trip)}", loop.loc
         )
-    inner_loops = [op for op in loop.walk() if is_loop(op) and op is not loop]
-    for inner in inner_loops:
-        g = ForOp(inner)
-        for v in [*g.lower_bound_operands, *g.upper_bound_operands]:
-            if _defined_inside(loop, v):
-                raise TransformError(
-                    "cannot unroll-and-jam: the bounds of an inner loop vary with the unrolled loop",
-                    inner.loc,
-                )
     reductions = loop_reductions(loop)
     if len(reductions) != len(f.iter_args):
         raise TransformError(
             "cannot unroll-and-jam a loop whose iter_args are not all reductions", loop.loc
         )
     runs, jammed_loops = _jam_structure(loop, jam_into_ifs)
+    ramps = _ramps(loop, factor, runs)
+    copies: dict[tuple[int, int], list[Operation]] = {
+        (r, 0): _run_ops(run) for r, run in enumerate(runs)
+    }
     cleanup = None
     if cleanup_needed(loop, factor, "unroll-and-jam"):
         cleanup = generate_cleanup(loop, factor)
@@ -185,7 +338,7 @@ def unroll_and_jam_loop(
     iv_used = bool(uses_of(loop, iv))
     for k in range(factor - 1, 0, -1):
         mapping = mappings[k - 1]
-        for block, first, last in runs:
+        for r, (block, _first, last) in enumerate(runs):
             at = block.index_of(last) + 1
             if iv_used:
                 bump = affine_apply(AffineMap.get(1, 0, [dim(0) + k * step]), [iv])
@@ -193,8 +346,9 @@ def unroll_and_jam_loop(
                 block.insert(at, bump)
                 mapping[iv] = bump.result
                 at += 1
-            for op in block.operations[block.index_of(first) : block.index_of(last) + 1]:
-                block.insert(at, op.clone(mapping))
+            copies[r, k] = []
+            for op in copies[r, 0]:
+                copies[r, k].append(block.insert(at, op.clone(mapping)))
                 at += 1
         for carrier in carrying:
             g = ForOp(carrier)
@@ -208,6 +362,8 @@ def unroll_and_jam_loop(
                 yield_op.operands[k * n + j] = mapping.get(
                     yield_op.operands[j], yield_op.operands[j]
                 )
+    for ramp in ramps:
+        _split_ramp(ramp, runs, copies, factor)
     _combine_reductions(loop, reductions, factor)
     promote_if_single_iteration(loop)
     return still_placed([loop] + ([cleanup] if cleanup is not None else []))
@@ -266,3 +422,76 @@ class LoopUnrollAndJam(PassOptions):
                     partial(unroll_and_jam_loop, loop, self.unroll_jam_factor),
                 )
         return module
+
+
+def interleave_chains(
+    module: Module, function_name: str, factor: int = 8, max_skew: int = 3
+) -> tuple[Module, list[str]]:
+    """Innermost loops ``j`` that carry a chain (each iteration reads what one a few
+    before wrote: latency-bound, and LLVM cannot vectorize it) get ``factor`` chains side by side:
+    their enclosing loop ``i`` (a perfect pair) is unrolled by ``factor`` and jammed, after
+    skewing ``j`` by the smallest ``f * i`` (``f`` up to ``max_skew``) that makes the jam
+    legal (seidel-2d: ``j + 2i``, the points of consecutive rows then independent).
+
+    Returns a new module (``module`` untouched) and what was done, one line per pair; each
+    jam checked by :func:`check_unroll_and_jam`, skewing being always legal."""
+    result = module
+    done = []
+    positions = _chain_loops(module.function(function_name))
+    for position in reversed(positions):
+        for skew in range(max_skew + 1):
+            trial = result.clone()
+            inner = [op for op in trial.function(function_name).walk() if is_loop(op)][position]
+            outer = inner.parent_op
+            assert outer is not None
+            label = loop_label(inner)
+            if skew:
+                inner = skew_band([outer, inner], [skew])
+            if not check_unroll_and_jam(outer, factor):
+                continue
+            try:
+                unroll_and_jam_loop(outer, factor)
+            except TransformError:
+                continue
+            skewed = (
+                f", skewed by {skew} x {value_label(ForOp(outer).induction_var)}" if skew else ""
+            )
+            done.append(f"{factor} chains of {label} side by side{skewed}")
+            result = trial
+            break
+    return result, done
+
+
+def _chain_loops(function: Operation) -> list[int]:
+    """The positions (among the function's loops, in walk order) of the innermost loops
+    that carry a chain (:func:`_carries_a_chain`) and are the whole body of an enclosing
+    loop."""
+    loops = [op for op in function.walk() if is_loop(op)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        analysis = FlowAnalysis(function, memory_based=False)
+    found = []
+    for position, inner in enumerate(loops):
+        outer = inner.parent_op
+        if any(is_loop(op) for op in inner.nested_ops()) or outer is None or not is_loop(outer):
+            continue
+        if inner.results or outer.results or ForOp(outer).body.operations[:-1] != [inner]:
+            continue
+        if _carries_a_chain(inner, analysis):
+            found.append(position)
+    return found
+
+
+def _carries_a_chain(loop: Operation, analysis: FlowAnalysis) -> bool:
+    """Whether each iteration of ``loop`` reads what one a few iterations before wrote (a
+    value-based flow carried by ``loop`` alone, at a constant distance of 1 to 4): a chain
+    of iterations. Dependences at distances that vary (floyd-warshall's row ``k``) are not
+    one."""
+    for edge in analysis.value:
+        if edge.kind != "RAW" or not edge.common or edge.common[-1].op is not loop:
+            continue
+        *outer, inner = edge.bounds()
+        if all(b.low == b.high == 0 for b in outer) and inner.low == inner.high:
+            if inner.low is not None and 1 <= inner.low <= 4:
+                return True
+    return False

@@ -244,19 +244,56 @@ def test_unroll_and_jam_into_an_invariant_if() -> None:
     check(source, lambda m: unroll_and_jam_loop(loops(m)[0], 2), checks_copied)
 
 
-def test_unroll_and_jam_refusals() -> None:
+def test_unroll_and_jam_of_a_triangle_runs_ramps_under_guards() -> None:
+    # copy k of the j loop runs 0 .. i + k: the jammed j loop runs to i + 1 plainly (every
+    # copy in range), then the iteration only copy 1 has, each copy under a guard
     triangular = """
-    func.func @f(%A: memref<16x16xf32>) {
+    func.func @f(%A: memref<16x16xf32>, %B: memref<16x16xf32>) {
       affine.for %i = 0 to 8 {
         affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
           %v = affine.load %A[%i, %j] : memref<16x16xf32>
-          affine.store %v, %A[%j, %i] : memref<16x16xf32>
+          affine.store %v, %B[%j, %i] : memref<16x16xf32>
         }
       }
       return
     }
     """
-    refuse(triangular, lambda m: unroll_and_jam_loop(loops(m)[0], 2), "inner loop vary")
+    checks = """
+        // CHECK:      affine.for %[[I:.*]] = 0 to 8 step 2 {
+        // CHECK-NEXT:   affine.for %[[J:.*]] = 0 to #{{.*}}(%[[I]]) {
+        // CHECK-NEXT:     affine.load %arg0[%[[I]], %[[J]]]
+        // CHECK-NEXT:     affine.store
+        // CHECK-NEXT:     affine.apply
+        // CHECK-NEXT:     affine.load
+        // CHECK-NEXT:     affine.store
+        // CHECK-NEXT:   }
+        // CHECK-NEXT:   affine.for %[[R:.*]] = max #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) {
+        // CHECK-NEXT:     affine.if #{{.*}}(%[[R]], %[[I]]) {
+        // CHECK-NEXT:       affine.load %arg0[%[[I]], %[[R]]]
+        // CHECK:          affine.apply
+        // CHECK-NEXT:     affine.if #{{.*}}(%[[R]], %[[I]]) {
+    """
+    result = check(triangular, lambda m: unroll_and_jam_loop(loops(m)[0], 2), checks)
+    assert affine.check_equivalent(affine.parse(triangular, "<golden>"), result)
+
+
+def test_unroll_and_jam_refusals() -> None:
+    halves = """
+    func.func @f(%A: memref<16x16xf32>) {
+      affine.for %i = 0 to 8 {
+        affine.for %j = 0 to affine_map<(d0) -> (d0 floordiv 2 + 1)>(%i) {
+          %v = affine.load %A[%i, %j] : memref<16x16xf32>
+          affine.store %v, %A[%j + 8, %i] : memref<16x16xf32>
+        }
+      }
+      return
+    }
+    """
+    refuse(
+        halves,
+        lambda m: unroll_and_jam_loop(loops(m)[0], 2),
+        "vary with the unrolled loop other than by a constant per iteration",
+    )
     refuse(
         REDUCTION_NEST.replace("%n = arith.addf %tot, %r", "%n = arith.subf %r, %tot"),
         lambda m: unroll_and_jam_loop(loops(m)[0], 2),
