@@ -467,19 +467,28 @@ def _chain_loops(function: Operation) -> list[int]:
     that carry a chain (:func:`_carries_a_chain`) and are the whole body of an enclosing
     loop."""
     loops = [op for op in function.walk() if is_loop(op)]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", AnalysisWarning)
-        analysis = FlowAnalysis(function, memory_based=False)
-    found = []
+    pairs = []
     for position, inner in enumerate(loops):
         outer = inner.parent_op
         if any(is_loop(op) for op in inner.nested_ops()) or outer is None or not is_loop(outer):
             continue
         if inner.results or outer.results or ForOp(outer).body.operations[:-1] != [inner]:
             continue
-        if _carries_a_chain(inner, analysis):
-            found.append(position)
-    return found
+        if _stores_what_it_loads(inner):
+            pairs.append(position)
+    if not pairs:  # the analysis below is the costly part
+        return []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        analysis = FlowAnalysis(function, memory_based=False)
+    return [position for position in pairs if _carries_a_chain(loops[position], analysis)]
+
+
+def _stores_what_it_loads(loop: Operation) -> bool:
+    """Whether ``loop``'s body loads from a memref it stores to (a chain through memory
+    needs one)."""
+    loaded = {op.operands[0] for op in loop.nested_ops() if op.name == "affine.load"}
+    return any(op.operands[1] in loaded for op in loop.nested_ops() if op.name == "affine.store")
 
 
 def _carries_a_chain(loop: Operation, analysis: FlowAnalysis) -> bool:
