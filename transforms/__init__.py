@@ -246,6 +246,13 @@ def fuse(
     )
 
 
+def interleave_chains(module: Module, chains: int = 8, max_skew: int = 3) -> PassResult:
+    """``--affine-interleave-chains``: innermost loops that carry a chain (each iteration
+    reads what one a few before wrote) run ``chains`` at a time, the enclosing loop jammed
+    after the smallest legal skew (at most ``max_skew``)."""
+    return run_pass(module, "affine-interleave-chains", chains=chains, max_skew=max_skew)
+
+
 def scalar_replace(module: Module) -> PassResult:
     """``--affine-scalrep``: store-to-load forwarding, redundant loads and dead stores."""
     return run_pass(module, "affine-scalrep")

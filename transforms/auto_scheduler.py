@@ -345,7 +345,7 @@ def plan_function(
     if chains:
         best = Candidate(f"{best.name}+chains", interleaved, best.cost, best.schedule, best.tiles)
         candidates.append(best)
-        remarks.extend(chains)
+        remarks.extend(line for _, line in chains)
     report = FunctionReport(
         name,
         where(function),

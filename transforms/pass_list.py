@@ -131,6 +131,12 @@ for _name, _module, _cls, _summary in (
         "Turn loops that carry no dependence into affine.parallel (max-nested, parallel-reductions)",
     ),
     (
+        "affine-interleave-chains",
+        "unroll_jam",
+        "InterleaveChains",
+        "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew)",
+    ),
+    (
         "affine-auto-schedule",
         "auto_scheduler",
         "AffineAutoSchedule",

@@ -426,15 +426,16 @@ class LoopUnrollAndJam(PassOptions):
 
 def interleave_chains(
     module: Module, function_name: str, factor: int = 8, max_skew: int = 3
-) -> tuple[Module, list[str]]:
+) -> tuple[Module, list[tuple[Operation, str]]]:
     """Innermost loops ``j`` that carry a chain (each iteration reads what one a few
     before wrote: latency-bound, and LLVM cannot vectorize it) get ``factor`` chains side by side:
     their enclosing loop ``i`` (a perfect pair) is unrolled by ``factor`` and jammed, after
     skewing ``j`` by the smallest ``f * i`` (``f`` up to ``max_skew``) that makes the jam
     legal (seidel-2d: ``j + 2i``, the points of consecutive rows then independent).
 
-    Returns a new module (``module`` untouched) and what was done, one line per pair; each
-    jam checked by :func:`check_unroll_and_jam`, skewing being always legal."""
+    Returns a new module (``module`` untouched) and what was done: per pair, the jammed
+    loop and a line; each jam checked by :func:`check_unroll_and_jam`, skewing being always
+    legal."""
     result = module
     done = []
     positions = _chain_loops(module.function(function_name))
@@ -456,7 +457,7 @@ def interleave_chains(
             skewed = (
                 f", skewed by {skew} x {value_label(ForOp(outer).induction_var)}" if skew else ""
             )
-            done.append(f"{factor} chains of {label} side by side{skewed}")
+            done.append((outer, f"{factor} chains of {label} side by side{skewed}"))
             result = trial
             break
     return result, done
@@ -504,3 +505,22 @@ def _carries_a_chain(loop: Operation, analysis: FlowAnalysis) -> bool:
             if inner.low is not None and 1 <= inner.low <= 4:
                 return True
     return False
+
+
+@dataclass
+class InterleaveChains(PassOptions):
+    """``--affine-interleave-chains``: innermost loops that carry a chain run ``chains``
+    of them side by side (:func:`interleave_chains`: the enclosing loop unrolled and
+    jammed after a skew of at most ``max-skew``); a remark for each."""
+
+    name = "affine-interleave-chains"
+    chains: int = option(8, minimum=2)
+    max_skew: int = option(3, minimum=0)
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        for function in functions(module, context):
+            name = str(function.properties["sym_name"].value)  # type: ignore[attr-defined]  # a function's name attribute
+            module, done = interleave_chains(module, name, self.chains, self.max_skew)
+            for loop, line in done:
+                context.emit(loop, "remark", line)
+        return module

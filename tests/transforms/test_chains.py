@@ -33,7 +33,7 @@ def test_independent_rows_of_prefix_sums_run_side_by_side_without_a_skew() -> No
     # the chain (0, 1) stays in its row: rows i .. i + 7 are independent
     module = affine.parse(PREFIX_SUMS, "prefix.mlir")
     result, done = interleave_chains(module, "prefix")
-    assert done == ["8 chains of %j at prefix.mlir:4:5 side by side"]
+    assert [line for _, line in done] == ["8 chains of %j at prefix.mlir:4:5 side by side"]
     text = affine.print_module(result)
     assert "step 8" in text and "affine.if" not in text
     assert affine.check_equivalent(module, result)
@@ -45,7 +45,9 @@ def test_seidel_rows_need_a_skew_of_two() -> None:
     # rows has a j' distance of at least 1
     module = affine.parse((KERNELS / "seidel_2d.mlir").read_text(), "seidel_2d.mlir")
     result, done = interleave_chains(module, "seidel_2d")
-    assert done == ["8 chains of %j at seidel_2d.mlir:7:7 side by side, skewed by 2 x %i"]
+    assert [line for _, line in done] == [
+        "8 chains of %j at seidel_2d.mlir:7:7 side by side, skewed by 2 x %i"
+    ]
     assert affine.check_equivalent(module, result)
 
 
@@ -63,3 +65,17 @@ def test_mlir_opt_reads_the_ramps(mlir_opt: str) -> None:
     result, _ = interleave_chains(module, "seidel_2d")
     done = run_mlir_opt(mlir_opt, affine.print_module(result))
     assert done.returncode == 0, done.stderr
+
+
+def test_the_pass_remarks_at_the_jammed_loop_and_checks_its_options() -> None:
+    import transforms
+    from transforms.registry import PassOptionError
+
+    module = affine.parse((KERNELS / "seidel_2d.mlir").read_text(), "seidel_2d.mlir")
+    result = transforms.interleave_chains(module, chains=4)
+    (remark,) = result.remarks
+    assert remark.startswith("seidel_2d.mlir:6:5: remark: 4 chains of %j at seidel_2d.mlir:7:7")
+    assert "step 4" in affine.print_module(result.module)
+    assert affine.check_equivalent(module, result.module)
+    with pytest.raises(PassOptionError, match="expected an integer >= 2"):
+        transforms.interleave_chains(module, chains=1)
