@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sizes", type=_sizes, default={}, help="N=1024,A=64x32: dynamic sizes")
     p.add_argument("--repeats", type=int, default=3, help="timed runs per candidate (min)")
     p.add_argument(
+        "--prune",
+        type=float,
+        default=3.0,  # transforms.tuner.PRUNE (optuna may be missing here)
+        help="a candidate this many times slower than the best so far on its first timed run "
+        "is not timed again (default 3; 0 times every candidate in full)",
+    )
+    p.add_argument(
         "--backend",
         choices=("c", "mlir-runner"),  # transforms.tuner.BACKENDS (optuna may be missing here)
         default="c",
@@ -140,6 +147,7 @@ def run(argv: list[str]) -> int:
             auto=opts.auto,
             parallel=opts.parallel,
             backend=opts.backend,
+            prune=opts.prune or None,
         )
     for t in result.trials:
         candidate = t.history.replace("\n", "; ") or "(original)"

@@ -20,7 +20,9 @@ A legal one is run on the same inputs as the original (C backend) and discarded 
 when any result differs; only then is it timed (warm-up, repeats, the minimum) by the
 ``backend``: the C backend (default), or ``mlir-runner``, the candidate lowered by mlir-opt
 22's pipeline (:data:`affine.exec.mlir_runner.MLIR_LOWERING`) and run under the MLIR JIT at
-``-O3``, timed by ``rtclock`` around the call (the harness fills the inputs itself). Each
+``-O3``, timed by ``rtclock`` around the call (the harness fills the inputs itself). A
+candidate more than ``prune`` times slower than the fastest measured before its batch, on
+its first timed run, is told to optuna as pruned and not timed again. Each
 measurement is one task on one worker, so a machine measures one candidate per core at a
 time.
 
@@ -89,6 +91,7 @@ AUTO = "auto"  # the base that is the auto-scheduler's module
 # A timer: (the candidate's module, the function's name, the inputs) -> seconds.
 Timer = Callable[[Module, str, Sequence[Any]], float]
 BACKENDS = ("c", "mlir-runner")  # what times a candidate
+PRUNE = 3.0  # a candidate this many times slower than the best so far is not timed again
 
 
 class TuneError(PolyError):
@@ -463,11 +466,13 @@ class Task:
     repeats: int
     timer: Timer | None  # None: the backend's clock
     backend: str = "c"  # one of BACKENDS
+    prune_above: float | None = None  # seconds: slower on its first timed run is pruned
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """A candidate's outcome: ``ok`` with its time, ``wrong`` (the mismatch) or ``failed``."""
+    """A candidate's outcome: ``ok`` with its time, ``pruned`` (its first timed run, over
+    the task's limit), ``wrong`` (the mismatch) or ``failed``."""
 
     status: str
     seconds: float = float("inf")
@@ -553,8 +558,25 @@ def measure(task: Task) -> Measurement:
             return Measurement("wrong", detail=str(same))
         fresh = tuning_inputs(function, sizes, task.seed)
         if task.timer is not None:
-            return Measurement("ok", task.timer(candidate, task.func, fresh))
-        seconds = wall_clock(candidate, task.func, fresh, task.repeats, task.backend)
+            seconds = task.timer(candidate, task.func, fresh)
+        elif task.prune_above is not None and task.backend == "c":
+            seconds = wall_clock(candidate, task.func, fresh, 1, task.backend)
+            if seconds <= task.prune_above and task.repeats > 1:
+                more = time_kernel(
+                    candidate,
+                    *fresh,
+                    backend="c",
+                    repeats=task.repeats - 1,
+                    warmup=0,
+                    entry=task.func,
+                )
+                seconds = min(seconds, more.min)
+        else:
+            seconds = wall_clock(candidate, task.func, fresh, task.repeats, task.backend)
+        if task.prune_above is not None and seconds > task.prune_above:
+            return Measurement(
+                "pruned", seconds, f"over {task.prune_above:.3g} s on its first timed run"
+            )
         return Measurement("ok", seconds)
     except PolyError as err:
         return Measurement("failed", detail=str(err))
@@ -738,6 +760,7 @@ def tune(
     auto: bool = True,
     parallel: bool = False,
     backend: str = "c",
+    prune: float | None = PRUNE,
 ) -> TuneResult:
     """Search ``trials`` candidates (see the module docstring; the first of a new study is
     the auto-scheduler's module, or ``start`` untouched without ``auto``) and return the
@@ -745,9 +768,13 @@ def tune(
     ``executor`` is ``"local"``, ``"dask://HOST:PORT"`` or a Dask ``Client``; ``timer``
     replaces the C backend's clock (it must be importable on the workers); ``parallel``
     adds the parallel knob (OpenMP threads, see the module docstring); ``backend`` (one of
-    :data:`BACKENDS`) times the candidates."""
+    :data:`BACKENDS`) times the candidates; a candidate more than ``prune`` times slower
+    than the fastest so far on its first timed run is pruned (None: every candidate is
+    timed in full)."""
     if backend not in BACKENDS:
         raise TuneError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if prune is not None and prune < 1:
+        raise TuneError(f"prune must be at least 1 (or none), not {prune}")
     if backend == "mlir-runner" and timer is None:
         mlir_tools()  # missing tools: one clear error before any measurement
     function = function_of(module, func)
@@ -776,7 +803,7 @@ def tune(
         deadline = None if time_budget is None else time.monotonic() + time_budget
         while len(rows) < trials and (deadline is None or time.monotonic() < deadline):
             asked = [study.ask() for _ in range(min(batch or pool.workers, trials - len(rows)))]
-            rows += _run_batch(study, space, pool, task_of, asked, progress)
+            rows += _run_batch(study, space, pool, task_of, asked, progress, prune)
     finally:
         if owned:
             pool.close()
@@ -807,12 +834,16 @@ def _task_factory(
     repeats: int,
     timer: Timer | None,
     backend: str,
-) -> Callable[[str], Task]:
+) -> Callable[..., Task]:
     frozen = tuple(sorted(sizes.items()))
-    return lambda candidate: Task(text, func, candidate, frozen, seed, repeats, timer, backend)
+
+    def task(candidate: str, prune_above: float | None = None) -> Task:
+        return Task(text, func, candidate, frozen, seed, repeats, timer, backend, prune_above)
+
+    return task
 
 
-def _original_time(study: optuna.Study, pool: Executor, task_of: Callable[[str], Task]) -> float:
+def _original_time(study: optuna.Study, pool: Executor, task_of: Callable[..., Task]) -> float:
     """The original's time: trial 0 of the study (measured once, then read back)."""
     for t in study.trials:
         if t.number == 0 and t.state == optuna.trial.TrialState.COMPLETE:
@@ -831,16 +862,21 @@ def _run_batch(
     study: optuna.Study,
     space: TuneSpace,
     pool: Executor,
-    task_of: Callable[[str], Task],
+    task_of: Callable[..., Task],
     asked: list[optuna.trial.Trial],
     progress: Callable[[Trial], None] | None,
+    prune: float | None = None,
 ) -> list[Trial]:
-    """Suggest, check, measure and tell one batch, in the order the trials were asked."""
+    """Suggest, check, measure and tell one batch, in the order the trials were asked; a
+    candidate slower than ``prune`` times the fastest measured so far on its first timed
+    run is pruned (not timed again)."""
     measured = {
         t.user_attrs.get("history"): t
         for t in study.trials
         if t.state == optuna.trial.TrialState.COMPLETE
     }
+    times = [t.value for t in measured.values() if t.value is not None]
+    prune_above = prune * min(times) if prune and times else None
     rows: list[Trial] = []
     tasks: list[Task] = []
     waiting: list[int] = []
@@ -857,7 +893,7 @@ def _run_batch(
         else:
             rows.append(Trial(trial.number, params, history, "pending", float("inf")))
             waiting.append(len(rows) - 1)
-            tasks.append(task_of(print_module(candidate.module)))
+            tasks.append(task_of(print_module(candidate.module), prune_above))
     for k, result in pool.run(tasks):
         row = rows[waiting[k]]
         row.status, row.seconds, row.detail = result.status, result.seconds, result.detail
@@ -867,7 +903,7 @@ def _run_batch(
             trial.set_user_attr("detail", row.detail[:500])
         if row.status in ("ok", "reused"):
             study.tell(trial, row.seconds)
-        elif row.status == "illegal":
+        elif row.status in ("illegal", "pruned"):
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
         else:
             study.tell(trial, state=optuna.trial.TrialState.FAIL)

@@ -121,7 +121,7 @@ def test_illegal_candidates_are_never_timed(tmp_path: Path) -> None:
     assert "illegal" in statuses and "ok" in statuses
     timed = log.read_text().split()
     # one timing for the original, one per measured candidate, none for the illegal ones
-    assert len(timed) == 1 + statuses.count("ok")
+    assert len(timed) == 1 + statuses.count("ok") + statuses.count("pruned")
     for t in result.trials:
         if t.status == "illegal":  # the schedule's verdict, or a later step's refusal
             assert "illegal" in t.detail or "would reverse" in t.detail
@@ -337,7 +337,7 @@ def test_illegal_register_tiles_and_fusions_are_never_timed(tmp_path: Path) -> N
     assert any(d.startswith("register tile") for d in refused)
     assert any("is reversed" in d for d in refused)  # a fusion
     timed = log.read_text().split()
-    assert len(timed) == len(results) + sum(t.status == "ok" for t in rows)
+    assert len(timed) == len(results) + sum(t.status in ("ok", "pruned") for t in rows)
 
 
 def test_the_search_starts_from_the_auto_schedule(tmp_path: Path) -> None:
@@ -387,3 +387,26 @@ def test_mlir_runner_times_the_candidates(mlir_runner: str, tmp_path: Path) -> N
 def test_an_unknown_backend_is_a_clear_error() -> None:
     with pytest.raises(TuneError, match="backend must be one of c, mlir-runner, not 'gpu'"):
         tune(parse(MATMUL), trials=1, backend="gpu")
+
+
+def test_slow_candidates_are_pruned_after_one_timed_run(tmp_path: Path) -> None:
+    # the fake clock spreads candidates over 1 ms .. 1 s: with prune=3, one slower than 3x
+    # the fastest measured before its batch is told as pruned; prune=None times them all
+    log = tmp_path / "timed.log"
+    timer = functools.partial(tune_timers.fake_time, log=str(log))
+    result = tune(parse(MATMUL), trials=12, timer=timer, seed=1, batch=2, prune=3.0)
+    pruned = [t for t in result.trials if t.status == "pruned"]
+    assert pruned and all("on its first timed run" in t.detail for t in pruned)
+    fastest = result.original_seconds
+    for t in result.trials:
+        if t.status == "pruned":
+            assert t.seconds > 3.0 * fastest
+        if t.status == "ok":
+            fastest = min(fastest, t.seconds)
+    # a pruned candidate is timed once: the original, then each ok or pruned one
+    statuses = [t.status for t in result.trials]
+    assert len(log.read_text().split()) == 1 + statuses.count("ok") + statuses.count("pruned")
+    unpruned = tune(parse(MATMUL), trials=12, timer=timer, seed=1, batch=2, prune=None)
+    assert all(t.status != "pruned" for t in unpruned.trials)
+    with pytest.raises(TuneError, match="prune must be at least 1"):
+        tune(parse(SKEWED), trials=1, timer=timer, prune=0.5)
