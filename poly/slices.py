@@ -428,14 +428,14 @@ def _cells_collide(
     m: int,
 ) -> bool:
     """Whether a write overwrites a live value when dimension ``k`` is taken modulo ``m``."""
+    if not lives:
+        return False
+    elements = isl.Space.map_from_set(lives[0][1].get_space().range())
+    identity = isl.MultiAff.identity(elements)
+    wrap = identity.set_at(k, identity.get_at(k).mod_val(isl.Val.int_from_si(isl_context(), m)))
+    cell = isl.Map.from_multi_aff(wrap)
+    other_in_cell = cell.apply_range(cell.reverse()).subtract(isl.Map.identity(elements))
     for d, written in lives:
-        element_space = written.get_space().range()
-        identity = isl.MultiAff.identity(isl.Space.map_from_set(element_space))
-        wrap = identity.set_at(k, identity.get_at(k).mod_val(isl.Val.int_from_si(isl_context(), m)))
-        cell = isl.Map.from_multi_aff(wrap)
-        other_in_cell = cell.apply_range(cell.reverse()).subtract(
-            isl.Map.identity(isl.Space.map_from_set(element_space))
-        )
         t_source, t_read = time[d.source.name], time[d.target.name]
         for s, touched in writes:
             t_write = time[s.name]

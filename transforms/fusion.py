@@ -152,6 +152,11 @@ class FusionCost:
         return f"bytes touched {self.bytes_before} -> {self.bytes_after}"
 
 
+def contracted(notes: Sequence[str]) -> bool:
+    """Whether :func:`fuse_candidate`'s ``notes`` tell of a private (contracted) buffer."""
+    return any(" private: " in note for note in notes)
+
+
 def fusion_cost(verdict: FusionVerdict, fused_module: Module, notes: Sequence[str]) -> FusionCost:
     """The cost model's view of the legal ``verdict`` rewritten as ``fused_module`` (with
     :func:`fuse_candidate`'s ``notes``)."""
@@ -168,7 +173,7 @@ def fusion_cost(verdict: FusionVerdict, fused_module: Module, notes: Sequence[st
         layout_after=vectorizable_runs(after, counts, carried=False),
         vector_before=vectorizable_runs(before, counts),
         vector_after=vectorizable_runs(after, counts),
-        contracted=any(" private: " in note for note in notes),
+        contracted=contracted(notes),
         reuse=reuse_within_iteration(fused, schedule.program),
     )
 
@@ -240,8 +245,9 @@ def check_private_buffer(
         why = f"every dimension of {name} varies within one fused iteration"
     if not modular:
         return {}, why
-    shape = alloc.results[0].type.shape  # type: ignore[attr-defined]  # a memref.alloc's result
-    wrapped = modular_storage(fused, program, memref, statements, shape)
+    memref_type = alloc.results[0].type
+    assert isinstance(memref_type, MemRefType)
+    wrapped = modular_storage(fused, program, memref, statements, memref_type.shape)
     if isinstance(wrapped, str):
         return {}, f"{why}, and {wrapped}"
     k, m = wrapped
@@ -458,8 +464,7 @@ class LoopFusion:
             if printed in seen:
                 remark(anchor, f"not fused: {what}: the regenerated code is no progress")
                 return None
-            contracted = any(" private: " in note for note in notes)
-            if why is None and (deepest is None or contracted):
+            if why is None and (deepest is None or contracted(notes)):
                 break
             if deepest is None:
                 remark(anchor, f"not fused for cost: {what}: {why} (maximal fuses anyway)")

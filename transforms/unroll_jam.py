@@ -18,6 +18,7 @@ from affine.analysis.reductions import LoopReduction, combine, loop_reductions
 from affine.analysis.value_map import ValueMap, concat, difference, substitute_value
 from affine.dialects.builders import affine_apply, affine_if
 from affine.dialects.common import segment_sizes
+from affine.exec.inputs import function_name
 from affine.ir.core import Block, Module, Operation, OpResult, Value, uses_of
 from affine.ir.labels import loop_label, value_label
 from affine.math.affine_map import AffineMap
@@ -223,16 +224,13 @@ def _split_ramp(
     loop where every copy is in range and runs plainly."""
     inner = ramp.loop
     j = ForOp(inner).induction_var
+    at_j, after_j = (ValueMap(AffineMap.get(1, 0, [dim(0) + c]), (j,)) for c in (0, 1))
     steady = inner.clone()
     for r, run in enumerate(runs):
         if not inner.is_ancestor_of(run[1]):
             continue
         for k in range(factor):
-            after_j = ValueMap(AffineMap.get(1, 0, [dim(0) + 1]), (j,))
-            in_range = [
-                difference(ValueMap(AffineMap.get(1, 0, [dim(0)]), (j,)), ramp.lower[k]),
-                difference(ramp.upper[k], after_j),
-            ]
+            in_range = [difference(at_j, ramp.lower[k]), difference(ramp.upper[k], after_j)]
             condition, operands = condition_set(in_range)
             if condition is None:
                 continue
@@ -447,7 +445,7 @@ def interleave_chains(
             assert outer is not None
             label = loop_label(inner)
             if skew:
-                inner = skew_band([outer, inner], [skew])
+                skew_band([outer, inner], [skew])
             if not check_unroll_and_jam(outer, factor):
                 continue
             try:
@@ -519,7 +517,7 @@ class InterleaveChains(PassOptions):
 
     def run(self, module: Module, context: PassContext) -> Module:
         for function in functions(module, context):
-            name = str(function.properties["sym_name"].value)  # type: ignore[attr-defined]  # a function's name attribute
+            name = function_name(function)
             module, done = interleave_chains(module, name, self.chains, self.max_skew)
             for loop, line in done:
                 context.emit(loop, "remark", line)
