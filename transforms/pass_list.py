@@ -137,6 +137,12 @@ for _name, _module, _cls, _summary in (
         "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew)",
     ),
     (
+        "affine-time-tile",
+        "time_tiling",
+        "TimeTile",
+        "Tile a stencil's time loop with the outer space dimensions of its sweeps, skewed where needed (time-size, space-sizes, max-skew, l2 KiB)",
+    ),
+    (
         "affine-auto-schedule",
         "auto_scheduler",
         "AffineAutoSchedule",

@@ -15,7 +15,9 @@ innermost body is straight-line code) a role:
 
 The rewritten band: groups of rows, inside them groups of vectors, inside them the held
 values, the reduction loop and the body once per row (in row order) and per vector, with
-partial groups at the end (fewer rows; narrower vectors). Straight-line copies share
+partial groups at the end (fewer rows; narrower vectors); rows from a ``max`` (a time
+tile's edge) are grouped under an ``affine.if`` per result being the largest, all under a
+test that there are rows at all. Straight-line copies share
 loads of one address (until a store to the same buffer), forward stored values to later
 loads of the same address and drop stores that a later store to the same address
 overwrites unread. With ``fma`` a multiply feeding an add becomes one fused multiply-add
@@ -362,7 +364,6 @@ def plan_register_tile(
         others = [x for x in (vector_loop, reduction) if x is not None]
         if (
             f.step == 1
-            and f.lower_bound_map.num_results == 1
             and not _bounds_use(loop, others)
             and not any(_bounds_use(x, [loop]) for x in others)
         ):
@@ -487,12 +488,10 @@ def _shape_problem(band: Sequence[Operation], body: Body, tile: RegisterTile) ->
         problem = vector_blocker(body, tile.vector)
         if problem is not None:
             return problem
-    for grouped in (tile.rows, tile.vector):
-        if grouped is None:
-            continue
-        f = ForOp(grouped)
-        if f.step != 1 or f.lower_bound_map.num_results != 1:
-            return f"{where(grouped)} needs step 1 and a single lower bound to be cut into groups"
+    if tile.rows is not None and ForOp(tile.rows).step != 1:
+        return f"{where(tile.rows)} needs step 1 to be cut into groups"
+    if tile.vector is not None and ForOp(tile.vector).lower_bound_map.num_results != 1:
+        return f"{where(tile.vector)} needs a single lower bound to be cut into groups"
     for loop in roles:
         others = [x for x in roles if x is not loop]
         if _bounds_use(loop, others):
@@ -669,8 +668,41 @@ class _TileEmitter:
     ) -> None:
         """Run ``loop``'s iterations in groups: ``inner(at, base, sizes[0])`` for each full
         group of ``sizes[0]``, then the rest: ``tail(at, base, count)`` once for a
-        remainder of static size, else groups of each next size in ``sizes`` in turn."""
-        lb, ub = lower_bound(loop), upper_bound(loop)
+        remainder of static size, else groups of each next size in ``sizes`` in turn. A
+        lower bound with several results (a time tile's ``max``) is split by an
+        ``affine.if`` per result being the largest."""
+        lb = lower_bound(loop)
+        if lb.map.num_results > 1:  # a time tile's rows: maybe none in this tile
+            nonempty = _nonempty(lb, upper_bound(loop))
+            branch = affine_if(nonempty.map_set, nonempty.operands)
+            branch.loc = loop.loc
+            at.add(branch)
+            at = _Insert(branch.regions[0].blocks[0], branch.regions[0].blocks[0].operations[-1])
+        self._groups_from(at, loop, lb, sizes, inner, tail)
+
+    def _groups_from(
+        self,
+        at: _Insert,
+        loop: Operation,
+        lb: ValueMap,
+        sizes: Sequence[int],
+        inner: Callable[[_Insert, ValueMap, int], None],
+        tail: Callable[[_Insert, ValueMap, int], None],
+    ) -> None:
+        if lb.map.num_results > 1:
+            others = ValueMap(lb.map.sub_map(range(1, lb.map.num_results)), lb.operands)
+            largest = _first_compared(lb, largest=True)
+            branch = affine_if(largest.map_set, largest.operands, with_else=True)
+            branch.loc = loop.loc
+            at.add(branch)
+            for block, bound in zip(
+                (b for r in branch.regions for b in r.blocks), (lb.result(0), others)
+            ):
+                self._groups_from(
+                    _Insert(block, block.operations[-1]), loop, bound, sizes, inner, tail
+                )
+            return
+        ub = upper_bound(loop)
         full = sizes[0]
         if ub.map.num_results == 1:
             span = difference(ub, lb)
@@ -701,7 +733,7 @@ class _TileEmitter:
         if ub.map.num_results > 1:
             first = ub.result(0)
             others = ValueMap(ub.map.sub_map(range(1, ub.map.num_results)), ub.operands)
-            smallest = _smallest_first(ub)
+            smallest = _first_compared(ub)
             branch = affine_if(smallest.map_set, smallest.operands, with_else=True)
             branch.loc = loop.loc
             at.add(branch)
@@ -1004,14 +1036,33 @@ class _Condition:
     operands: tuple[Value, ...]
 
 
-def _smallest_first(ub: ValueMap) -> _Condition:
-    """The set where result 0 of ``ub`` is at most each of its other results."""
-    m = ub.map
-    first = m.results[0]
-    constraints = [other - first for other in m.results[1:]]
+def _nonempty(lb: ValueMap, ub: ValueMap) -> _Condition:
+    """The set where every result of ``ub`` exceeds every result of ``lb`` (a loop from
+    ``max(lb)`` to ``min(ub)`` runs at least once)."""
+    gaps = concat(
+        [
+            _combined(lb.result(i), ub.result(j), lambda low, high: high - low - 1)
+            for i in range(lb.map.num_results)
+            for j in range(ub.map.num_results)
+        ]
+    )
+    m = gaps.map
+    constraints = list(m.results)
     return _Condition(
         IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints)),
-        ub.operands,
+        gaps.operands,
+    )
+
+
+def _first_compared(bound: ValueMap, largest: bool = False) -> _Condition:
+    """The set where result 0 of ``bound`` is at most (``largest``: at least) each of its
+    other results."""
+    m = bound.map
+    first = m.results[0]
+    constraints = [(first - other) if largest else (other - first) for other in m.results[1:]]
+    return _Condition(
+        IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints)),
+        bound.operands,
     )
 
 

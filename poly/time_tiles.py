@@ -1,0 +1,180 @@
+"""Time tiles as a schedule: the time loops of a function and the parallelogram tiles of
+one, placed in front of the source's schedule (:mod:`transforms.time_tiling` chooses sizes,
+checks and applies them).
+
+A *time loop* is a loop at the function's top level around loop nests (*sweeps*) whose
+writes never use its induction variable: each step rewrites the same memory (jacobi,
+heat, fdtd, seidel). Statement ``S`` of the ``k``-th of the ``n`` sweeps runs at virtual
+time ``tau = n*t + k``; its space coordinates are the first ``m`` subscripts of the element
+it writes, so that sweeps line up by the data they produce rather than by their loops
+(fdtd-2d's ``ey[0][j]`` belongs to row 0). The tiles come first::
+
+    [floor(t / bt), floor((e_1 + skew*tau) / b_1), ..., floor((e_m + skew*tau) / b_m)]
+
+then the source's schedule, so a tile runs ``bt`` time steps of every sweep over a band
+of ``b`` rows that leans back by ``skew`` rows per sweep, and inside a tile every sweep
+keeps loops of its own (innermost loops get ``max``/``min`` bounds and no guard).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import islpy as isl
+
+from affine.ir.core import Operation, Value
+from poly.schedule import Schedule
+from poly.schedule_program import ScheduleError, Statement
+
+
+@dataclass(frozen=True)
+class TimeLoop:
+    """A top-level loop whose sweeps rewrite the same memory every step."""
+
+    loop: Operation
+    position: int  # among the function's top-level ops that hold statements
+    statements: tuple[Statement, ...]
+    sweep: dict[str, int]  # statement name -> k, its sweep's position in the loop's body
+    sweeps: int  # n
+    writes: dict[str, isl.PwMultiAff]  # statement name -> the element it writes
+    rank: int  # the smallest rank written: at most this many space dimensions tile
+    memrefs: tuple[Value, ...]  # what the sweeps touch
+
+    @property
+    def name(self) -> str:
+        return self.statements[0].loop_names[0]
+
+
+@dataclass(frozen=True)
+class TimeTiling:
+    """Tiles of ``time_size`` steps by ``space_sizes`` (outermost written dimensions first),
+    leaning back ``skew`` per sweep."""
+
+    time_size: int
+    space_sizes: tuple[int, ...]
+    skew: int
+
+    def describe(self, loop: TimeLoop) -> str:
+        space = " x ".join(str(b) for b in self.space_sizes)
+        m = len(self.space_sizes)
+        dims = "first written dimension" if m == 1 else f"first {m} written dimensions"
+        sweeps = f"{loop.sweeps} sweep{'s' if loop.sweeps > 1 else ''}"
+        return (
+            f"time tiles of {loop.name}: {self.time_size} steps x {space} of the {dims}, "
+            f"skew {self.skew} per sweep ({sweeps} per step)"
+        )
+
+
+def _row(schedule_map: isl.Map, domain: isl.Set, position: int) -> int:
+    """The constant at ``position`` of a statement's 2d+1 map."""
+    return int(schedule_map.intersect_domain(domain).range().dim_max_val(position).to_python())
+
+
+def _write(statement: Statement) -> isl.PwMultiAff | None:
+    """The element the statement writes, as a function of its instance; None unless it
+    writes exactly one element of one memref."""
+    writes = [a for a in statement.accesses if a.is_write]
+    if len(writes) != 1 or not writes[0].must or not writes[0].exact:
+        return None
+    relation = writes[0].relation.set_tuple_name(isl.dim_type.in_, statement.name)
+    if not relation.is_single_valued():
+        return None
+    return relation.as_pw_multi_aff()
+
+
+def _uses_time(write: isl.PwMultiAff) -> bool:
+    """Whether a subscript of the write moves with the outermost dimension (on some piece;
+    the domain's constraints on it do not count)."""
+    return any(
+        aff.involves_dims(isl.dim_type.in_, 0, 1)
+        for d in range(write.dim(isl.dim_type.out))
+        for _, aff in write.get_pw_aff(d).get_pieces()
+    )
+
+
+def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
+    """The time loops of the function, and why each other top-level nest is not one."""
+    groups: dict[int, list[Statement]] = {}
+    for s in schedule.statements:
+        groups.setdefault(_row(schedule.maps[s.name], s.domain, 0), []).append(s)
+    found, why = [], []
+    for position, statements in sorted(groups.items()):
+        outer = statements[0].loops[0] if statements[0].loops else None
+        label = statements[0].loop_names[0] if statements[0].loops else statements[0].name
+        if outer is None or any(len(s.loops) < 2 or s.loops[0] is not outer for s in statements):
+            why.append(f"{label}: not a loop around loop nests")
+            continue
+        writes = {s.name: _write(s) for s in statements}
+        unclear = [n for n, w in writes.items() if w is None]
+        if unclear:
+            why.append(f"{label}: {unclear[0]} does not write exactly one known element")
+            continue
+        timed = [n for n, w in writes.items() if w is not None and _uses_time(w)]
+        if timed:
+            why.append(f"{label}: {timed[0]} writes where {label} says: not a time loop")
+            continue
+        sweep = {s.name: _row(schedule.maps[s.name], s.domain, 2) for s in statements}
+        rank = min(w.dim(isl.dim_type.out) for w in writes.values() if w is not None)
+        if rank == 0:
+            why.append(f"{label}: a sweep writes a scalar: nothing to tile in space")
+            continue
+        memrefs = dict.fromkeys(a.memref for s in statements for a in s.accesses)
+        found.append(
+            TimeLoop(
+                outer,
+                position,
+                tuple(statements),
+                sweep,
+                max(sweep.values()) + 1,
+                {n: w for n, w in writes.items() if w is not None},
+                rank,
+                tuple(memrefs),
+            )
+        )
+    return found, why
+
+
+def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) -> Schedule:
+    """``schedule`` (the source's) with ``loop`` tiled by ``tiling`` (see the module
+    docstring); not checked. Raises :class:`TransformError` on sizes that do not fit."""
+    m = len(tiling.space_sizes)
+    if not 1 <= m <= loop.rank:
+        raise ScheduleError(
+            f"{loop.name}: {m} space tile sizes given; its sweeps write {loop.rank} dimensions"
+        )
+    if tiling.time_size < 1 or min(tiling.space_sizes) < 1 or tiling.skew < 0:
+        raise ScheduleError(f"{loop.name}: tile sizes must be positive, the skew not negative")
+    result: isl.UnionMap | None = None
+    for s in schedule.statements:
+        source = schedule.maps[s.name]
+        space = isl.LocalSpace.from_space(s.space)
+        if s.name in loop.sweep:
+            t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
+            tau = t.scale_val(isl.Val(loop.sweeps)).add_constant_val(isl.Val(loop.sweep[s.name]))
+            lean = tau.scale_val(isl.Val(tiling.skew))
+            prefix = [t.scale_down_val(isl.Val(tiling.time_size)).floor()]
+            write = loop.writes[s.name]
+            for d, size in enumerate(tiling.space_sizes):
+                row = write.get_pw_aff(d).add(lean)
+                prefix.append(row.scale_down_val(isl.Val(size)).floor())
+        else:
+            prefix = [isl.PwAff.zero_on_domain(space)] * (m + 1)
+        head = source.project_out(isl.dim_type.out, 1, source.dim(isl.dim_type.out) - 1)
+        tiled = head  # the top-level position first: other nests keep their order
+        for pa in prefix:
+            tiled = tiled.flat_range_product(isl.Map.from_pw_aff(pa))
+        tail = source.project_out(isl.dim_type.out, 0, 1)
+        tiled = tiled.flat_range_product(tail).intersect_domain(s.domain)
+        piece = isl.UnionMap.from_map(tiled)
+        result = piece if result is None else result.union(piece)
+    assert result is not None  # a time loop has statements
+    return schedule.replace(result)
+
+
+def traffic_gain(loop: TimeLoop, tiling: TimeTiling) -> float:
+    """How many times less data a step loads than without tiles: ``bt * prod(b)`` row
+    updates per ``prod(b + halo)`` rows loaded."""
+    halo = tiling.skew * loop.sweeps * tiling.time_size
+    updates = tiling.time_size * math.prod(tiling.space_sizes)
+    return updates / math.prod(b + halo for b in tiling.space_sizes)

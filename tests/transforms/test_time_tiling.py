@@ -1,0 +1,237 @@
+"""Time tiles (transforms.time_tiling over poly.time_tiles): a stencil's time loop tiled with
+the outer dimensions its sweeps write, leaning back by the smallest legal skew per sweep;
+every tiling computes the original's results, and what cannot be tiled says why."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import affine
+from affine.ir.core import Operation
+from tests.conftest import run_mlir_opt
+from transforms.machine import detect
+from transforms.time_tiling import (
+    TimeTilePlan,
+    plan_time_tiles,
+    time_tile_function,
+)
+
+KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
+SCALING = Path(__file__).resolve().parents[2] / "benchmarks" / "kernels.py"
+
+
+def kernel(name: str, sizes: dict[str, int] | None = None) -> affine.Module:
+    """A corpus kernel, at ``sizes`` (its ``// scale:`` header's names) when given."""
+    text = (KERNELS / f"{name}.mlir").read_text()
+    if sizes:
+        spec = importlib.util.spec_from_file_location("benchmark_kernels", SCALING)
+        assert spec is not None and spec.loader is not None
+        scaling = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(scaling)
+        text = scaling.scaled_text(text, sizes)
+    return affine.parse(text, f"{name}.mlir")
+
+
+def guarded_rows(op: Operation) -> list[Operation]:
+    """The innermost affine.for ops with an affine.if inside."""
+    loops = [x for x in op.walk() if x.name == "affine.for"]
+    innermost = [
+        x for x in loops if not any(y.name == "affine.for" for y in x.walk() if y is not x)
+    ]
+    return [x for x in innermost if any(y.name == "affine.if" for y in x.walk())]
+
+
+def loop_depths(op: Operation, depth: int = 0) -> list[int]:
+    """The depth of every innermost affine.for."""
+    found = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                inside = depth + (inner.name == "affine.for")
+                below = loop_depths(inner, inside)
+                found += below or ([inside] if inner.name == "affine.for" else [])
+    return found
+
+
+# (kernel, time size, space sizes, skew): sweeps of a step line up by the rows they write;
+# jacobi-1d's second sweep reads B[i +- 1] of the first, the next step's first sweep reads
+# A[i +- 1] of the second: one row back per sweep (skew 1) keeps every dependence forward.
+# seidel-2d updates in place: A[i + 1] of the step before is read at (t, i), one row back
+# per step. Tiles as wide as the rows (64 > 40) need no skew.
+CASES = [
+    ("jacobi_1d", 2, (3,), 1),
+    ("jacobi_1d", 2, (5,), 1),
+    ("jacobi_1d", 4, (64,), 0),
+    ("jacobi_2d", 3, (4,), 1),
+    ("jacobi_2d", 3, (4, 4), 1),
+    ("heat_3d", 2, (3, 5), 1),
+    ("fdtd_2d", 2, (5,), 1),
+    ("fdtd_2d", 3, (4, 4), 1),
+    ("seidel_2d", 2, (5,), 1),
+]
+
+
+@pytest.mark.parametrize(("name", "bt", "sizes", "skew"), CASES)
+def test_time_tiles_compute_the_original_results(
+    name: str, bt: int, sizes: tuple[int, ...], skew: int
+) -> None:
+    module = kernel(name)
+    result = time_tile_function(module, name, detect(), bt, sizes)
+    (plan,) = result.tiled
+    assert plan.tiling.skew == skew
+    assert result.schedule is not None and result.schedule.check()
+    # tile loops around each sweep's own loops (a space tile as wide as the rows is no loop)
+    depth = max(loop_depths(module.function(name)))
+    wide = sizes == (64,)
+    assert max(loop_depths(result.module.function(name))) == depth + 1 + len(sizes) - wide
+    assert guarded_rows(result.module.function(name)) == []
+    assert affine.check_equivalent(module, result.module)
+
+
+def test_a_tile_leans_back_one_row_per_sweep_and_its_rows_have_no_guard() -> None:
+    module = kernel("jacobi_1d")
+    result = time_tile_function(module, "jacobi_1d", detect(), 4, (8,))
+    # time tile o1 = floor(t / 4); space tile o3 = floor((i + 2t + k) / 8) for sweep k
+    text = str(result.schedule)
+    assert text.startswith("{ S0[t, i] -> [0, o1, 0, o3, 0, t, 0, i, 0]")
+    assert "S1[t, i] -> [0, o1, 0, o3, 0, t, 1, i, 0]" in text
+    assert text.count("-3 + t <= 4o1 <= t") == 2
+    assert "-7 + 2t + i <= 8o3 <= 2t + i" in text and "-6 + 2t + i <= 8o3 <= 1 + 2t + i" in text
+    text = affine.print_module(result.module)
+    # each sweep's row: from max(1, its tile's left edge) to min(39, its right edge)
+    assert text.count("affine.for %arg5 = max") == 2
+    assert affine.check_equivalent(module, result.module)
+
+
+def test_tiles_that_no_skew_makes_legal_are_refused_with_the_dependence() -> None:
+    # seidel-2d's j dimension would need a skew of 2 per step where i needs 1
+    plans, _ = plan_time_tiles(kernel("seidel_2d").function("seidel_2d"), detect(), 2, (4, 4))
+    (reason,) = plans
+    assert isinstance(reason, str)
+    assert reason.startswith("%t: no skew up to 4 makes time tiles legal (illegal: the RAW")
+    assert "affine.load %A[%i - 1, %j + 1]" in reason
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("gemm", "%i: S0 writes where %i says: not a time loop"),
+        ("adi", "%t: S3 does not write exactly one known element"),
+    ],
+)
+def test_nests_that_are_no_time_loop_say_why(name: str, why: str) -> None:
+    result = time_tile_function(kernel(name), name, detect(), 2, (4,))
+    assert result.schedule is None and result.tiled == []
+    assert why in result.plans + result.others
+
+
+def test_sizes_fit_the_l2_cache_and_rows_stay_long() -> None:
+    # jacobi-1d at 2M points: 8 bytes per row (A and B); 1-d rows of at least 1024 points;
+    # 32 steps x 1024 points read 1024 + 2 * 32 rows for 32 * 1024 updates: traffic / 30.1
+    module = kernel("jacobi_1d", {"N": 2_000_000, "T": 500})
+    machine = detect().override(l2=1024 * 1024)
+    (plan,), _ = plan_time_tiles(module.function("jacobi_1d"), machine)
+    assert isinstance(plan, TimeTilePlan)
+    assert (plan.tiling.time_size, plan.tiling.space_sizes, plan.tiling.skew) == (32, (1024,), 1)
+    assert round(plan.gain, 1) == 30.1
+    # heat-3d at 120^3: a row (i, j) is 120 floats in A and B; tiles leave k whole
+    module = kernel("heat_3d", {"N": 120, "T": 500})
+    (plan,), _ = plan_time_tiles(module.function("heat_3d"), machine)
+    assert isinstance(plan, TimeTilePlan) and len(plan.tiling.space_sizes) == 2
+    halo = 2 * plan.tiling.time_size
+    assert (plan.tiling.space_sizes[0] + halo) ** 2 * 120 * 4 * 2 <= 1024 * 1024
+
+
+def test_without_a_fitting_tile_the_sizes_say_so() -> None:
+    module = kernel("heat_3d", {"N": 120, "T": 500})
+    schedule_loops = plan_time_tiles(module.function("heat_3d"), detect().override(l2=64 * 1024))
+    (reason,), _ = schedule_loops
+    assert reason == "%t: no time tile that fits the L2 cache (64 KiB) cuts the traffic"
+
+
+def test_the_auto_scheduler_time_tiles_a_stencil_whose_data_leave_the_l2_cache() -> None:
+    # 2 x 4000 floats (31 KiB) against an L2 of 16 KiB: time tiles of 32 steps x 1024
+    from transforms.auto_scheduler import auto_schedule
+
+    module = kernel("jacobi_1d", {"N": 4000, "T": 8})
+    result = auto_schedule(module, l2=16)
+    (report,) = result.functions
+    assert report.chosen == "original+time tiles"
+    assert report.tiles == [
+        "time tiles of %t: 32 steps x 1024 of the first written dimension, skew 1 per sweep "
+        "(2 sweeps per step); the model's traffic / 30.1"
+    ]
+    # 8 steps: one time tile, so no loop for it
+    assert "-1023 + 2t + i <= 1024o1 <= 2t + i" in report.schedule
+    assert affine.check_equivalent(module, result.module, backend="c")
+    # with the L2 holding the data there is nothing to gain
+    (report,) = auto_schedule(module, l2=64).functions
+    assert report.chosen == "original"
+
+
+def test_the_pass_remarks_at_each_time_loop_and_refuses_sizes_that_do_not_fit() -> None:
+    import transforms
+
+    module = kernel("fdtd_2d")
+    result = transforms.run_pass(module, "affine-time-tile", time_size=2, space_sizes=(4,))
+    (remark,) = result.remarks
+    assert remark.splitlines()[0] == (
+        "fdtd_2d.mlir:6:3: remark: time tiles of %t: 2 steps x 4 of the first written "
+        "dimension, skew 1 per sweep (4 sweeps per step); the model's traffic / 0.667"
+    )
+    assert affine.check_equivalent(module, result.module)
+    result = transforms.run_pass(module, "affine-time-tile", time_size=2, space_sizes=(4, 4, 4))
+    (remark,) = result.remarks
+    assert remark.splitlines()[0].endswith(
+        "not time-tiled: %t: 3 space tile sizes given; its sweeps write 2 dimensions"
+    )
+    assert result.module is module or affine.print_module(result.module) == affine.print_module(
+        module
+    )
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize("name", ["jacobi_1d", "heat_3d", "fdtd_2d"])
+def test_mlir_opt_reads_time_tiles(mlir_opt: str, name: str) -> None:
+    result = time_tile_function(kernel(name), name, detect(), 2, (4,))
+    done = run_mlir_opt(mlir_opt, affine.print_module(result.module))
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("name", "bt", "sizes"), [("jacobi_2d", 3, (7,)), ("fdtd_2d", 3, (2,))])
+def test_register_tiles_cut_rows_inside_time_tiles(name: str, bt: int, sizes: tuple) -> None:
+    # a sweep's rows in a tile run from max(1, its left edge): groups of 8 rows under an
+    # affine.if per result of the max, all under a test that the tile has rows of this sweep
+    # at all (fdtd-2d's tiles of 2 rows leave some sweeps without any)
+    from transforms.register_tiling import register_tile_function
+    from transforms.registry import PassContext
+
+    module = kernel(name)
+    tiled = time_tile_function(module, name, detect(), bt, sizes).module.clone()
+    context = PassContext(print_op_on_diagnostic=False)
+    done = register_tile_function(tiled.function(name), detect(), context, fma=False)
+    assert len(done) >= 2 and all(" rows of " in line for line in done)
+    assert "affine.vector_load" in affine.print_module(tiled)
+    assert affine.check_equivalent(module, tiled)
+
+
+def test_the_auto_scheduler_puts_register_tiles_inside_time_tiles() -> None:
+    # jacobi-2d at 200 x 200 (2 x 156 KiB) against an L2 of 64 KiB: a row of both arrays is
+    # 1.6 KiB, so tiles of 8 steps x 16 rows (+ 2 x 8 rows of halo) fit: traffic / 4
+    from transforms.auto_scheduler import auto_schedule
+
+    module = kernel("jacobi_2d", {"N": 200, "T": 16})
+    result = auto_schedule(module, l2=64)
+    (report,) = result.functions
+    assert report.chosen == "original+time tiles+regtile"
+    assert report.tiles[0] == (
+        "time tiles of %t: 8 steps x 16 of the first written dimension, skew 1 per sweep "
+        "(2 sweeps per step); the model's traffic / 4"
+    )
+    assert len(report.tiles) == 3  # and a register tile in each sweep
+    # the time loop tiled: tile loops over steps and rows around each sweep's t, i, j
+    assert max(loop_depths(result.module.function("jacobi_2d"))) == 5
+    assert affine.check_equivalent(module, result.module, backend="c")

@@ -1,0 +1,257 @@
+"""Time tiles for stencils: the ``affine-time-tile`` pass, the sizes and the legality check
+over :mod:`poly.time_tiles` (which builds the schedule: see there for the tiles' shape).
+
+Invariant: a time tiling is applied only where :meth:`poly.schedule.Schedule.check` finds
+it legal against every dependence; the tiled schedule runs every statement instance once,
+tile after tile and, inside a tile, in the source's order.
+
+Tiles lean back by ``skew`` rows per sweep: legal when no dependence goes back in a skewed
+coordinate, so the smallest ``skew`` the check accepts is used. Sizes
+(:func:`time_tile_sizes`) make the data a tile touches fit the L2 cache and cut the
+traffic per step most: a tile reads ``prod(b + halo)`` rows for ``bt * prod(b)`` row
+updates, ``halo = skew * sweeps * bt``. Measured at LARGE sizes (docs/performance.md),
+where the data live in L3: jacobi-1d 1.2-1.3x; with register tiles inside, jacobi-2d
+1.6x, fdtd-2d 1.1-1.2x; heat-3d's tiles (model gain 2) 0.91-0.99x, so the auto-scheduler
+asks for a gain of :data:`MIN_GAIN`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from affine.exec.inputs import function_name
+from affine.ir.core import Module, Operation
+from affine.ir.types import MemRefType
+from poly.schedule import Schedule
+from poly.schedule_check import ScheduleVerdict
+from poly.schedule_program import ScheduleError
+from poly.tile_model import element_bytes
+from poly.time_tiles import TimeLoop, TimeTiling, find_time_loops, time_tiled_schedule, traffic_gain
+from transforms.loop_pass import functions
+from transforms.machine import Machine, machine_from_options
+from transforms.registry import PassContext, PassOptions, option
+
+TIME_SIZES = (2, 4, 8, 16, 32)
+SPACE_SIZES = tuple(2**k for k in range(2, 17))
+MIN_ROW = 1024  # a tiled innermost dimension runs at least this many iterations in a row
+ENOUGH_GAIN = 16.0  # traffic divided by this is compute-bound: take the smallest such tile
+MIN_GAIN = 4.0  # the auto-scheduler's threshold: heat-3d's tiles (2) measured 0.91-0.99x, fdtd-2d's (4) 1.07x
+MAX_SKEW = 4
+
+
+def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
+    """Bytes a tile touches: per memref, the tiled dimensions ``b + halo`` long (at most
+    the memref's extent), the others whole."""
+    halo = tiling.skew * loop.sweeps * tiling.time_size
+    total = 0
+    for memref in loop.memrefs:
+        t = memref.type
+        assert isinstance(t, MemRefType) and all(d >= 0 for d in t.shape)  # _static checked
+        extents = [
+            min(d, tiling.space_sizes[k] + halo) if k < len(tiling.space_sizes) else d
+            for k, d in enumerate(t.shape)
+        ]
+        total += math.prod(extents) * element_bytes(t)
+    return total
+
+
+def _static(loop: TimeLoop) -> str | None:
+    for memref in loop.memrefs:
+        t = memref.type
+        if not isinstance(t, MemRefType) or any(d < 0 for d in t.shape):
+            return f"{loop.name}: a memref of unknown shape ({t}): give the tile sizes"
+    return None
+
+
+def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling | str:
+    """The tiles whose data fit the L2 cache with the least traffic: the smallest tile
+    that divides traffic by :data:`ENOUGH_GAIN`, else the one that divides it most; tiled
+    space dimensions leave the innermost written one whole unless it is the only one, which
+    then runs rows of at least :data:`MIN_ROW`. A reason instead when none fits."""
+    problem = _static(loop)
+    if problem is not None:
+        return problem
+    best: tuple[float, int, TimeTiling] | None = None
+    for m in range(1, max(1, loop.rank - 1) + 1):
+        for bt in TIME_SIZES:
+            for b in SPACE_SIZES:
+                if m == loop.rank and b < MIN_ROW:
+                    continue
+                tiling = TimeTiling(bt, (b,) * m, skew)
+                size = _footprint(loop, tiling)
+                if size > machine.l2:
+                    continue
+                gain = min(traffic_gain(loop, tiling), ENOUGH_GAIN)
+                if gain <= 1:
+                    continue
+                key = (gain, -size, tiling)
+                if best is None or key[:2] > best[:2]:
+                    best = key
+    if best is None:
+        return (
+            f"{loop.name}: no time tile that fits the L2 cache ({machine.l2 // 1024} KiB) "
+            "cuts the traffic"
+        )
+    return best[2]
+
+
+@dataclass(frozen=True)
+class TimeTilePlan:
+    """A legal time tiling of one loop: the loop, the tiles, the checked schedule."""
+
+    loop: TimeLoop
+    tiling: TimeTiling
+    schedule: Schedule
+    gain: float
+
+    def describe(self) -> str:
+        return f"{self.tiling.describe(self.loop)}; the model's traffic / {self.gain:.3g}"
+
+
+def check_time_tiling(
+    schedule: Schedule, loop: TimeLoop, tiling: TimeTiling
+) -> tuple[ScheduleVerdict, Schedule]:
+    """The verdict on ``tiling`` of ``loop`` (the dependence it would reverse, with a
+    witness, when illegal) and the tiled schedule."""
+    tiled = time_tiled_schedule(schedule, loop, tiling)
+    return tiled.check(), tiled
+
+
+def plan_time_tiles(
+    function: Operation,
+    machine: Machine,
+    time_size: int | None = None,
+    space_sizes: Sequence[int] = (),
+    max_skew: int = MAX_SKEW,
+) -> tuple[list[TimeTilePlan | str], list[str]]:
+    """For each time loop of ``function``, a legal time tiling (the smallest skew up to
+    ``max_skew`` that the check accepts, sizes given or from :func:`time_tile_sizes`) or why
+    there is none; and why each other top-level nest is no time loop."""
+    try:
+        schedule = Schedule.of(function)
+    except ScheduleError as e:
+        return [], [f"no whole-function schedule: {e.message}"]
+    loops, others = find_time_loops(schedule)
+    plans = [
+        _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew) for loop in loops
+    ]
+    return plans, others
+
+
+def _plan_loop(
+    schedule: Schedule,
+    loop: TimeLoop,
+    machine: Machine,
+    time_size: int | None,
+    space_sizes: Sequence[int],
+    max_skew: int,
+) -> TimeTilePlan | str:
+    last = ""
+    for skew in range(max_skew + 1):
+        if space_sizes:
+            sizes: TimeTiling | str = TimeTiling(time_size or 1, tuple(space_sizes), skew)
+        else:
+            sizes = time_tile_sizes(loop, skew, machine)
+            if isinstance(sizes, TimeTiling) and time_size:
+                sizes = TimeTiling(time_size, sizes.space_sizes, skew)
+        if isinstance(sizes, str):
+            return sizes
+        try:
+            verdict, tiled = check_time_tiling(schedule, loop, sizes)
+        except ScheduleError as e:  # sizes that do not fit the loop
+            return e.message
+        if verdict:
+            return TimeTilePlan(loop, sizes, tiled, traffic_gain(loop, sizes))
+        last = str(verdict)
+    return f"{loop.name}: no skew up to {max_skew} makes time tiles legal ({last})"
+
+
+@dataclass(frozen=True)
+class TimeTileResult:
+    """The module after time tiles, each time loop's plan or why it has none, why the other
+    top-level nests are no time loops, and the schedule applied (None when nothing was
+    tiled, ``module`` then the input)."""
+
+    module: Module
+    plans: list[TimeTilePlan | str]
+    others: list[str]
+    schedule: Schedule | None
+
+    @property
+    def tiled(self) -> list[TimeTilePlan]:
+        return [p for p in self.plans if isinstance(p, TimeTilePlan)]
+
+
+def time_tile_function(
+    module: Module,
+    name: str,
+    machine: Machine,
+    time_size: int | None = None,
+    space_sizes: Sequence[int] = (),
+    max_skew: int = MAX_SKEW,
+    min_gain: float = 0.0,
+) -> TimeTileResult:
+    """``module`` with function ``name`` time-tiled where :func:`plan_time_tiles` finds a
+    legal tiling whose model gain is at least ``min_gain``; ``module`` is untouched."""
+    function = module.function(name)
+    plans, others = plan_time_tiles(function, machine, time_size, space_sizes, max_skew)
+    plans = [
+        p if isinstance(p, str) or p.gain >= min_gain else f"{p.describe()}: not enough gain"
+        for p in plans
+    ]
+    chosen = [p for p in plans if isinstance(p, TimeTilePlan)]
+    if not chosen:
+        return TimeTileResult(module, plans, others, None)
+    schedule = chosen[0].schedule
+    for plan in chosen[1:]:  # each legal alone; together only if the check agrees
+        together = time_tiled_schedule(schedule, plan.loop, plan.tiling)
+        if together.check():
+            schedule = together
+        else:
+            plans[plans.index(plan)] = f"{plan.describe()}: not legal with the others"
+    return TimeTileResult(schedule.apply(), plans, others, schedule)
+
+
+@dataclass
+class TimeTile(PassOptions):
+    """``--affine-time-tile``: every time loop at a function's top level tiled with the
+    outer space dimensions of its sweeps (parallelogram tiles; see the module docstring):
+    ``time-size`` steps by ``space-sizes`` (0 and empty: from the L2 cache, ``l2=`` KiB
+    overrides the OS), the smallest skew up to ``max-skew`` that is legal. A remark for
+    each top-level nest: its tiles, or why it has none."""
+
+    name = "affine-time-tile"
+    time_size: int = option(0, minimum=0)
+    space_sizes: tuple[int, ...] = option((), minimum=1)
+    max_skew: int = option(MAX_SKEW, minimum=0)
+    l2: int = option(0, minimum=0)
+
+    def run(self, module: Module, context: PassContext) -> Module:
+        machine = machine_from_options({"l2": self.l2 or None})
+        for function in functions(module, context):
+            name = function_name(function)
+            result = time_tile_function(
+                module, name, machine, self.time_size or None, self.space_sizes, self.max_skew
+            )
+            for plan in result.plans:
+                if isinstance(plan, TimeTilePlan):
+                    context.emit(plan.loop.loop, "remark", plan.describe())
+                else:
+                    context.emit(function, "remark", f"not time-tiled: {plan}")
+            for reason in result.others:
+                context.emit(function, "remark", f"not time-tiled: {reason}")
+            module = result.module
+        return module
+
+
+__all__ = [
+    "TimeTile",
+    "TimeTilePlan",
+    "TimeTileResult",
+    "check_time_tiling",
+    "plan_time_tiles",
+    "time_tile_function",
+    "time_tile_sizes",
+]
