@@ -665,30 +665,23 @@ class _TileEmitter:
         sizes: Sequence[int],
         inner: Callable[[_Insert, ValueMap, int], None],
         tail: Callable[[_Insert, ValueMap, int], None],
+        lb: ValueMap | None = None,
     ) -> None:
-        """Run ``loop``'s iterations in groups: ``inner(at, base, sizes[0])`` for each full
-        group of ``sizes[0]``, then the rest: ``tail(at, base, count)`` once for a
-        remainder of static size, else groups of each next size in ``sizes`` in turn. A
-        lower bound with several results (a time tile's ``max``) is split by an
-        ``affine.if`` per result being the largest."""
-        lb = lower_bound(loop)
-        if lb.map.num_results > 1:  # a time tile's rows: maybe none in this tile
-            nonempty = _nonempty(lb, upper_bound(loop))
-            branch = affine_if(nonempty.map_set, nonempty.operands)
-            branch.loc = loop.loc
-            at.add(branch)
-            at = _Insert(branch.regions[0].blocks[0], branch.regions[0].blocks[0].operations[-1])
-        self._groups_from(at, loop, lb, sizes, inner, tail)
-
-    def _groups_from(
-        self,
-        at: _Insert,
-        loop: Operation,
-        lb: ValueMap,
-        sizes: Sequence[int],
-        inner: Callable[[_Insert, ValueMap, int], None],
-        tail: Callable[[_Insert, ValueMap, int], None],
-    ) -> None:
+        """Run ``loop``'s iterations (from ``lb``, by default its lower bound) in groups:
+        ``inner(at, base, sizes[0])`` for each full group of ``sizes[0]``, then the rest:
+        ``tail(at, base, count)`` once for a remainder of static size, else groups of each
+        next size in ``sizes`` in turn. A lower bound with several results (a time tile's
+        ``max``) is split by an ``affine.if`` per result being the largest, all under a
+        test that the loop runs at all (a time tile may have no rows of this sweep)."""
+        if lb is None:
+            lb = lower_bound(loop)
+            if lb.map.num_results > 1:
+                nonempty = _nonempty(lb, upper_bound(loop))
+                branch = affine_if(nonempty.map_set, nonempty.operands)
+                branch.loc = loop.loc
+                at.add(branch)
+                block = branch.regions[0].blocks[0]
+                at = _Insert(block, block.operations[-1])
         if lb.map.num_results > 1:
             others = ValueMap(lb.map.sub_map(range(1, lb.map.num_results)), lb.operands)
             largest = _first_compared(lb, largest=True)
@@ -698,9 +691,7 @@ class _TileEmitter:
             for block, bound in zip(
                 (b for r in branch.regions for b in r.blocks), (lb.result(0), others)
             ):
-                self._groups_from(
-                    _Insert(block, block.operations[-1]), loop, bound, sizes, inner, tail
-                )
+                self.groups(_Insert(block, block.operations[-1]), loop, sizes, inner, tail, bound)
             return
         ub = upper_bound(loop)
         full = sizes[0]
