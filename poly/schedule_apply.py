@@ -118,16 +118,21 @@ def _perfect_band(emitted: list[Operation], depth: int, function: Operation) -> 
 
 
 def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.ScheduleNode:
-    """A parallel mark above each parallel loop (the band split before it) and, with
+    """A parallel mark above each parallel loop (the band split before it), members that
+    are a constant on every piece unrolled (:func:`_constant_pieces`) and, with
     ``separate``, the isolation of a tile band's full tiles (on its innermost part)."""
     parallel = {k for k, m in enumerate(band.members) if m.parallel}
     cuts = sorted({0} | parallel)
     full = _full_tiles(band, node) if separate and band.tiles else None
     depth = node.get_schedule_depth()
+    unrolled = {k for k, m in enumerate(band.members) if _constant_pieces(m.expr)}
     for index, start in enumerate(cuts):
         last = index == len(cuts) - 1
+        end = len(band.members) if last else cuts[index + 1]
         if not last:
-            node = node.band_split(cuts[index + 1] - start)
+            node = node.band_split(end - start)
+        for k in unrolled & set(range(start, end)):
+            node = node.band_member_set_ast_loop_type(k - start, isl.ast_loop_type.unroll)
         if last and full is not None:
             node = node.band_set_ast_build_options(isolate_option(full, depth + start))
         if start in parallel:
@@ -135,6 +140,18 @@ def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.Sche
         if not last:
             node = node.child(0)
     return node
+
+
+def _constant_pieces(expr: isl.UnionPwAff) -> bool:
+    """Whether a band member is a constant on every piece of every statement (fusion's
+    segments: a producer's instances before the fused loops, and those inside them), so
+    that ISL writes one piece of code per value rather than a loop over values with a guard
+    per piece."""
+    listed = expr.get_pw_aff_list()
+    pa_list = [listed.get_at(k) for k in range(listed.n_pw_aff())]
+    pieces = [aff for pa in pa_list for _, aff in pa.get_pieces()]
+    values = {aff.get_constant_val().to_python() for aff in pieces if aff.is_cst()}
+    return bool(pieces) and all(aff.is_cst() for aff in pieces) and 1 < len(values) <= 4
 
 
 def _full_tiles(band: Band, node: isl.ScheduleNode) -> isl.Set | None:

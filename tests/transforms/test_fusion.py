@@ -184,3 +184,30 @@ def test_a_fusion_that_regenerates_seen_code_is_no_progress() -> None:
     result = transforms.fuse(module, maximal=True)
     assert any("the regenerated code is no progress" in r for r in result.remarks)
     _equivalent(module, result.module, "interp")
+
+
+# mlir-opt's should_fuse_but_not_remove_src, observable: the consumer needs 17 of the 100
+# producer instances; the other 83 run before the fused loop. They used to share one loop
+# over the two segments with an affine.if per segment (one loop more than the input).
+PARTIAL_SLICE = """
+func.func @partial(%m: memref<100xf32>, %out: memref<17xf32>) {
+  %c = arith.constant 7.0 : f32
+  affine.for %i = 0 to 100 {
+    affine.store %c, %m[%i] : memref<100xf32>
+  }
+  affine.for %i = 0 to 17 {
+    %v = affine.load %m[%i] : memref<100xf32>
+    affine.store %v, %out[%i] : memref<17xf32>
+  }
+  return
+}
+"""
+
+
+def test_producer_instances_outside_the_slice_run_in_a_loop_of_their_own() -> None:
+    module = affine.parse(PARTIAL_SLICE, "partial.mlir")
+    result = transforms.fuse(module)
+    text = affine.print_module(result.module)
+    assert "affine.if" not in text and text.count("affine.for") == 2
+    assert "affine.for %arg2 = 17 to 100" in text
+    _equivalent(module, result.module, "interp")
