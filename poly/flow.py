@@ -375,6 +375,32 @@ class FlowAnalysis:
                 edges.append(edge)
         return edges
 
+    def sole_writer(self, read: Access, same_loops: int) -> Access | None:
+        """The one write every instance of ``read`` takes its value from, when there is
+        one: exact value-based flow from a single access, covering every instance of
+        ``read`` (none reads what was there before the scope), source and read in the same
+        iteration of their ``same_loops`` outermost loops; None otherwise."""
+        edges = [e for e in self.value if e.kind == RAW and e.target is read]
+        if not edges or any(not e.exact or e.relation is None for e in edges):
+            return None
+        sources = {id(e.source): e.source for e in edges}
+        if len(sources) != 1:
+            return None
+        relations = [e.relation for e in edges if e.relation is not None]
+        reached = relations[0].range()
+        for r in relations[1:]:
+            reached = reached.union(r.range())
+        instances = self._renamed(read).domain()
+        if not instances.is_subset(reached):
+            return None
+        for r in relations:
+            same = isl.Map.universe(r.get_space())
+            for k in range(same_loops):
+                same = same.equate(isl.dim_type.in_, k, isl.dim_type.out, k)
+            if not r.is_subset(same):
+                return None
+        return next(iter(sources.values()))
+
     def _repr_html_(self) -> str:
         """Dependences, loop verdicts and the graph's picture (Jupyter's rich display)."""
         from poly import display  # lazy: start-up cost (matplotlib, for pictures)

@@ -1,4 +1,5 @@
-"""``--affine-scalrep``: store-to-load forwarding, redundant loads, dead stores, in each block.
+"""``--affine-scalrep``: store-to-load forwarding, redundant loads, dead stores, in each block
+and, for local buffers, across loops.
 
 Invariant: an access is replaced or removed only when it provably touches the same element
 as the access that replaces it (every index differs by the constant 0 once both are
@@ -12,6 +13,14 @@ pass does not model (calls, non-affine memory ops) may touch everything.
 access it is forwarded from or overwritten by); :func:`apply_plan` is the rewrite. Blocks
 are handled one at a time, whatever op holds them (a non-affine region included), and a
 0-d memref (no indices) is one element like any other.
+
+Across blocks (:func:`plan_forwarding`), exact value-based dependences decide, on *local*
+buffers only (a ``memref.alloc``/``alloca`` used by nothing but affine loads and stores and
+its dealloc, so that nothing else can touch it): a load every instance of which reads the
+value of one store is replaced by the stored value where that value reaches it (defined in
+a block around the load, before it, and the store and the load in the same iteration of
+every loop around the definition). A local buffer left with stores only is removed, stores
+and all (nothing can read it).
 """
 
 from __future__ import annotations
@@ -22,11 +31,15 @@ from affine.analysis.value_map import ValueMap, difference
 from affine.dialects.affine_dialect import LoadOp, StoreOp
 from affine.ir.core import Block, Module, Operation, Value, replace_uses
 from affine.ir.diagnostics import Diagnostic
+from poly.flow import FlowAnalysis
+from poly.legality import has_unseen_effects
+from transforms.loop_utils import is_loop
 from transforms.registry import PassContext
 
 FORWARD = "forward"  # a load gets the value a store wrote
 REDUNDANT = "redundant"  # a load gets the value an earlier load read
 DEAD = "dead"  # a store is overwritten before anything reads it
+UNREAD = "unread"  # a store to a local buffer that nothing reads
 
 _PURE_PREFIXES = ("arith.", "math.", "index.")
 _PURE = {"affine.apply", "affine.min", "affine.max", "memref.dim", "arith.constant"}
@@ -47,6 +60,8 @@ class Replacement:
         where = getattr(self.because, "loc", None)
         if self.kind == DEAD:
             return f"dead store removed: overwritten by the store at {where} before any read"
+        if self.kind == UNREAD:
+            return f"store removed: nothing reads the local buffer allocated at {where}"
         source = "store" if self.kind == FORWARD else "load"
         return f"load replaced by the value of the {source} at {where}"
 
@@ -144,6 +159,107 @@ def _value(value: Value, forwarded: dict[Value, Value]) -> Value:
     return value
 
 
+def _local_buffers(function: Operation) -> list[Value]:
+    """Allocations of ``function`` used only as the memref of affine loads and stores and
+    by their dealloc (nothing else can read or write them)."""
+    found = []
+    for op in function.walk():
+        if op.name not in _ALLOCATIONS:
+            continue
+        buffer = op.results[0]
+        users = [
+            (user, k)
+            for user in function.walk()
+            for k, v in enumerate(user.operands)
+            if v is buffer
+        ]
+        if all(
+            (user.name == "affine.load" and k == 0)
+            or (user.name == "affine.store" and k == 1)
+            or user.name == "memref.dealloc"
+            for user, k in users
+        ):
+            found.append(buffer)
+    return found
+
+
+def _loops_around(op: Operation | None) -> int:
+    return 0 if op is None else sum(1 for a in op.ancestors() if is_loop(a))
+
+
+def _loops_around_definition(value: Value) -> int:
+    """The loops whose iterations may give ``value`` another value (an IV or iter_arg's
+    loop included)."""
+    if value.owner_op is not None:
+        return _loops_around(value.owner_op)
+    holder = value.parent_block.parent_op if value.parent_block is not None else None
+    return _loops_around(holder) + (1 if holder is not None and is_loop(holder) else 0)
+
+
+def _reaches(value: Value, op: Operation) -> bool:
+    """Whether ``value`` is defined in a block around ``op``, before it."""
+    block = value.parent_block
+    if block is None:
+        return False
+    definer = value.owner_op
+    inner: Operation | None = op
+    while inner is not None and inner.parent is not block:
+        inner = inner.parent_op
+    if inner is None:
+        return False
+    if definer is None:  # a block argument of a block around op
+        return True
+    ops = block.operations
+    return ops.index(definer) < ops.index(inner)
+
+
+def plan_forwarding(function: Operation) -> list[Replacement]:
+    """Loads of local buffers that every instance of which reads the value one store wrote,
+    with that value reaching the load (see the module docstring); none when ``function``
+    has an op whose effects the dependence model cannot see."""
+    buffers = _local_buffers(function)
+    if not buffers or any(has_unseen_effects(op) for op in function.walk() if op is not function):
+        return []
+    analysis = FlowAnalysis(function, memory_based=False)
+    plan = []
+    for access in analysis.model.accesses:
+        op = access.op
+        if op.name != "affine.load" or access.memref not in buffers:
+            continue
+        writer = analysis.sole_writer(access, 0)
+        if writer is None or writer.op.name != "affine.store":
+            continue
+        value = writer.op.operands[0]
+        if not _reaches(value, op):
+            continue
+        same = (
+            _loops_around(value.owner_op)
+            if value.owner_op
+            else _loops_around(value.parent_block.parent_op)
+            + (1 if value.parent_block.parent_op and is_loop(value.parent_block.parent_op) else 0)
+        )
+        if same and analysis.sole_writer(access, same) is None:
+            continue
+        plan.append(Replacement(FORWARD, op, value, writer.op))
+    return plan
+
+
+def _remove_write_only_buffers(function: Operation) -> list[Replacement]:
+    """Local buffers with stores and no loads, removed with their stores and dealloc."""
+    done = []
+    for buffer in _local_buffers(function):
+        users = [u for u in function.walk() if any(v is buffer for v in u.operands)]
+        if any(u.name == "affine.load" for u in users):
+            continue
+        alloc = buffer.owner_op
+        for user in users:
+            if user.name == "affine.store":
+                done.append(Replacement(UNREAD, user, None, alloc))
+            user.erase()
+        alloc.erase()
+    return done
+
+
 def scalar_replace_function(function: Operation) -> list[Replacement]:
     """Every block of ``function`` planned and rewritten; the replacements made."""
     done: list[Replacement] = []
@@ -164,6 +280,11 @@ def scalar_replace_function(function: Operation) -> list[Replacement]:
         ]
         apply_plan(function, plan)
         done.extend(plan)
+    across = plan_forwarding(function)
+    apply_plan(function, across)
+    done.extend(across)
+    if across:
+        done.extend(_remove_write_only_buffers(function))
     return done
 
 

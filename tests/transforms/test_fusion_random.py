@@ -60,3 +60,17 @@ def test_random_programs_with_a_local_buffer_fuse_to_the_same_results(nest, maxi
         result = transforms.fuse(module, maximal=maximal)
     verdict = affine.check_equivalent(module, result.module)
     assert verdict, f"{verdict}\n{text}\n{affine.print_module(result.module)}"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nests())
+def test_random_programs_with_a_local_buffer_scalar_replace_to_the_same_results(nest) -> None:
+    """Loads of a local buffer may take a stored value across loops."""
+    text = _first_array_local(nest.text)
+    assume(text is not None)
+    module = affine.parse(text, "random.mlir")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AnalysisWarning)
+        result = transforms.scalar_replace(module)
+    verdict = affine.check_equivalent(module, result.module)
+    assert verdict, f"{verdict}\n{text}\n{affine.print_module(result.module)}"

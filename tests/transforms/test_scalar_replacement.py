@@ -103,3 +103,105 @@ def test_mlir_opt_reads_the_output(mlir_opt: str) -> None:
     module = affine.parse(FORWARDING.read_text(), str(FORWARDING))
     done = run_mlir_opt(mlir_opt, affine.print_module(transforms.scalar_replace(module).module))
     assert done.returncode == 0, done.stderr
+
+
+# -- across loops: exact value-based dependences, local buffers only ---------------------------
+
+# mlir-opt's store_load_fwd, observable: the loads deep in the nest read the one value stored
+# before it; the buffer is then never read and goes away with its store.
+STORE_BEFORE_THE_NEST = """
+func.func @f(%B: memref<10x10xf32>) {
+  %c = arith.constant 7.0 : f32
+  %m = memref.alloc() : memref<10xf32>
+  affine.store %c, %m[0] : memref<10xf32>
+  affine.for %i = 0 to 10 {
+    affine.for %j = 0 to 10 {
+      %v = affine.load %m[0] : memref<10xf32>
+      %w = arith.addf %v, %v : f32
+      affine.store %w, %B[%i, %j] : memref<10x10xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_store_before_a_nest_is_forwarded_into_it_and_the_buffer_removed() -> None:
+    module = affine.parse(STORE_BEFORE_THE_NEST, "nest.mlir")
+    result = transforms.scalar_replace(module)
+    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    assert kinds == [
+        "load replaced by the value of the store at nest.mlir:5:3",
+        "store removed: nothing reads the local buffer allocated at nest.mlir:4:8",
+    ]
+    text = affine.print_module(result.module)
+    assert "memref.alloc" not in text and "arith.addf %cst, %cst" in text
+    _equivalent(module, result.module)
+
+
+# The value stored in iteration i reaches the load in iteration i (same iteration of the loop
+# around its definition, %x): forwarded. The load of %m[%i - 1] reads the value of iteration
+# i - 1, which %x no longer holds: kept.
+SAME_AND_PREVIOUS_ITERATION = """
+func.func @f(%A: memref<10xf32>, %B: memref<10x4xf32>, %C: memref<10xf32>) {
+  %m = memref.alloc() : memref<10xf32>
+  affine.for %i = 0 to 10 {
+    %x = affine.load %A[%i] : memref<10xf32>
+    affine.store %x, %m[%i] : memref<10xf32>
+    affine.for %j = 0 to 4 {
+      %y = affine.load %m[%i] : memref<10xf32>
+      affine.store %y, %B[%i, %j] : memref<10x4xf32>
+    }
+    affine.if affine_set<(d0) : (d0 - 1 >= 0)>(%i) {
+      %z = affine.load %m[%i - 1] : memref<10xf32>
+      affine.store %z, %C[%i] : memref<10xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_only_a_value_of_the_same_iteration_is_forwarded() -> None:
+    module = affine.parse(SAME_AND_PREVIOUS_ITERATION, "iter.mlir")
+    result = transforms.scalar_replace(module)
+    (remark,) = result.remarks
+    assert remark.startswith("iter.mlir:8:12: remark: load replaced by the value of the store")
+    text = affine.print_module(result.module)
+    assert text.count("affine.load %alloc") == 1 and "%alloc[%arg3 - 1]" in text
+    _equivalent(module, result.module)
+
+
+# Loads whose instances read two different stores, or memory no store wrote, keep their load.
+NOT_ONE_SOURCE = """
+func.func @f(%B: memref<10xf32>) {
+  %c = arith.constant 7.0 : f32
+  %d = arith.constant 9.0 : f32
+  %m = memref.alloc() : memref<10xf32>
+  affine.for %i = 0 to 5 {
+    affine.store %c, %m[%i] : memref<10xf32>
+  }
+  affine.for %i = 5 to 10 {
+    affine.store %d, %m[%i] : memref<10xf32>
+  }
+  affine.for %i = 0 to 10 {
+    %v = affine.load %m[%i] : memref<10xf32>
+    affine.store %v, %B[%i] : memref<10xf32>
+  }
+  %n = memref.alloc() : memref<10xf32>
+  affine.for %i = 0 to 9 {
+    affine.store %c, %n[%i] : memref<10xf32>
+  }
+  affine.for %i = 0 to 10 {
+    %v = affine.load %n[%i] : memref<10xf32>
+    affine.store %v, %B[%i] : memref<10xf32>
+  }
+  return
+}
+"""
+
+
+def test_loads_of_two_stores_or_of_unwritten_memory_are_kept() -> None:
+    module = affine.parse(NOT_ONE_SOURCE, "two.mlir")
+    result = transforms.scalar_replace(module)
+    assert result.remarks == []

@@ -235,3 +235,18 @@ def test_the_auto_scheduler_puts_register_tiles_inside_time_tiles() -> None:
     # the time loop tiled: tile loops over steps and rows around each sweep's t, i, j
     assert max(loop_depths(result.module.function("jacobi_2d"))) == 5
     assert affine.check_equivalent(module, result.module, backend="c")
+
+
+def test_the_tuner_starts_from_time_tiles_of_several_sizes() -> None:
+    from transforms.tuner import TuneSpace
+
+    module = kernel("jacobi_1d", {"N": 4000, "T": 8})
+    bases = [b for b in TuneSpace(module, "jacobi_1d", auto=False).bases if "time" in b.name]
+    # the model's sizes for this machine's L2, then twice and four times them (tiles as
+    # wide as the rows would build the same module as a smaller multiple: dropped)
+    shapes = [tuple(int(x) for x in b.name.removeprefix("time tiles ").split("x")) for b in bases]
+    assert 1 <= len(shapes) <= 3
+    assert all(s == tuple(2**k * x for x in shapes[0]) for k, s in enumerate(shapes))
+    steps, points = shapes[-1]
+    assert bases[-1].options == f'--affine-time-tile="time-size={steps} space-sizes={points}"'
+    assert affine.check_equivalent(module, bases[-1].module, backend="c")
