@@ -162,7 +162,7 @@ def _value(value: Value, forwarded: dict[Value, Value]) -> Value:
 def _local_buffers(function: Operation) -> list[Value]:
     """Allocations of ``function`` used only as the memref of affine loads and stores and
     by their dealloc (nothing else can read or write them)."""
-    found = []
+    found: list[Value] = []
     for op in function.walk():
         if op.name not in _ALLOCATIONS:
             continue
@@ -232,12 +232,7 @@ def plan_forwarding(function: Operation) -> list[Replacement]:
         value = writer.op.operands[0]
         if not _reaches(value, op):
             continue
-        same = (
-            _loops_around(value.owner_op)
-            if value.owner_op
-            else _loops_around(value.parent_block.parent_op)
-            + (1 if value.parent_block.parent_op and is_loop(value.parent_block.parent_op) else 0)
-        )
+        same = _loops_around_definition(value)
         if same and analysis.sole_writer(access, same) is None:
             continue
         plan.append(Replacement(FORWARD, op, value, writer.op))
@@ -252,6 +247,7 @@ def _remove_write_only_buffers(function: Operation) -> list[Replacement]:
         if any(u.name == "affine.load" for u in users):
             continue
         alloc = buffer.owner_op
+        assert alloc is not None  # _local_buffers are results of allocations
         for user in users:
             if user.name == "affine.store":
                 done.append(Replacement(UNREAD, user, None, alloc))
