@@ -242,8 +242,11 @@ def parse_dma_start(
         p.expect(",")
         num = p.parse_operand()
     strides = []
-    while p.accept(","):
-        strides.append(p.parse_operand())
+    if p.accept(","):  # MLIR's trailing operand list: a comma, then zero or more operands
+        while p.at("%"):
+            strides.append(p.parse_operand())
+            if not p.accept(","):
+                break
     if strides and len(strides) != 2:
         p.op_error("expected two stride related operands", offset)
     types = p.parse_colon_type_list()

@@ -17,5 +17,8 @@ func.func @dma(%src: memref<256x1024xf32>, %buf: memref<32x32xf32, 1>, %tag: mem
   memref.dma_wait %tag[%c0], %num : memref<2xi32>
   memref.dma_start %src[%c0, %c0], %buf[%c0, %c0], %num, %tag[%c1], %stride, %per : memref<256x1024xf32>, memref<32x32xf32, 1>, memref<2xi32>
   memref.dma_wait %tag[%c1], %num : memref<2xi32>
+  // a trailing comma and no stride operands (MLIR's trailing operand list may be empty)
+  affine.dma_start %src[%c0, %c0], %buf[0, 0], %tag[%c0], %num,
+      : memref<256x1024xf32>, memref<32x32xf32, 1>, memref<2xi32>
   return
 }
