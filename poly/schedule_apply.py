@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import islpy as isl
 
-from affine.ir.core import Block, Module, Operation, Value
+from affine.ir.core import Block, BlockArgument, Module, Operation, Value
 from poly.codegen import CodegenError, generate
 from poly.context import isl_context
 from poly.schedule_program import Program, ScheduleError
@@ -61,6 +61,10 @@ def apply(
     def emit(name: str, ivs: list[Value], block: Block, before: Operation | None) -> None:
         s = program.statement(name)
         mapping = {values[old]: new for old, new in zip(s.ivs, ivs)}
+        for old_iv, iv in zip(s.ivs, ivs):  # a loop that runs a source loop's IV as is
+            source, generated = _loop_of(old_iv), _loop_of(iv)
+            if source is not None and generated is not None and generated.loc is None:
+                generated.loc = source.loc  # says where it comes from
         for op in (*s.recompute, *s.ops):
             clone = ops[op].clone(mapping)
             if before is None:
@@ -98,6 +102,14 @@ def apply(
             f"the schedule cannot be written as affine loops: {e}", function.loc
         ) from e
     return Module(copy, getattr(top, "source", None))
+
+
+def _loop_of(iv: Value) -> Operation | None:
+    """The affine.for whose induction variable ``iv`` is (None for other values)."""
+    if not isinstance(iv, BlockArgument):
+        return None
+    owner = iv.parent_block.parent_op
+    return owner if owner is not None and owner.name == "affine.for" else None
 
 
 def _perfect_band(emitted: list[Operation], depth: int, function: Operation) -> list[Operation]:
