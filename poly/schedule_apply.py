@@ -162,8 +162,9 @@ def _constant_pieces(expr: isl.UnionPwAff) -> bool:
     listed = expr.get_pw_aff_list()
     pa_list = [listed.get_at(k) for k in range(listed.n_pw_aff())]
     pieces = [aff for pa in pa_list for _, aff in pa.get_pieces()]
-    values = {aff.get_constant_val().to_python() for aff in pieces if aff.is_cst()}
-    return bool(pieces) and all(aff.is_cst() for aff in pieces) and 1 < len(values) <= 4
+    if not all(aff.is_cst() for aff in pieces):
+        return False
+    return 1 < len({aff.get_constant_val().to_python() for aff in pieces}) <= 4
 
 
 def _full_tiles(band: Band, node: isl.ScheduleNode) -> isl.Set | None:

@@ -33,7 +33,6 @@ class TimeLoop:
     """A top-level loop whose sweeps rewrite the same memory every step."""
 
     loop: Operation
-    position: int  # among the function's top-level ops that hold statements
     statements: tuple[Statement, ...]
     sweep: dict[str, int]  # statement name -> k, its sweep's position in the loop's body
     sweeps: int  # n
@@ -99,23 +98,24 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
     for s in schedule.statements:
         groups.setdefault(_row(schedule.maps[s.name], s.domain, 0), []).append(s)
     found, why = [], []
-    for position, statements in sorted(groups.items()):
+    for _, statements in sorted(groups.items()):
         outer = statements[0].loops[0] if statements[0].loops else None
         label = statements[0].loop_names[0] if statements[0].loops else statements[0].name
         if outer is None or any(len(s.loops) < 2 or s.loops[0] is not outer for s in statements):
             why.append(f"{label}: not a loop around loop nests")
             continue
-        writes = {s.name: _write(s) for s in statements}
-        unclear = [n for n, w in writes.items() if w is None]
+        found_writes = {s.name: _write(s) for s in statements}
+        unclear = [n for n, w in found_writes.items() if w is None]
         if unclear:
             why.append(f"{label}: {unclear[0]} does not write exactly one known element")
             continue
-        timed = [n for n, w in writes.items() if w is not None and _uses_time(w)]
+        writes = {n: w for n, w in found_writes.items() if w is not None}
+        timed = [n for n, w in writes.items() if _uses_time(w)]
         if timed:
             why.append(f"{label}: {timed[0]} writes where {label} says: not a time loop")
             continue
         sweep = {s.name: _row(schedule.maps[s.name], s.domain, 2) for s in statements}
-        rank = min(w.dim(isl.dim_type.out) for w in writes.values() if w is not None)
+        rank = min(w.dim(isl.dim_type.out) for w in writes.values())
         if rank == 0:
             why.append(f"{label}: a sweep writes a scalar: nothing to tile in space")
             continue
@@ -123,11 +123,10 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
         found.append(
             TimeLoop(
                 outer,
-                position,
                 tuple(statements),
                 sweep,
                 max(sweep.values()) + 1,
-                {n: w for n, w in writes.items() if w is not None},
+                writes,
                 rank,
                 tuple(memrefs),
             )
@@ -137,7 +136,7 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
 
 def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) -> Schedule:
     """``schedule`` (the source's) with ``loop`` tiled by ``tiling`` (see the module
-    docstring); not checked. Raises :class:`TransformError` on sizes that do not fit."""
+    docstring); not checked. Raises :class:`ScheduleError` on sizes that do not fit."""
     m = len(tiling.space_sizes)
     if not 1 <= m <= loop.rank:
         raise ScheduleError(

@@ -1027,21 +1027,27 @@ class _Condition:
     operands: tuple[Value, ...]
 
 
-def _nonempty(lb: ValueMap, ub: ValueMap) -> _Condition:
-    """The set where every result of ``ub`` exceeds every result of ``lb`` (a loop from
-    ``max(lb)`` to ``min(ub)`` runs at least once)."""
-    gaps = concat(
-        [
-            _combined(lb.result(i), ub.result(j), lambda low, high: high - low - 1)
-            for i in range(lb.map.num_results)
-            for j in range(ub.map.num_results)
-        ]
-    )
-    m = gaps.map
+def _nonnegative(values: ValueMap) -> _Condition:
+    """The set where every result of ``values`` is at least 0."""
+    m = values.map
     constraints = list(m.results)
     return _Condition(
         IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints)),
-        gaps.operands,
+        values.operands,
+    )
+
+
+def _nonempty(lb: ValueMap, ub: ValueMap) -> _Condition:
+    """The set where every result of ``ub`` exceeds every result of ``lb`` (a loop from
+    ``max(lb)`` to ``min(ub)`` runs at least once)."""
+    return _nonnegative(
+        concat(
+            [
+                _combined(lb.result(i), ub.result(j), lambda low, high: high - low - 1)
+                for i in range(lb.map.num_results)
+                for j in range(ub.map.num_results)
+            ]
+        )
     )
 
 
@@ -1050,11 +1056,8 @@ def _first_compared(bound: ValueMap, largest: bool = False) -> _Condition:
     other results."""
     m = bound.map
     first = m.results[0]
-    constraints = [(first - other) if largest else (other - first) for other in m.results[1:]]
-    return _Condition(
-        IntegerSet.get(m.num_dims, m.num_symbols, constraints, [False] * len(constraints)),
-        bound.operands,
-    )
+    gaps = [(first - other) if largest else (other - first) for other in m.results[1:]]
+    return _nonnegative(ValueMap(AffineMap.get(m.num_dims, m.num_symbols, gaps), bound.operands))
 
 
 def _hoistable(body: Body, tile: RegisterTile, held: set[Operation]) -> list[Operation]:

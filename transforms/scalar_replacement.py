@@ -159,28 +159,31 @@ def _value(value: Value, forwarded: dict[Value, Value]) -> Value:
     return value
 
 
-def _local_buffers(function: Operation) -> list[Value]:
+def _uses(function: Operation) -> dict[Value, list[tuple[Operation, int]]]:
+    """Every value's users in ``function``, with the operand position of each use."""
+    uses: dict[Value, list[tuple[Operation, int]]] = {}
+    for op in function.walk():
+        for k, v in enumerate(op.operands):
+            uses.setdefault(v, []).append((op, k))
+    return uses
+
+
+def _local_buffers(
+    function: Operation, uses: dict[Value, list[tuple[Operation, int]]]
+) -> list[Value]:
     """Allocations of ``function`` used only as the memref of affine loads and stores and
     by their dealloc (nothing else can read or write them)."""
-    found: list[Value] = []
-    for op in function.walk():
-        if op.name not in _ALLOCATIONS:
-            continue
-        buffer = op.results[0]
-        users = [
-            (user, k)
-            for user in function.walk()
-            for k, v in enumerate(user.operands)
-            if v is buffer
-        ]
-        if all(
+    return [
+        op.results[0]
+        for op in function.walk()
+        if op.name in _ALLOCATIONS
+        and all(
             (user.name == "affine.load" and k == 0)
             or (user.name == "affine.store" and k == 1)
             or user.name == "memref.dealloc"
-            for user, k in users
-        ):
-            found.append(buffer)
-    return found
+            for user, k in uses.get(op.results[0], [])
+        )
+    ]
 
 
 def _loops_around(op: Operation | None) -> int:
@@ -214,10 +217,10 @@ def _reaches(value: Value, op: Operation) -> bool:
 
 
 def plan_forwarding(function: Operation) -> list[Replacement]:
-    """Loads of local buffers that every instance of which reads the value one store wrote,
-    with that value reaching the load (see the module docstring); none when ``function``
-    has an op whose effects the dependence model cannot see."""
-    buffers = _local_buffers(function)
+    """Loads of local buffers every instance of which reads the value one store wrote, with
+    that value reaching the load (see the module docstring); none when ``function`` has an
+    op whose effects the dependence model cannot see."""
+    buffers = _local_buffers(function, _uses(function))
     if not buffers or any(has_unseen_effects(op) for op in function.walk() if op is not function):
         return []
     analysis = FlowAnalysis(function, memory_based=False)
@@ -242,8 +245,9 @@ def plan_forwarding(function: Operation) -> list[Replacement]:
 def _remove_write_only_buffers(function: Operation) -> list[Replacement]:
     """Local buffers with stores and no loads, removed with their stores and dealloc."""
     done = []
-    for buffer in _local_buffers(function):
-        users = [u for u in function.walk() if any(v is buffer for v in u.operands)]
+    uses = _uses(function)
+    for buffer in _local_buffers(function, uses):
+        users = [user for user, _ in uses.get(buffer, [])]
         if any(u.name == "affine.load" for u in users):
             continue
         alloc = buffer.owner_op

@@ -465,15 +465,17 @@ def _time_tiled(module: Module, func: str) -> list[Base]:
     model of :func:`transforms.time_tiling.time_tile_sizes` picks, scaled by each of
     :data:`TIME_TILE_SCALES`; none without a time loop that can be tiled."""
     machine = detect()
-    chosen = time_tile_function(module, func, machine).tiled
-    if not chosen:
+    model = time_tile_function(module, func, machine)
+    if not model.tiled:
         return []
-    first = chosen[0].tiling
+    first = model.tiled[0].tiling
     bases = []
     for scale in TIME_TILE_SCALES:
         time_size = first.time_size * scale
         sizes = tuple(b * scale for b in first.space_sizes)
-        variant = time_tile_function(module, func, machine, time_size, sizes)
+        variant = (
+            model if scale == 1 else time_tile_function(module, func, machine, time_size, sizes)
+        )
         if variant.schedule is None:
             continue
         shape = "x".join(str(b) for b in (time_size, *sizes))
