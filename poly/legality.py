@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from affine.dialects.common import ELEMENT_ACCESSES
 from affine.errors import PolyError
 from affine.ir.core import Operation
 from affine.ir.registry import PURE, lookup
@@ -37,12 +38,7 @@ from poly.space import register_reversal_set, register_window_set, window_revers
 # memory ops the dependence model sees.
 _STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
 MODELLED_ACCESSES = (  # ops whose memory accesses the model describes element by element
-    "affine.load",
-    "affine.store",
-    "affine.vector_load",
-    "affine.vector_store",
-    "memref.load",
-    "memref.store",
+    *ELEMENT_ACCESSES,
     "affine.dma_start",
     "affine.dma_wait",
     "memref.dma_start",

@@ -54,23 +54,25 @@ def register_action(name: str, summary: str, module: str, attr: str) -> None:
 
 
 def lookup_action(name: str) -> PassEntry | None:
-    _ensure_registered()
-    return _ACTIONS.get(name)
+    return _loaded(_ACTIONS).get(name)
 
 
 def all_actions() -> list[PassEntry]:
-    _ensure_registered()
-    return sorted(_ACTIONS.values(), key=lambda e: e.name)
+    return sorted(_loaded(_ACTIONS).values(), key=lambda e: e.name)
 
 
 def lookup(name: str) -> PassEntry | None:
-    _ensure_registered()
-    return _PASSES.get(name)
+    return _loaded(_PASSES).get(name)
 
 
 def all_passes() -> list[PassEntry]:
+    return sorted(_loaded(_PASSES).values(), key=lambda e: e.name)
+
+
+def _loaded(table: dict[str, PassEntry]) -> dict[str, PassEntry]:
+    """``table`` once every pass module has registered its entries."""
     _ensure_registered()
-    return sorted(_PASSES.values(), key=lambda e: e.name)
+    return table
 
 
 _registered = False

@@ -52,9 +52,8 @@ from affine.math.expr import (
 )
 from affine.math.simplify import (
     Bound,
-    FlattenError,
     dim_ranges,
-    flatten,
+    flat_result,
     simplify_map,
 )
 from affine.math.symbolic import latex_map
@@ -218,11 +217,8 @@ class BoxOracle:
 def _mixed_radix(m: AffineMap, shape: Sequence[int]) -> bool:
     """One result ``sum(c_k * d_k) + c`` whose coefficients, sorted, each exceed the span of
     the smaller terms: distinct points give distinct sums (like digits of a number)."""
-    if m.num_results != 1:
-        return False
-    try:
-        flat = flatten(m.results[0])
-    except FlattenError:
+    flat = flat_result(m)
+    if flat is None:
         return False
     terms = []
     for monomial, c in flat.terms:

@@ -418,15 +418,12 @@ def _parse_for(p: Parser, offset: int) -> Operation:
             )
     args: list[tuple[str, int, Type]] = [(iv_name, iv_offset, INDEX)]
     inits: list[Value] = []
-    result_types: list[Type] = []
-    if p.accept_keyword("iter_args"):
-        pairs = _parse_assignment_list(p)
-        result_types = p.parse_arrow_type_list()
-        if len(result_types) != len(pairs):
-            p.op_error("mismatch between the number of loop-carried values and results", offset)
-        for (name, name_offset, operand), t in zip(pairs, result_types):
-            inits.append(p.resolve(operand, t))
-            args.append((name, name_offset, t))
+    pairs, result_types = parse_optional_iter_args(
+        p, offset, "mismatch between the number of loop-carried values and results"
+    )
+    for (name, name_offset, operand), t in zip(pairs, result_types):
+        inits.append(p.resolve(operand, t))
+        args.append((name, name_offset, t))
     body = p.parse_region(args)
     ensure_terminator(body, "affine.yield", p, offset)
     attrs = p.parse_optional_attr_dict()
@@ -448,7 +445,7 @@ def _parse_for(p: Parser, offset: int) -> Operation:
     )
 
 
-def _parse_assignment_list(p: Parser):
+def _parse_assignment_list(p: Parser) -> list[tuple[str, int, tuple[Value, int]]]:
     """``(%a = %x, %b = %y)``."""
     p.expect("(")
     pairs = []
@@ -461,6 +458,20 @@ def _parse_assignment_list(p: Parser):
                 break
         p.expect(")")
     return pairs
+
+
+def parse_optional_iter_args(
+    p: Parser, offset: int, mismatch: str
+) -> tuple[list[tuple[str, int, tuple[Value, int]]], list[Type]]:
+    """``iter_args(%a = %x, ...) -> (types)`` when present: the (name, name offset, operand)
+    pairs and the result types, as many (mlir-opt's error ``mismatch`` otherwise)."""
+    if not p.accept_keyword("iter_args"):
+        return [], []
+    pairs = _parse_assignment_list(p)
+    result_types = p.parse_arrow_type_list()
+    if len(result_types) != len(pairs):
+        p.op_error(mismatch, offset)
+    return pairs, result_types
 
 
 def ensure_terminator(region: Region, terminator: str, p: Parser | None, offset: int) -> None:
@@ -491,6 +502,27 @@ def parse_then_else(p: Parser, offset: int, terminator: str) -> tuple[list[Type]
         if not result_types:
             ensure_terminator(else_region, terminator, p, offset)
     return result_types, then_region, else_region
+
+
+def print_then_else(pr: Printer, op: Operation) -> None:
+    """The then region and the else region (when not empty) of an if op, each printed with
+    its terminator when the op has results."""
+    has_results = bool(op.results)
+    pr.write(" ")
+    pr.region(op.regions[0], False, has_results)
+    if op.regions[1].blocks:
+        pr.write(" else ")
+        pr.region(op.regions[1], False, has_results)
+
+
+def verify_then_else(op: Operation) -> None:
+    """The regions of an if op take no arguments, and it has an else block when it has
+    results."""
+    for index, region in enumerate(op.regions):
+        if region.blocks and region.blocks[0].arguments:
+            op_error(op, f"region #{index} should have no arguments")
+    if op.results and not op.regions[1].blocks:
+        op_error(op, "must have an else block if defining values")
 
 
 def _print_bound(pr: Printer, m: AffineMap, operands: list[Value], prefix: str) -> str:
@@ -663,12 +695,7 @@ def _print_if(pr: Printer, op: Operation) -> None:
         " " + pr.attr(op.properties["condition"]) + pr.dim_and_symbol_list(op.operands, s.num_dims)
     )
     pr.write(pr.arrow_types([r.type for r in op.results]))
-    pr.write(" ")
-    has_results = bool(op.results)
-    pr.region(op.regions[0], False, has_results)
-    if op.regions[1].blocks:
-        pr.write(" else ")
-        pr.region(op.regions[1], False, has_results)
+    print_then_else(pr, op)
     pr.write(pr.attr_dict(op.attributes, ("condition",)))
 
 
@@ -676,17 +703,13 @@ def _verify_if(op: Operation) -> None:
     attr = op.properties.get("condition")
     if not isinstance(attr, IntegerSetAttr):
         op_error(op, "requires an integer set attribute named 'condition'")
-    for index, region in enumerate(op.regions):
-        if region.blocks and region.blocks[0].arguments:
-            op_error(op, f"region #{index} should have no arguments")
+    verify_then_else(op)
     s = attr.value
     if len(op.operands) != s.num_inputs:
         op_error(
             op, "operand count and condition integer set dimension and symbol count must match"
         )
     verify_dims_and_symbols(op, op.operands, s.num_dims)
-    if op.results and not op.regions[1].blocks:
-        op_error(op, "must have an else block if defining values")
 
 
 define(

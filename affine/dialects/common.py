@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar, overload
 
 from affine.ir.attributes import (
@@ -24,6 +24,15 @@ if TYPE_CHECKING:
     from affine.syntax.printer import Printer
 
 V = TypeVar("V")  # the value of an attribute
+
+ELEMENT_ACCESSES = (  # the ops that read or write one element or one vector at subscripts
+    "affine.load",
+    "affine.store",
+    "affine.vector_load",
+    "affine.vector_store",
+    "memref.load",
+    "memref.store",
+)
 
 
 class OpView:
@@ -92,6 +101,25 @@ class AttrValue(Generic[V]):
 def op_error(op: Operation, message: str) -> NoReturn:
     """Raise ``'op.name' op message`` at the op's location (MLIR's emitOpError)."""
     raise VerifyError(f"'{op.name}' op {message}", op.loc)
+
+
+def verify_types_match(
+    op: Operation,
+    values: Sequence[Value],
+    types: Sequence[Type],
+    count_message: str,
+    type_message: Callable[[int, Type, Type], str],
+    prefix: bool = True,
+) -> None:
+    """``values`` are as many as ``types`` and each has the type at its position; otherwise
+    MLIR's error at ``op``: ``count_message``, or ``type_message(i, value type, type)`` for
+    the first that differs (after the op's name like the other unless ``prefix`` is False)."""
+    if len(values) != len(types):
+        op_error(op, count_message)
+    for i, (v, t) in enumerate(zip(values, types)):
+        if v.type != t:
+            message = type_message(i, v.type, t)
+            raise VerifyError(f"'{op.name}' op {message}" if prefix else message, op.loc)
 
 
 def memref_at(

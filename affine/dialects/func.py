@@ -9,6 +9,7 @@ from affine.dialects.common import (
     segment_sizes,
     segments,
     string_value,
+    verify_types_match,
 )
 from affine.dialects.format import define_return_like
 from affine.ir.attributes import (
@@ -228,18 +229,16 @@ def verify_function_like(op: Operation) -> None:
         return
     entry_block = body.blocks[0]
     inputs = ftype.value.inputs
-    if len(entry_block.arguments) != len(inputs):
-        op_error(
-            op,
-            f"entry block must have {len(inputs)} arguments to match function signature",
-        )
-    for i, (arg, t) in enumerate(zip(entry_block.arguments, inputs)):
-        if arg.type != t:
-            op_error(
-                op,
-                f"type of entry block argument #{i}({arg.type}) must match the type of the "
-                f"corresponding argument in function signature({t})",
-            )
+    verify_types_match(
+        op,
+        entry_block.arguments,
+        inputs,
+        f"entry block must have {len(inputs)} arguments to match function signature",
+        lambda i, have, want: (
+            f"type of entry block argument #{i}({have}) must match the type "
+            f"of the corresponding argument in function signature({want})"
+        ),
+    )
 
 
 def function_type_of(op: Operation) -> FunctionType:
@@ -274,19 +273,18 @@ define(
 def _verify_return(op: Operation) -> None:
     func = op.parent_op
     assert func is not None  # the parent is checked before (affine.dialects.arity)
-    results = function_type_of(func).results
-    if len(op.operands) != len(results):
-        op_error(
-            op,
-            f"has {len(op.operands)} operands, but enclosing function (@{string_value(func, 'sym_name')}) returns {len(results)}",
-        )
-    for i, (v, t) in enumerate(zip(op.operands, results)):
-        if v.type != t:
-            raise VerifyError(
-                f"type of return operand {i} ('{v.type}') doesn't match function result type "
-                f"('{t}') in function @{string_value(func, 'sym_name')}",
-                op.loc,
-            )
+    results, name = function_type_of(func).results, string_value(func, "sym_name")
+    verify_types_match(
+        op,
+        op.operands,
+        results,
+        f"has {len(op.operands)} operands, but enclosing function (@{name}) returns {len(results)}",
+        lambda i, have, want: (
+            f"type of return operand {i} ('{have}') doesn't match function "
+            f"result type ('{want}') in function @{name}"
+        ),
+        prefix=False,
+    )
 
 
 define_return_like("func.return", verify=_verify_return, traits=(TERMINATOR, PURE, RETURN_LIKE))
@@ -321,19 +319,23 @@ def _verify_call(op: Operation) -> None:
         "'{name}' does not reference a valid function",
     )
     ftype = function_type_of(target)
-    if len(ftype.inputs) != len(op.operands):
-        op_error(op, "incorrect number of operands for callee")
-    for i, (v, t) in enumerate(zip(op.operands, ftype.inputs)):
-        if v.type != t:
-            op_error(
-                op,
-                f"operand type mismatch: expected operand type {t}, but provided {v.type} for operand number {i}",
-            )
-    if len(ftype.results) != len(op.results):
-        op_error(op, "incorrect number of results for callee")
-    for i, (r, t) in enumerate(zip(op.results, ftype.results)):
-        if r.type != t:
-            op_error(op, f"result type mismatch at index {i}")
+    verify_types_match(
+        op,
+        op.operands,
+        ftype.inputs,
+        "incorrect number of operands for callee",
+        lambda i, have, want: (
+            f"operand type mismatch: expected operand type {want}, but "
+            f"provided {have} for operand number {i}"
+        ),
+    )
+    verify_types_match(
+        op,
+        op.results,
+        ftype.results,
+        "incorrect number of results for callee",
+        lambda i, have, want: f"result type mismatch at index {i}",
+    )
 
 
 define(

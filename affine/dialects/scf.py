@@ -5,9 +5,19 @@ from __future__ import annotations
 from affine.dialects.affine_dialect import (
     _parse_assignment_list,
     ensure_terminator,
+    parse_optional_iter_args,
     parse_then_else,
+    print_then_else,
+    verify_then_else,
 )
-from affine.dialects.common import create, op_error, segment_sizes, segments, string_value
+from affine.dialects.common import (
+    create,
+    op_error,
+    segment_sizes,
+    segments,
+    string_value,
+    verify_types_match,
+)
 from affine.dialects.format import VARIADIC, Group, define_format, define_return_like
 from affine.dialects.func import (
     parse_function_like,
@@ -45,19 +55,17 @@ def check_edge(op: Operation, source: str, target: str, values: list, inputs: li
     count then types (``source``/``target`` in mlir-opt's words: ``parent``,
     ``Operation scf.yield``, ``Region #1``)."""
     edge = f"along control flow edge from {source} to {target}"
-    if len(values) != len(inputs):
-        op_error(
-            op,
-            f"{edge}: region branch point has {len(values)} operands, but region successor "
-            f"needs {len(inputs)} inputs",
-        )
-    for i, (v, t) in enumerate(zip(values, inputs)):
-        if v.type != t:
-            op_error(
-                op,
-                f"{edge}: successor operand type #{i} '{v.type}' should match successor "
-                f"input type #{i} '{t}'",
-            )
+    verify_types_match(
+        op,
+        values,
+        inputs,
+        f"{edge}: region branch point has {len(values)} operands, but region successor "
+        f"needs {len(inputs)} inputs",
+        lambda i, have, want: (
+            f"{edge}: successor operand type #{i} '{have}' should match "
+            f"successor input type #{i} '{want}'"
+        ),
+    )
 
 
 def _verify_yields_to_results(op: Operation) -> None:
@@ -81,13 +89,9 @@ def _parse_scf_for(p: Parser, offset: int) -> Operation:
     ub = p.parse_operand()
     p.expect_op_keyword("step")
     step = p.parse_operand()
-    pairs = []
-    result_types: list[Type] = []
-    if p.accept_keyword("iter_args"):
-        pairs = _parse_assignment_list(p)
-        result_types = p.parse_arrow_type_list()
-        if len(result_types) != len(pairs):
-            p.op_error("mismatch in number of loop-carried values and defined values", offset)
+    pairs, result_types = parse_optional_iter_args(
+        p, offset, "mismatch in number of loop-carried values and defined values"
+    )
     iv_type: Type = INDEX
     if p.accept(":"):
         iv_type = p.parse_type()
@@ -199,11 +203,7 @@ def _print_scf_if(pr: Printer, op: Operation) -> None:
     pr.write(" " + pr.operand(op.operands[0]))
     if op.results:
         pr.write(f" -> ({pr.type_list(r.type for r in op.results)})")
-    pr.write(" ")
-    pr.region(op.regions[0], False, bool(op.results))
-    if op.regions[1].blocks:
-        pr.write(" else ")
-        pr.region(op.regions[1], False, bool(op.results))
+    print_then_else(pr, op)
     pr.write(pr.attr_dict(op.attributes))
 
 
@@ -211,11 +211,7 @@ def _verify_scf_if(op: Operation) -> None:
     cond = op.operands[0].type
     if cond != I1:
         op_error(op, f"operand #0 must be 1-bit signless integer, but got '{cond}'")
-    for index, region in enumerate(op.regions):
-        if region.blocks and region.blocks[0].arguments:
-            op_error(op, f"region #{index} should have no arguments")
-    if op.results and not op.regions[1].blocks:
-        op_error(op, "must have an else block if defining values")
+    verify_then_else(op)
 
 
 define(

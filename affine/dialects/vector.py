@@ -60,16 +60,24 @@ def _element(t: Type) -> Type:
     return t.element_type if isinstance(t, VectorType) else t
 
 
+def _vector_of(op: Operation, role: str, index: int, other: Type, pair: str) -> VectorType:
+    """The type of the op's ``role`` (``operand`` or ``result``) number ``index``: a vector
+    whose element type is that of ``other`` (mlir-opt's errors, naming ``pair``, otherwise)."""
+    t = (op.operands if role == "operand" else op.results)[index].type
+    if not isinstance(t, VectorType):
+        op_error(op, f"{role} #{index} must be vector of any type values, but got '{t}'")
+    if _element(other) != t.element_type:
+        op_error(op, f"failed to verify that {pair} have same element type")
+    return t
+
+
 # -- vector.broadcast ------------------------------------------------------------------------------
 
 
 def _verify_broadcast(op: Operation) -> None:
     """MLIR's isBroadcastableTo: the source's dims match the result's trailing dims or are 1."""
-    source, result = op.operands[0].type, op.results[0].type
-    if not isinstance(result, VectorType):
-        op_error(op, f"result #0 must be vector of any type values, but got '{result}'")
-    if _element(source) != result.element_type:
-        op_error(op, "failed to verify that source operand and result have same element type")
+    source = op.operands[0].type
+    result = _vector_of(op, "result", 0, source, "source operand and result")
     if not isinstance(source, VectorType):
         return
     if len(source.shape) > len(result.shape):
@@ -271,12 +279,8 @@ def _compatible(inferred: Type, given: Type) -> bool:
 
 
 def _verify_extract(op: Operation) -> None:
-    vector = op.operands[0].type
-    if not isinstance(vector, VectorType):
-        op_error(op, f"operand #0 must be vector of any type values, but got '{vector}'")
     result = op.results[0].type
-    if _element(result) != vector.element_type:
-        op_error(op, "failed to verify that operand and result have same element type")
+    vector = _vector_of(op, "operand", 0, result, "operand and result")
     static = _verify_positions(op, vector, "")
     _check_position_bounds(op, static, vector)
     inferred = sub_vector_type(vector, len(static))
@@ -289,11 +293,8 @@ def _verify_extract(op: Operation) -> None:
 
 
 def _verify_insert(op: Operation) -> None:
-    value, vector = op.operands[0].type, op.operands[1].type
-    if not isinstance(vector, VectorType):
-        op_error(op, f"operand #1 must be vector of any type values, but got '{vector}'")
-    if _element(value) != vector.element_type:
-        op_error(op, "failed to verify that source operand and result have same element type")
+    value = op.operands[0].type
+    vector = _vector_of(op, "operand", 1, value, "source operand and result")
     if op.results[0].type != vector:
         op_error(op, "failed to verify that all of {dest, result} have same type")
     static = _verify_positions(op, vector, "dest ")

@@ -227,13 +227,8 @@ def maximumf(a: Any, b: Any) -> Any:
 
 
 def minimumf(a: Any, b: Any) -> Any:
-    if _is_nan(a):
-        return a
-    if _is_nan(b):
-        return b
-    if a == b:
-        return a if np.signbit(a) else b
-    return a if a < b else b
+    """IEEE 754-2019 minimum, the mirror of :func:`maximumf` (negation is exact)."""
+    return -maximumf(-a, -b)
 
 
 def maxnumf(a: Any, b: Any) -> Any:
@@ -246,11 +241,8 @@ def maxnumf(a: Any, b: Any) -> Any:
 
 
 def minnumf(a: Any, b: Any) -> Any:
-    if _is_nan(a):
-        return b
-    if _is_nan(b):
-        return a
-    return a if a <= b else b
+    """IEEE minNum, the mirror of :func:`maxnumf`."""
+    return -maxnumf(-a, -b)
 
 
 FLOAT_BINARY: dict[str, Callable[[Any, Any], Any]] = {

@@ -13,6 +13,7 @@ interpreter and the C backend evaluate the same expression.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from affine.dialects.common import segments
@@ -261,25 +262,16 @@ def view_operands(op: Operation) -> tuple[list[Any], list[Any], list[Any]]:
     return lists[0], lists[1], lists[2]
 
 
+@dataclass(slots=True, eq=False)
 class MemRef:
     """A memref at run time: ``data`` (a flat numpy array, the physical buffer), the logical
     ``sizes``, the layout ``symbols`` and the physical strides ``pstrides``."""
 
-    __slots__ = ("data", "pstrides", "sizes", "symbols", "type")
-
-    def __init__(
-        self,
-        t: MemRefType,
-        data: np.ndarray,
-        sizes: tuple[int, ...],
-        symbols: tuple[int, ...],
-        pstrides: tuple[int, ...],
-    ) -> None:
-        self.type = t
-        self.data = data
-        self.sizes = sizes
-        self.symbols = symbols
-        self.pstrides = pstrides
+    type: MemRefType
+    data: np.ndarray
+    sizes: tuple[int, ...]
+    symbols: tuple[int, ...]
+    pstrides: tuple[int, ...]
 
     @classmethod
     def allocate(

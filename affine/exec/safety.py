@@ -14,18 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from affine.dialects.affine_dialect import ForOp, ParallelOp
+from affine.dialects.common import ELEMENT_ACCESSES
 from affine.exec.elements import ExecutionError
 from affine.exec.inputs import function_name, module_of
 from affine.ir.core import Operation
 
-BOUNDS_CHECKED_OPS = (
-    "affine.load",
-    "affine.store",
-    "affine.vector_load",
-    "affine.vector_store",
-    "memref.load",
-    "memref.store",
-)  # the accesses a prover may prove and a run checks
+BOUNDS_CHECKED_OPS = ELEMENT_ACCESSES  # the accesses a prover may prove and a run checks
 
 BoundsProver = Callable[[Operation], frozenset[Operation]]
 

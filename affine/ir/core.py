@@ -48,14 +48,22 @@ class Value:
         raise NotImplementedError
 
 
-class OpResult(Value):
+class _OwnedValue(Value):
+    """A value defined by an owner (its operation or block) at position ``index``."""
+
     __slots__ = ("index", "owner")
 
-    def __init__(self, type: Type, owner: Operation, index: int) -> None:
+    def __init__(self, type: Type, owner: Operation | Block, index: int) -> None:
         self.type = type
         self.owner = owner
         self.index = index
         self.name = None
+
+
+class OpResult(_OwnedValue):
+    __slots__ = ()
+
+    owner: Operation
 
     @property
     def owner_op(self) -> Operation:
@@ -69,15 +77,14 @@ class OpResult(Value):
         return f"<result #{self.index} of {self.owner.name}: {self.type}>"
 
 
-class BlockArgument(Value):
-    __slots__ = ("index", "loc", "owner")
+class BlockArgument(_OwnedValue):
+    __slots__ = ("loc",)
+
+    owner: Block
 
     def __init__(self, type: Type, owner: Block, index: int, loc: Location | None = None) -> None:
-        self.type = type
-        self.owner = owner
-        self.index = index
+        super().__init__(type, owner, index)
         self.loc = loc
-        self.name = None
 
     @property
     def parent_block(self) -> Block:

@@ -8,6 +8,7 @@ offsets into a :class:`SourceFile` and turned into line/column pairs only when p
 from __future__ import annotations
 
 import bisect
+from dataclasses import dataclass
 
 from affine.errors import PolyError
 
@@ -92,6 +93,7 @@ def render(location: Location | None, severity: str, message: str) -> str:
     return f"{location.source.name}:{line}:{col}: {severity}: {message}\n{text}\n{caret}"
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Diagnostic:
     """A message attached to a location: what a pass reports (remarks, warnings) or an error.
 
@@ -99,21 +101,11 @@ class Diagnostic:
     note when the message is rendered with ``show_op``.
     """
 
-    __slots__ = ("filename", "location", "message", "op_text", "severity")
-
-    def __init__(
-        self,
-        severity: str,
-        message: str,
-        location: Location | None = None,
-        op_text: str | None = None,
-        filename: str | None = None,
-    ) -> None:
-        self.severity = severity
-        self.message = message
-        self.location = location
-        self.op_text = op_text
-        self.filename = filename  # shown when there is no location
+    severity: str
+    message: str
+    location: Location | None = None
+    op_text: str | None = None
+    filename: str | None = None  # shown when there is no location
 
     def render(self, show_op: bool = True) -> str:
         text = render(self.location, self.severity, self.message)

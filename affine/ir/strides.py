@@ -13,18 +13,15 @@ from collections.abc import Sequence
 from affine.ir.types import DYNAMIC, MemRefType, StridedLayout
 from affine.math.affine_map import AffineMap
 from affine.math.expr import DIM, AffineExpr
-from affine.math.simplify import FlattenError, flatten, simplify_map
+from affine.math.simplify import flat_result, simplify_map
 
 
 def strided_from_map(m: AffineMap) -> StridedLayout | None:
     """The strided layout equal to a one-result map ``offset + sum(d_i * stride_i)`` whose
     offset and strides are constants or single symbols (``?``), each symbol used once; None
     when ``m`` is not of that form.  ``strided_from_map(s.to_affine_map()) == s``."""
-    if m.num_results != 1:
-        return None
-    try:
-        flat = flatten(m.results[0])
-    except FlattenError:
+    flat = flat_result(m)
+    if flat is None:
         return None
     strides: list[int | None] = [0] * m.num_dims
     offset: int | None = flat.constant_term

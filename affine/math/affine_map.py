@@ -9,6 +9,7 @@ in :attr:`AffineMap.size` and dropped when printing modern MLIR, which has no su
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from affine.math.expr import (
     AffineExpr,
@@ -22,9 +23,67 @@ from affine.math.expr import (
 from affine.math.interning import Interned, InternTable
 
 SizeEntry = tuple[AffineExpr, ...]  # the minimum of the listed expressions
+F = TypeVar("F", bound="AffineExprs")
 
 
-class AffineMap(Interned):
+class AffineExprs(Interned):
+    """Base of the interned tuples of affine expressions over ``num_dims`` dimensions and
+    ``num_symbols`` symbols (a map's results, a set's constraints): the operations that
+    rewrite every expression alike."""
+
+    __slots__ = ()
+
+    num_dims: int
+    num_symbols: int
+
+    @property
+    def exprs(self) -> tuple[AffineExpr, ...]:
+        raise NotImplementedError
+
+    def with_exprs(self: F, num_dims: int, num_symbols: int, exprs: Iterable[AffineExpr]) -> F:
+        """The value of the same kind over ``exprs`` and the given dim/symbol counts."""
+        raise NotImplementedError
+
+    @property
+    def num_inputs(self) -> int:
+        return self.num_dims + self.num_symbols
+
+    def used_dims(self) -> frozenset[int]:
+        return frozenset().union(*(e.used_dims() for e in self.exprs))
+
+    def used_symbols(self) -> frozenset[int]:
+        return frozenset().union(*(e.used_symbols() for e in self.exprs))
+
+    def replace(
+        self: F,
+        dims: Sequence[AffineExpr] | None,
+        symbols: Sequence[AffineExpr] | None,
+        num_dims: int,
+        num_symbols: int,
+    ) -> F:
+        """Substitute into every expression; the result has the given dim/symbol counts."""
+        return self.with_exprs(
+            num_dims, num_symbols, [e.replace(dims, symbols) for e in self.exprs]
+        )
+
+    def shift_dims(self: F, shift: int, offset: int = 0) -> F:
+        """Insert ``shift`` new dimensions at position ``offset``."""
+        return self.with_exprs(
+            self.num_dims + shift,
+            self.num_symbols,
+            [e.shift_dims(self.num_dims, shift, offset) for e in self.exprs],
+        )
+
+    def shift_symbols(self: F, shift: int, offset: int = 0) -> F:
+        """Insert ``shift`` new symbols at position ``offset``."""
+        return self.with_exprs(
+            self.num_dims,
+            self.num_symbols + shift,
+            [e.shift_symbols(self.num_symbols, shift, offset) for e in self.exprs],
+        )
+
+
+class AffineMap(AffineExprs):
     """An interned affine map.  Construct with :meth:`AffineMap.get` and friends."""
 
     __slots__ = ("num_dims", "num_symbols", "results", "size")
@@ -94,8 +153,11 @@ class AffineMap(Interned):
     # -- queries ------------------------------------------------------------------------
 
     @property
-    def num_inputs(self) -> int:
-        return self.num_dims + self.num_symbols
+    def exprs(self) -> tuple[AffineExpr, ...]:
+        return self.results
+
+    def with_exprs(self, num_dims: int, num_symbols: int, exprs: Iterable[AffineExpr]) -> AffineMap:
+        return AffineMap.get(num_dims, num_symbols, exprs)
 
     @property
     def num_results(self) -> int:
@@ -158,12 +220,6 @@ class AffineMap(Interned):
     def is_semi_affine(self) -> bool:
         return not self.is_pure_affine()
 
-    def used_dims(self) -> frozenset[int]:
-        return frozenset().union(*(r.used_dims() for r in self.results))
-
-    def used_symbols(self) -> frozenset[int]:
-        return frozenset().union(*(r.used_symbols() for r in self.results))
-
     def is_function_of_dim(self, position: int) -> bool:
         return any(r.is_function_of_dim(position) for r in self.results)
 
@@ -178,18 +234,6 @@ class AffineMap(Interned):
         return [r.evaluate(dims, symbols) for r in self.results]
 
     __call__ = evaluate
-
-    def replace(
-        self,
-        dims: Sequence[AffineExpr] | None,
-        symbols: Sequence[AffineExpr] | None,
-        num_dims: int,
-        num_symbols: int,
-    ) -> AffineMap:
-        """Substitute into every result; the new map has the given dim/symbol counts."""
-        return AffineMap.get(
-            num_dims, num_symbols, [r.replace(dims, symbols) for r in self.results]
-        )
 
     def compose(self, other: AffineMap) -> AffineMap:
         """``self ∘ other``: ``x -> self(other(x))``.
@@ -224,22 +268,6 @@ class AffineMap(Interned):
         results = list(self.results)
         results.insert(position, _as_expr(expr))
         return AffineMap.get(self.num_dims, self.num_symbols, results)
-
-    def shift_dims(self, shift: int, offset: int = 0) -> AffineMap:
-        """Insert ``shift`` new dimensions at position ``offset``."""
-        return AffineMap.get(
-            self.num_dims + shift,
-            self.num_symbols,
-            [r.shift_dims(self.num_dims, shift, offset) for r in self.results],
-        )
-
-    def shift_symbols(self, shift: int, offset: int = 0) -> AffineMap:
-        """Insert ``shift`` new symbols at position ``offset``."""
-        return AffineMap.get(
-            self.num_dims,
-            self.num_symbols + shift,
-            [r.shift_symbols(self.num_symbols, shift, offset) for r in self.results],
-        )
 
     def drop_dims(self, positions: Iterable[int]) -> AffineMap:
         """Remove unused dimensions at ``positions``, renumbering the others."""

@@ -362,6 +362,29 @@ def fold(
     return value_of(expr)
 
 
+def fold_arithmetic(
+    expr: AffineExpr,
+    leaf: Callable[[AffineExpr], T],
+    floordiv: Callable[[T, T], T],
+    ceildiv: Callable[[T, T], T],
+    mod: Callable[[T, T], T],
+) -> T:
+    """:func:`fold` into values with their own ``+`` and ``*`` (sympy expressions, flat
+    forms): a sum or product is that of its operands' values, a division or modulo the given
+    function of them."""
+    divisions = {FLOORDIV: floordiv, CEILDIV: ceildiv, MOD: mod}
+
+    def node(e: AffineExpr, value_of: Callable[[AffineExpr], T]) -> T:
+        lhs, rhs = value_of(e.lhs), value_of(e.rhs)
+        if e.kind == ADD:
+            return lhs + rhs  # type: ignore[operator]  # T has + and * by this function's contract
+        if e.kind == MUL:
+            return lhs * rhs  # type: ignore[operator]  # (as above)
+        return divisions[e.kind](lhs, rhs)
+
+    return fold(expr, leaf, node)
+
+
 def _rebuild_binary(kind: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     return lhs.binary(kind, rhs)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from affine.math.affine_map import _check_ids, print_ids
+from affine.math.affine_map import AffineExprs, _check_ids, print_ids
 from affine.math.expr import AffineExpr, ExprLike, _as_expr, constant, print_expr
-from affine.math.interning import Interned, InternTable
+from affine.math.interning import InternTable
 
 
-class IntegerSet(Interned):
+class IntegerSet(AffineExprs):
     """An interned conjunction of affine constraints over dimensions and symbols."""
 
     __slots__ = ("constraints", "eq_flags", "num_dims", "num_symbols")
@@ -60,8 +60,13 @@ class IntegerSet(Interned):
         return cls.get(num_dims, num_symbols, [], [])
 
     @property
-    def num_inputs(self) -> int:
-        return self.num_dims + self.num_symbols
+    def exprs(self) -> tuple[AffineExpr, ...]:
+        return self.constraints
+
+    def with_exprs(
+        self, num_dims: int, num_symbols: int, exprs: Iterable[AffineExpr]
+    ) -> IntegerSet:
+        return IntegerSet.get(num_dims, num_symbols, exprs, self.eq_flags)
 
     @property
     def num_constraints(self) -> int:
@@ -83,20 +88,6 @@ class IntegerSet(Interned):
         return True
 
     __call__ = contains
-
-    def replace(
-        self,
-        dims: Sequence[AffineExpr] | None,
-        symbols: Sequence[AffineExpr] | None,
-        num_dims: int,
-        num_symbols: int,
-    ) -> IntegerSet:
-        return IntegerSet.get(
-            num_dims,
-            num_symbols,
-            [c.replace(dims, symbols) for c in self.constraints],
-            self.eq_flags,
-        )
 
     def __str__(self) -> str:
         return print_set(self)

@@ -24,24 +24,22 @@ nested or merged) of smallest estimated size.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Union
 
 from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import (
-    ADD,
     CEILDIV,
     CONST,
     DIM,
     FLOORDIV,
     MOD,
-    MUL,
     AffineExpr,
     constant,
     dim,
-    fold,
+    fold_arithmetic,
     symbol,
 )
 from affine.math.integer_set import IntegerSet
@@ -289,19 +287,24 @@ def flatten(expr: AffineExpr, ranges: Ranges | None = None, reduced: bool = Fals
     def leaf(e: AffineExpr) -> FlatExpr:
         return FlatExpr.constant(e.value) if e.kind == CONST else FlatExpr.atom(e)
 
-    def node(e: AffineExpr, value_of: Callable[[AffineExpr], FlatExpr]) -> FlatExpr:
-        kind, lhs, rhs = e.kind, value_of(e.lhs), value_of(e.rhs)
-        if kind == ADD:
-            return lhs + rhs
-        if kind == MUL:
-            return lhs * rhs
-        if kind == FLOORDIV:
-            return context.floor_div(lhs, rhs)
-        if kind == CEILDIV:
-            return -context.floor_div(-lhs, rhs)
-        return lhs - rhs * context.floor_div(lhs, rhs)  # mod
+    return fold_arithmetic(
+        expr,
+        leaf,
+        floordiv=context.floor_div,
+        ceildiv=lambda lhs, rhs: -context.floor_div(-lhs, rhs),
+        mod=lambda lhs, rhs: lhs - rhs * context.floor_div(lhs, rhs),
+    )
 
-    return fold(expr, leaf, node)
+
+def flat_result(m: AffineMap) -> FlatExpr | None:
+    """The flat form of a one-result map's result; None for another number of results or a
+    division by the constant zero."""
+    if m.num_results != 1:
+        return None
+    try:
+        return flatten(m.results[0])
+    except FlattenError:
+        return None
 
 
 class _Context:

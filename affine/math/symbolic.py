@@ -10,23 +10,19 @@ sympy is imported inside the functions: importing :mod:`affine` never loads it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from affine.errors import PolyError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import (
-    ADD,
-    CEILDIV,
     CONST,
     DIM,
-    FLOORDIV,
-    MUL,
     AffineExpr,
     AffineExprError,
     constant,
     dim,
-    fold,
+    fold_arithmetic,
     symbol,
 )
 from affine.math.integer_set import IntegerSet
@@ -69,21 +65,15 @@ def to_sympy(
             return sympy.Integer(e.value)
         return dims[e.value] if e.kind == DIM else syms[e.value]
 
-    def node(e: AffineExpr, value_of: Callable[[AffineExpr], sympy.Expr]) -> sympy.Expr:
-        kind, lhs, rhs = e.kind, value_of(e.lhs), value_of(e.rhs)
-        if kind == ADD:
-            return lhs + rhs
-        if kind == MUL:
-            return lhs * rhs
-        # Divisions are kept as written: sympy's automatic rewriting of them can leave the
-        # affine forms (a product of two Mods, say).
-        if kind == FLOORDIV:
-            return sympy.floor(lhs / rhs, evaluate=False)
-        if kind == CEILDIV:
-            return sympy.ceiling(lhs / rhs, evaluate=False)
-        return sympy.Mod(lhs, rhs, evaluate=False)
-
-    return fold(expr, leaf, node)
+    # Divisions are kept as written: sympy's automatic rewriting of them can leave the
+    # affine forms (a product of two Mods, say).
+    return fold_arithmetic(
+        expr,
+        leaf,
+        floordiv=lambda lhs, rhs: sympy.floor(lhs / rhs, evaluate=False),
+        ceildiv=lambda lhs, rhs: sympy.ceiling(lhs / rhs, evaluate=False),
+        mod=lambda lhs, rhs: sympy.Mod(lhs, rhs, evaluate=False),
+    )
 
 
 def from_sympy(
