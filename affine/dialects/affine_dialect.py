@@ -447,17 +447,23 @@ def _parse_for(p: Parser, offset: int) -> Operation:
 
 def _parse_assignment_list(p: Parser) -> list[tuple[str, int, tuple[Value, int]]]:
     """``(%a = %x, %b = %y)``."""
-    p.expect("(")
-    pairs = []
-    if not p.accept(")"):
-        while True:
-            name, name_offset, _, _ = p.parse_argument()
-            p.expect("=")
-            pairs.append((name, name_offset, p.parse_operand()))
-            if not p.accept(","):
-                break
-        p.expect(")")
-    return pairs
+
+    def pair() -> tuple[str, int, tuple[Value, int]]:
+        name, name_offset, _, _ = p.parse_argument()
+        p.expect("=")
+        return name, name_offset, p.parse_operand()
+
+    return p.parse_comma_list("(", pair)
+
+
+def parse_index_arguments(p: Parser, context: str = "") -> list[tuple[str, int, Type]]:
+    """``(%i, %j)``: the induction variables of a parallel loop, each of index type."""
+
+    def argument() -> tuple[str, int, Type]:
+        name, name_offset, _, _ = p.parse_argument()
+        return name, name_offset, INDEX
+
+    return p.parse_comma_list("(", argument, context)
 
 
 def parse_optional_iter_args(
@@ -976,15 +982,7 @@ def _groups_attr(groups: list[int]) -> DenseElementsAttr:
 
 
 def _parse_parallel(p: Parser, offset: int) -> Operation:
-    ivs = []
-    p.expect("(", " in argument list")
-    if not p.accept(")"):
-        while True:
-            name, name_offset, _, _ = p.parse_argument()
-            ivs.append((name, name_offset, INDEX))
-            if not p.accept(","):
-                break
-        p.expect(")", " in argument list")
+    ivs = parse_index_arguments(p, " in argument list")
     p.expect("=")
     lb_map, lb_groups, lb_operands = _parse_parallel_bound(p, "max")
     p.expect_op_keyword("to")

@@ -308,20 +308,15 @@ def parse_dynamic_index_list(
 ) -> tuple[list[int], list[tuple[Value, int]]]:
     """``[0, %i, 4]`` (or ``(...)``): the static values, ``DYNAMIC`` where an SSA operand is
     given, and those operands (with their offsets) in order."""
-    p.expect(open_)
-    static: list[int] = []
     dynamic: list[tuple[Value, int]] = []
-    if not p.accept(_DELIMITERS[open_]):
-        while True:
-            if p.at("%"):
-                dynamic.append(p.parse_operand())
-                static.append(DYNAMIC)
-            else:
-                static.append(p.parse_integer())
-            if not p.accept(","):
-                break
-        p.expect(_DELIMITERS[open_])
-    return static, dynamic
+
+    def entry() -> int:
+        if p.at("%"):
+            dynamic.append(p.parse_operand())
+            return DYNAMIC
+        return p.parse_integer()
+
+    return p.parse_comma_list(open_, entry), dynamic
 
 
 def print_dynamic_index_list(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from affine.dialects.affine_dialect import (
     _parse_assignment_list,
     ensure_terminator,
+    parse_index_arguments,
     parse_optional_iter_args,
     parse_then_else,
     print_then_else,
@@ -483,15 +484,7 @@ def _parse_bound_list(p: Parser, count: int) -> list:
 
 
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
-    p.expect("(")
-    ivs = []
-    if not p.accept(")"):
-        while True:
-            name, arg_offset, _, _ = p.parse_argument()
-            ivs.append((name, arg_offset, INDEX))
-            if not p.accept(","):
-                break
-        p.expect(")")
+    ivs = parse_index_arguments(p)
     p.expect("=")
     lbs = _parse_bound_list(p, len(ivs))
     p.expect_op_keyword("to")

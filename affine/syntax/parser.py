@@ -192,11 +192,14 @@ class Parser(AttributeParser):
     def parse_optional_operand(self) -> tuple[Value, int] | None:
         return self.parse_operand() if self.kind == "%" else None
 
-    def parse_comma_list(self, open_: str, parse_element: Callable[[], E]) -> list[E]:
+    def parse_comma_list(
+        self, open_: str, parse_element: Callable[[], E], context: str = ""
+    ) -> list[E]:
         """``[a, b]`` or ``(a, b)``, possibly empty, each element read by ``parse_element``
-        (MLIR's parseCommaSeparatedList with a delimiter)."""
+        (MLIR's parseCommaSeparatedList with a delimiter; ``context`` completes the message
+        of a missing delimiter)."""
         close = {"[": "]", "(": ")", "<": ">", "{": "}"}[open_]
-        self.expect(open_)
+        self.expect(open_, context)
         elements: list[E] = []
         if self.accept(close):
             return elements
@@ -204,7 +207,7 @@ class Parser(AttributeParser):
             elements.append(parse_element())
             if not self.accept(","):
                 break
-        self.expect(close)
+        self.expect(close, context)
         return elements
 
     def parse_operand_list(
