@@ -79,6 +79,7 @@ _LAZY = {
     "check_private_buffer": "transforms.fusion",
     "fuse_candidate": "transforms.fusion",
     "plan_block": "transforms.scalar_replacement",
+    "nested_source": "transforms.scalar_replacement",
     "apply_plan": "transforms.scalar_replacement",
     "schedule_of": "transforms.schedule",
     "apply_schedule": "transforms.schedule",

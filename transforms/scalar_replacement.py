@@ -7,12 +7,20 @@ composed through ``affine.apply``: :func:`affine.analysis.value_map.difference`)
 between them may touch that element: an access of the same memref whose indices differ by a
 non-zero constant in some dimension provably does not; a memref that may alias (function
 arguments, views, anything not a distinct allocation) may; ops with regions or effects the
-pass does not model (calls, non-affine memory ops) may touch everything.
+pass does not model (calls, non-affine memory ops) may touch everything. A vector access
+(``affine.vector_load``/``vector_store``) covers its shape's elements along the trailing
+dimensions: it is the same as another only with the same index and vector type, and apart
+from it only where their ranges provably do not meet.
 
 :func:`plan_block` (public) is the check: what can be replaced in a block and why (the
 access it is forwarded from or overwritten by); :func:`apply_plan` is the rewrite. Blocks
 are handled one at a time, whatever op holds them (a non-affine region included), and a
 0-d memref (no indices) is one element like any other.
+
+Into nests (:func:`nested_source`): a load inside affine or scf loops and conditionals
+takes the value of an access of the same element(s) in a block around them, before the
+nest, when nothing from there to the load may write those elements; every op of the nests
+in between counts, since earlier iterations run between the two.
 
 Across blocks (:func:`plan_forwarding`), exact value-based dependences decide, on *local*
 buffers only (a ``memref.alloc``/``alloca`` used by nothing but affine loads and stores and
@@ -31,6 +39,7 @@ from affine.analysis.value_map import ValueMap, difference
 from affine.dialects.affine_dialect import LoadOp, StoreOp
 from affine.ir.core import Block, Module, Operation, Value, replace_uses
 from affine.ir.diagnostics import Diagnostic
+from affine.ir.types import VectorType
 from poly.flow import FlowAnalysis
 from poly.legality import has_unseen_effects
 from transforms.loop_utils import is_loop
@@ -43,7 +52,11 @@ UNREAD = "unread"  # a store to a local buffer that nothing reads
 
 _PURE_PREFIXES = ("arith.", "math.", "index.")
 _PURE = {"affine.apply", "affine.min", "affine.max", "memref.dim", "arith.constant"}
+_PURE |= {"affine.yield", "scf.yield"}  # terminators that pass values, nothing else
 _ALLOCATIONS = ("memref.alloc", "memref.alloca")
+_LOADS = ("affine.load", "affine.vector_load")
+_STORES = ("affine.store", "affine.vector_store")
+_NESTS = ("affine.for", "affine.if", "affine.parallel", "scf.for", "scf.if")
 
 
 @dataclass(frozen=True)
@@ -73,12 +86,24 @@ class _Access:
     index: ValueMap
     value: Value  # the stored value, or the loaded result
 
+    @property
+    def is_load(self) -> bool:
+        return self.op.name in _LOADS
+
+    def extents(self) -> list[int]:
+        """How many elements the access covers along each memref dimension from its index
+        (a vector's shape over the trailing dimensions, 1 elsewhere)."""
+        rank = self.index.map.num_results
+        t = self.value.type
+        shape = list(t.shape) if isinstance(t, VectorType) else []
+        return [1] * (rank - len(shape)) + shape
+
 
 def _access(op: Operation) -> _Access | None:
-    if op.name == "affine.load":
+    if op.name in _LOADS:
         load = LoadOp(op)
         return _Access(op, load.memref, ValueMap(load.map, tuple(load.map_operands)), load.result)
-    if op.name == "affine.store":
+    if op.name in _STORES:
         store = StoreOp(op)
         index = ValueMap(store.map, tuple(store.map_operands))
         return _Access(op, store.memref, index, store.value)
@@ -86,17 +111,20 @@ def _access(op: Operation) -> _Access | None:
 
 
 def _relation(a: _Access, b: _Access) -> str:
-    """``same`` element, ``distinct`` elements, or ``may`` (cannot tell) for two accesses."""
+    """``same`` elements (one element, or one vector of the same type), ``distinct``
+    elements, or ``may`` (overlapping or cannot tell) for two accesses."""
     if a.memref is not b.memref:
         return "distinct" if not _may_alias(a.memref, b.memref) else "may"
     if a.index.map.num_results == 0:
+        return "same" if a.value.type == b.value.type else "may"
+    results = difference(a.index, b.index).map.results
+    # b's index minus a's: the ranges [0, extent_a) and [d, d + extent_b) are apart when
+    # d >= extent_a or -d >= extent_b in some dimension.
+    for r, extent_a, extent_b in zip(results, a.extents(), b.extents()):
+        if r.is_constant and (r.value >= extent_a or -r.value >= extent_b):
+            return "distinct"
+    if all(r.is_constant and r.value == 0 for r in results) and a.value.type == b.value.type:
         return "same"
-    diff = difference(a.index, b.index)
-    results = diff.map.results
-    if all(r.is_constant and r.value == 0 for r in results):
-        return "same"
-    if any(r.is_constant and r.value != 0 for r in results):
-        return "distinct"
     return "may"
 
 
@@ -126,10 +154,10 @@ def plan_block(block: Block) -> list[Replacement]:
             if _is_barrier(op):
                 known, pending = [], []
             continue
-        if op.name == "affine.load":
+        if access.is_load:
             source = next((k for k in known if _relation(k, access) == "same"), None)
             if source is not None:
-                kind = FORWARD if source.op.name == "affine.store" else REDUNDANT
+                kind = REDUNDANT if source.is_load else FORWARD
                 plan.append(Replacement(kind, op, source.value, source.op))
                 continue
             pending = [p for p in pending if _relation(p, access) == "distinct"]
@@ -143,6 +171,65 @@ def plan_block(block: Block) -> list[Replacement]:
         known.append(access)
         pending.append(access)
     return plan
+
+
+def _may_write(root: Operation, access: _Access) -> bool:
+    """Whether an op under ``root`` (other than ``access``) may write the element(s) of
+    ``access``: a store not provably elsewhere, or an op with effects the pass does not
+    model."""
+    for op in root.walk():
+        if op is access.op:
+            continue
+        other = _access(op)
+        if other is None:
+            if op.name not in _NESTS and _is_barrier(op):
+                return True
+        elif not other.is_load and _relation(other, access) != "distinct":
+            return True
+    return False
+
+
+def nested_source(load: Operation) -> Replacement | None:
+    """The access in a block around ``load`` (before the nest holding it) whose value
+    ``load`` reads in every instance: the same element(s), nothing that may write them in
+    between (anything in the nests from there to ``load`` may run in between), and only
+    affine or scf loops and conditionals on the way."""
+    access = _access(load)
+    assert access is not None and access.is_load
+    inner = load.parent_op
+    while inner is not None and inner.name in _NESTS and inner.parent is not None:
+        if _may_write(inner, access):
+            return None
+        ops = inner.parent.operations
+        for op in reversed(ops[: ops.index(inner)]):
+            other = _access(op)
+            if other is None:
+                if op.regions and (op.name not in _NESTS or _may_write(op, access)):
+                    return None
+                if not op.regions and _is_barrier(op):
+                    return None
+                continue
+            relation = _relation(other, access)
+            if relation == "same":
+                kind = REDUNDANT if other.is_load else FORWARD
+                return Replacement(kind, load, other.value, op)
+            if not other.is_load and relation == "may":
+                return None
+        inner = inner.parent_op
+    return None
+
+
+def plan_nested(function: Operation) -> list[Replacement]:
+    """Every load of ``function`` replaced by an access in a block around it
+    (:func:`nested_source`), each applied as it is found (a load replaced in turn is
+    gone before the loads after it look)."""
+    done = []
+    for op in [op for op in function.walk() if op.name in _LOADS]:
+        found = nested_source(op)
+        if found is not None:
+            apply_plan(function, [found])
+            done.append(found)
+    return done
 
 
 def apply_plan(root: Operation, plan: list[Replacement]) -> None:
@@ -171,15 +258,15 @@ def _uses(function: Operation) -> dict[Value, list[tuple[Operation, int]]]:
 def _local_buffers(
     function: Operation, uses: dict[Value, list[tuple[Operation, int]]]
 ) -> list[Value]:
-    """Allocations of ``function`` used only as the memref of affine loads and stores and
-    by their dealloc (nothing else can read or write them)."""
+    """Allocations of ``function`` used only as the memref of affine loads and stores
+    (vector ones included) and by their dealloc (nothing else can read or write them)."""
     return [
         op.results[0]
         for op in function.walk()
         if op.name in _ALLOCATIONS
         and all(
-            (user.name == "affine.load" and k == 0)
-            or (user.name == "affine.store" and k == 1)
+            (user.name in _LOADS and k == 0)
+            or (user.name in _STORES and k == 1)
             or user.name == "memref.dealloc"
             for user, k in uses.get(op.results[0], [])
         )
@@ -248,12 +335,12 @@ def _remove_write_only_buffers(function: Operation) -> list[Replacement]:
     uses = _uses(function)
     for buffer in _local_buffers(function, uses):
         users = [user for user, _ in uses.get(buffer, [])]
-        if any(u.name == "affine.load" for u in users):
+        if any(u.name in _LOADS for u in users):
             continue
         alloc = buffer.owner_op
         assert alloc is not None  # _local_buffers are results of allocations
         for user in users:
-            if user.name == "affine.store":
+            if user.name in _STORES:
                 done.append(Replacement(UNREAD, user, None, alloc))
             user.erase()
         alloc.erase()
@@ -280,10 +367,11 @@ def scalar_replace_function(function: Operation) -> list[Replacement]:
         ]
         apply_plan(function, plan)
         done.extend(plan)
+    done.extend(plan_nested(function))
     across = plan_forwarding(function)
     apply_plan(function, across)
     done.extend(across)
-    if across:
+    if any(item.kind != DEAD for item in done):
         done.extend(_remove_write_only_buffers(function))
     return done
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from affine.exec.elements import FLOAT_TYPES, ElementInfo, element_info, is_float_dtype
 from affine.exec.inputs import random_inputs, resolve_function, signature
+from affine.exec.memory import MemRef
 from affine.exec.running import run
 from affine.ir.core import Module, Operation
 from affine.ir.types import (
@@ -154,7 +155,8 @@ def check_equivalent(
     rf = result_f if isinstance(result_f, tuple) else (result_f,)
     rg = result_g if isinstance(result_g, tuple) else (result_g,)
     for k, (x, y, t) in enumerate(zip(rf, rg, result_types)):
-        m = compare_arrays(np.asarray(x), np.asarray(y), -1 - k, tolerance(t))
+        x, y = (v.to_array() if isinstance(v, MemRef) else np.asarray(v) for v in (x, y))
+        m = compare_arrays(x, y, -1 - k, tolerance(t))
         if m is not None:
             mismatches.append(m)
     return Equivalence(tuple(mismatches), (result_f, result_g))

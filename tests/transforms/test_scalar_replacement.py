@@ -205,3 +205,133 @@ def test_loads_of_two_stores_or_of_unwritten_memory_are_kept() -> None:
     module = affine.parse(NOT_ONE_SOURCE, "two.mlir")
     result = transforms.scalar_replace(module)
     assert result.remarks == []
+
+
+# -- into nests: a load takes the value of an access around the nest ------------------------------
+
+# %A[%i] is loaded in %i's body and again two loops deeper: nothing between writes it (the
+# nest stores %A[%i + 8] and %A[%i + 16], provably other elements, and the store of %A[%i]
+# comes after the nest in the same iteration), so the deep load is the outer one's value.
+# %A[%i + 16] is stored inside the nest: its deep load is kept. (Two memref arguments may
+# alias: a store to another argument in the nest would keep both.)
+INTO_NESTS = """
+func.func @f(%A: memref<24xf32>) {
+  %one = arith.constant 1.0 : f32
+  affine.for %i = 0 to 8 {
+    %a = affine.load %A[%i] : memref<24xf32>
+    %b = affine.load %A[%i + 16] : memref<24xf32>
+    affine.for %j = 0 to 4 {
+      affine.for %k = 0 to 3 {
+        %a2 = affine.load %A[%i] : memref<24xf32>
+        %b2 = affine.load %A[%i + 16] : memref<24xf32>
+        %s = arith.addf %a2, %b2 : f32
+        affine.store %s, %A[%i + 8] : memref<24xf32>
+      }
+      %t = arith.addf %b, %one : f32
+      affine.store %t, %A[%i + 16] : memref<24xf32>
+    }
+    affine.store %one, %A[%i] : memref<24xf32>
+  }
+  return
+}
+"""
+
+
+def test_a_load_in_a_nest_takes_the_value_loaded_around_it() -> None:
+    module = affine.parse(INTO_NESTS, "nests.mlir")
+    result = transforms.scalar_replace(module)
+    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    assert kinds == ["load replaced by the value of the load at nests.mlir:5:10"]
+    text = affine.print_module(result.module)
+    assert text.count("affine.load %arg0[%arg1]") == 1  # %A[%i], once
+    assert text.count("affine.load %arg0[%arg1 + 16]") == 2  # stored in the nest: kept
+    _equivalent(module, result.module)
+
+
+# A store before the nest forwards into it; a call in the nest, or a store of an element the
+# load may read, keeps the load.
+STORE_INTO_NEST = """
+func.func private @g() -> ()
+func.func @f(%A: memref<2x8x8xf32>) {
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 8 {
+    affine.store %two, %A[0, 0, %i] : memref<2x8x8xf32>
+    affine.for %j = 0 to 8 {
+      %a = affine.load %A[0, 0, %i] : memref<2x8x8xf32>
+      affine.store %a, %A[1, %i, %j] : memref<2x8x8xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.store %two, %A[0, 0, %i] : memref<2x8x8xf32>
+    affine.for %j = 0 to 8 {
+      %a = affine.load %A[0, 0, %i] : memref<2x8x8xf32>
+      affine.store %a, %A[0, 0, %j] : memref<2x8x8xf32>
+    }
+  }
+  affine.for %i = 0 to 8 {
+    affine.store %two, %A[0, 0, %i] : memref<2x8x8xf32>
+    affine.for %j = 0 to 8 {
+      func.call @g() : () -> ()
+      %a = affine.load %A[0, 0, %i] : memref<2x8x8xf32>
+      affine.store %a, %A[1, %j, %i] : memref<2x8x8xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_store_forwards_into_a_nest_unless_something_in_it_may_write() -> None:
+    module = affine.parse(STORE_INTO_NEST, "store_nest.mlir")
+    plans = [
+        transforms.nested_source(op)
+        for op in module.functions()[1].walk()
+        if op.name == "affine.load"
+    ]
+    assert [p is not None and p.kind for p in plans] == ["forward", False, False]
+    result = transforms.scalar_replace(module)
+    assert affine.print_module(result.module).count("affine.load") == 2
+
+
+# Vectors: a vector stored and loaded back at the same index with the same type is forwarded
+# and the local buffer, left with the store only, removed; a load overlapping a stored vector
+# (index 32*i + 16 against 32*i, 32 lanes) or of another shape is kept, and a store 32 lanes
+# away is apart.
+VECTORS = """
+func.func @f(%in: memref<512xf32>, %out: memref<512xf32>, %o2: memref<512xf32>) {
+  %tmp = memref.alloc() : memref<512xf32>
+  affine.for %i = 0 to 16 {
+    %v = affine.vector_load %in[32 * %i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %v, %tmp[32 * %i] : memref<512xf32>, vector<32xf32>
+    %w = affine.vector_load %tmp[32 * %i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %w, %out[32 * %i] : memref<512xf32>, vector<32xf32>
+  }
+  affine.for %i = 0 to 15 {
+    %v = affine.vector_load %in[32 * %i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %v, %o2[32 * %i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %v, %o2[32 * %i + 32] : memref<512xf32>, vector<32xf32>
+    %w = affine.vector_load %o2[32 * %i + 16] : memref<512xf32>, vector<32xf32>
+    %x = affine.vector_load %o2[32 * %i] : memref<512xf32>, vector<16xf32>
+    %y = affine.vector_load %o2[32 * %i] : memref<512xf32>, vector<32xf32>
+    %s = arith.addf %w, %y : vector<32xf32>
+    affine.vector_store %s, %out[32 * %i] : memref<512xf32>, vector<32xf32>
+    affine.vector_store %x, %out[32 * %i + 8] : memref<512xf32>, vector<16xf32>
+  }
+  return
+}
+"""
+
+
+def test_vectors_forward_only_the_same_vector() -> None:
+    module = affine.parse(VECTORS, "vectors.mlir")
+    result = transforms.scalar_replace(module)
+    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    assert kinds == [
+        "load replaced by the value of the store at vectors.mlir:6:5",
+        "load replaced by the value of the store at vectors.mlir:12:5",
+        "store removed: nothing reads the local buffer allocated at vectors.mlir:3:10",
+    ]
+    text = affine.print_module(result.module)
+    assert "memref.alloc" not in text
+    assert text.count("affine.vector_load %arg2") == 2  # the overlapping and the narrower
+    _equivalent(module, result.module)

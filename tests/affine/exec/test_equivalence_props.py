@@ -104,3 +104,33 @@ def test_check_equivalent_takes_0d_memrefs(element: str, add: str, backend: str)
     assert check_equivalent(keeps, keeps, backend=backend)
     outcome = check_equivalent(keeps, changes, backend=backend)
     assert not outcome and outcome.mismatches[0].arg == 0
+
+
+_RETURNS_A_BUFFER = """
+func.func @f(%x: f32) -> memref<4xf32> {
+  %m = memref.alloc() : memref<4xf32>
+  affine.for %i = 0 to 4 {
+    affine.store %x, %m[%i] : memref<4xf32>
+  }
+  LAST
+  return %m : memref<4xf32>
+}
+"""
+
+
+def test_check_equivalent_compares_a_returned_memref_by_its_elements() -> None:
+    """A memref result (which the interpreter returns; the C backend returns scalars only)
+    is compared element by element: storing the same value again is equivalent, storing
+    another is not."""
+    plain = affine.parse(_RETURNS_A_BUFFER.replace("LAST", ""))
+    again = affine.parse(
+        _RETURNS_A_BUFFER.replace("LAST", "affine.store %x, %m[3] : memref<4xf32>")
+    )
+    other = affine.parse(
+        _RETURNS_A_BUFFER.replace(
+            "LAST", "%y = arith.addf %x, %x : f32\n  affine.store %y, %m[3] : memref<4xf32>"
+        )
+    )
+    assert check_equivalent(plain, again, 1.5)
+    outcome = check_equivalent(plain, other, 1.5)
+    assert not outcome and outcome.mismatches[0].arg == -1
