@@ -22,10 +22,15 @@ def _equivalent(original: affine.Module, result: affine.Module) -> None:
         assert verdict, (backend, verdict)
 
 
+def _messages(result: transforms.PassResult) -> list[str]:
+    """The message of each remark, without location and note."""
+    return [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+
+
 def test_forwarding_redundant_loads_and_dead_stores() -> None:
     module = affine.parse(FORWARDING.read_text(), str(FORWARDING))
     result = transforms.scalar_replace(module)
-    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    kinds = _messages(result)
     assert sum(k.startswith("load replaced by the value of the load") for k in kinds) == 1
     assert sum(k.startswith("load replaced by the value of the store") for k in kinds) == 3
     assert sum(k.startswith("dead store removed") for k in kinds) == 1
@@ -129,7 +134,7 @@ func.func @f(%B: memref<10x10xf32>) {
 def test_a_store_before_a_nest_is_forwarded_into_it_and_the_buffer_removed() -> None:
     module = affine.parse(STORE_BEFORE_THE_NEST, "nest.mlir")
     result = transforms.scalar_replace(module)
-    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    kinds = _messages(result)
     assert kinds == [
         "load replaced by the value of the store at nest.mlir:5:3",
         "store removed: nothing reads the local buffer allocated at nest.mlir:4:8",
@@ -240,7 +245,7 @@ func.func @f(%A: memref<24xf32>) {
 def test_a_load_in_a_nest_takes_the_value_loaded_around_it() -> None:
     module = affine.parse(INTO_NESTS, "nests.mlir")
     result = transforms.scalar_replace(module)
-    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    kinds = _messages(result)
     assert kinds == ["load replaced by the value of the load at nests.mlir:5:10"]
     text = affine.print_module(result.module)
     assert text.count("affine.load %arg0[%arg1]") == 1  # %A[%i], once
@@ -325,7 +330,7 @@ func.func @f(%in: memref<512xf32>, %out: memref<512xf32>, %o2: memref<512xf32>) 
 def test_vectors_forward_only_the_same_vector() -> None:
     module = affine.parse(VECTORS, "vectors.mlir")
     result = transforms.scalar_replace(module)
-    kinds = [r.split(": remark: ", 1)[1].split("\n", 1)[0] for r in result.remarks]
+    kinds = _messages(result)
     assert kinds == [
         "load replaced by the value of the store at vectors.mlir:6:5",
         "load replaced by the value of the store at vectors.mlir:12:5",
