@@ -204,9 +204,7 @@ def nested_source(load: Operation) -> Replacement | None:
         for op in reversed(ops[: ops.index(inner)]):
             other = _access(op)
             if other is None:
-                if op.regions and (op.name not in _NESTS or _may_write(op, access)):
-                    return None
-                if not op.regions and _is_barrier(op):
+                if _may_write(op, access):
                     return None
                 continue
             relation = _relation(other, access)
