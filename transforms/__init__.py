@@ -247,11 +247,20 @@ def fuse(
     )
 
 
-def interleave_chains(module: Module, chains: int = 8, max_skew: int = 3) -> PassResult:
+def interleave_chains(
+    module: Module, chains: int = 8, max_skew: int = 3, max_streams: int = 16
+) -> PassResult:
     """``--affine-interleave-chains``: innermost loops that carry a chain (each iteration
-    reads what one a few before wrote) run ``chains`` at a time, the enclosing loop jammed
-    after the smallest legal skew (at most ``max_skew``)."""
-    return run_pass(module, "affine-interleave-chains", chains=chains, max_skew=max_skew)
+    reads what one a few before wrote) run up to ``chains`` at a time, the enclosing loop
+    jammed after the smallest legal skew (at most ``max_skew``), with fewer chains where
+    their loops would walk more than ``max_streams`` address streams (0: no limit)."""
+    return run_pass(
+        module,
+        "affine-interleave-chains",
+        chains=chains,
+        max_skew=max_skew,
+        max_streams=max_streams,
+    )
 
 
 def scalar_replace(module: Module) -> PassResult:

@@ -42,9 +42,11 @@ are fused only in tiles bound by FMA throughput
 (rows, vectors of so many lanes, the reduction loop).
 
 Then innermost loops that carry a dependence (a chain of iterations each waiting for the
-one before, which LLVM cannot vectorize) get 8 chains side by side: the enclosing loop
-unrolled and jammed, after a skew that makes it legal where one is needed
-(:func:`transforms.unroll_jam.interleave_chains`; seidel-2d 5.9x measured).
+one before, which LLVM cannot vectorize) get up to 8 chains side by side: the enclosing
+loop, perfect or not, unrolled and jammed, after a skew that makes it legal where one is
+needed, with fewer chains where they would walk more than 16 address streams
+(:func:`transforms.unroll_jam.interleave_chains`; seidel-2d 6.2x measured, adi's sweeps
+with 4 rows each 2.0x, gramschmidt 1.6x).
 
 Otherwise, where the source's schedule was kept and the function's data exceed the L2
 cache, its time loops (a stencil's steps) get time tiles

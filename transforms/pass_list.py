@@ -134,7 +134,7 @@ for _name, _module, _cls, _summary in (
         "affine-interleave-chains",
         "unroll_jam",
         "InterleaveChains",
-        "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew)",
+        "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew, max-streams)",
     ),
     (
         "affine-time-tile",
