@@ -20,7 +20,7 @@ transformation's own check is next to its rewrite in :mod:`transforms` (``check_
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -29,9 +29,10 @@ from affine.dialects.common import ELEMENT_ACCESSES
 from affine.errors import PolyError
 from affine.ir.core import Operation
 from affine.ir.registry import PURE, lookup
+from poly.context import isl_context
 from poly.deps import AnalysisWarning
-from poly.flow import Edge, FlowAnalysis
-from poly.model import NO_MEMORY_ACCESS
+from poly.flow import RAW, Edge, FlowAnalysis
+from poly.model import NO_MEMORY_ACCESS, Statement
 from poly.space import register_reversal_set, register_window_set, window_reversal_map
 
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
@@ -201,37 +202,87 @@ def band_structure(band: Sequence[Operation]) -> Verdict:
 
 
 def window_reversals(
-    loop: Operation, span: int, action: str, analysis: FlowAnalysis | None = None
+    loop: Operation,
+    span: int,
+    action: str,
+    analysis: FlowAnalysis | None = None,
+    runs: Mapping[Operation, int] | None = None,
 ) -> Verdict:
     """Illegal when a dependence between two instances less than ``span`` apart on
     ``loop``'s IV has its target earlier than its source in the order of their schedules
     *below* ``loop`` (position in the body, then the inner loops' IVs): running such
-    instances in that order (``action``, e.g. jamming) would reverse it."""
+    instances in that order (``action``, e.g. jamming) would reverse it.
+
+    With ``runs`` (per op, how far in walk order it is from the first op of its run: the
+    ops that jamming copies as one block), instances of one run in the same inner
+    iterations run by ``loop``'s IV before their position: the run, then the IV, then the
+    position."""
     analysis = analysis_for(loop, analysis)
     iv = loop.regions[0].blocks[0].arguments[0]
+
+    def vector(statement: Statement) -> list[int | str]:
+        v = statement.schedule_vector()
+        if runs is None or statement.op not in runs:
+            return v
+        last = v[-1]
+        assert isinstance(last, int)  # the op's position
+        return [*v[:-1], last - runs[statement.op], statement.scope.iv_name(iv), last]
+
     for edge in analysis.memory:
         if not any(ref.op is loop for ref in edge.common):
             continue
         if edge.relation is None:
             return Verdict(False, f"{describe(edge)} could not be analysed", edge)
         source, target = edge.source.statement, edge.target.statement
-        vectors = source.schedule_vector(), target.schedule_vector()
+        vectors = vector(source), vector(target)
         width = max(len(v) for v in vectors)
-        name = source.scope.iv_name(iv)
-        position = vectors[0].index(name)
-        times = edge.relation.apply_domain(
-            source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
-        ).apply_range(target.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.out)))
+        position = vectors[0].index(source.scope.iv_name(iv))
+        source_name = edge.relation.get_tuple_name(isl.dim_type.in_)
+        target_name = edge.relation.get_tuple_name(isl.dim_type.out)
+        to_source = source.schedule_map(width, source_name, vector=vectors[0])
+        to_target = target.schedule_map(width, target_name, vector=vectors[1])
+        times = edge.relation.apply_domain(to_source).apply_range(to_target)
         bad = window_reversal_map(width, position, span)
         hit = times.intersect(bad.align_params(times.get_space()))
         if not hit.is_empty():
-            to_source = source.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.in_))
-            to_target = target.schedule_map(width, edge.relation.get_tuple_name(isl.dim_type.out))
             pairs = edge.relation.intersect(
                 hit.apply_domain(to_source.reverse()).apply_range(to_target.reverse())
             )
             witness = _distance_witness(pairs, len(edge.common))
             return Verdict(False, f"{action} would reverse the {describe(edge, witness)}", edge)
+    return LEGAL
+
+
+def independent_copies(
+    outer: Operation, inners: Sequence[Operation], span: int, analysis: FlowAnalysis
+) -> Verdict:
+    """Whether no iteration of a loop of ``inners`` (each directly inside ``outer``) reads
+    what the same iteration wrote less than ``span`` iterations of ``outer`` before: jammed
+    by ``span``, the copies of each inner loop then run as independent chains (seidel-2d
+    skewed by ``i`` may be jammed, but each row would wait for the row above in every
+    iteration; skewed by ``2i`` the rows run side by side). When not, the flow that links
+    them."""
+    same_iteration = isl.Set.read_from_str(
+        isl_context(), f"{{ [d0, d1] : 0 < d0 < {span} and d1 = 0 }}"
+    )
+    for edge in analysis.memory:
+        if edge.kind != RAW:
+            continue
+        for inner in inners:
+            if not (inner.is_ancestor_of(edge.source.op) and inner.is_ancestor_of(edge.target.op)):
+                continue
+            try:
+                distances = band_distances(edge, [outer, inner])
+            except _Unknown:
+                return Verdict(False, f"{describe(edge)} could not be analysed", edge)
+            if distances is None:
+                continue
+            if not distances.intersect(
+                same_iteration.align_params(distances.get_space())
+            ).is_empty():
+                return Verdict(
+                    False, f"the copies would wait for each other: {describe(edge)}", edge
+                )
     return LEGAL
 
 

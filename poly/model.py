@@ -280,12 +280,17 @@ class Statement:
         return vector
 
     def schedule_map(
-        self, width: int, name: str | None = None, tail: tuple[int, ...] = ()
+        self,
+        width: int,
+        name: str | None = None,
+        tail: tuple[int, ...] = (),
+        vector: Sequence[int | str] | None = None,
     ) -> isl.Map:
-        """The schedule padded with zeros to ``width`` dims (then ``tail``), on the domain
-        tuple ``name`` (the statement's own by default)."""
+        """The schedule (``vector``, by default :meth:`schedule_vector`) padded with zeros to
+        ``width`` dims (then ``tail``), on the domain tuple ``name`` (the statement's own by
+        default)."""
         on = self.space
-        vector = self.schedule_vector()
+        vector = list(self.schedule_vector() if vector is None else vector)
         vector += [0] * (width - len(vector)) + list(tail)
         pieces = isl.PwAffList.alloc(isl_context(), len(vector))
         for entry in vector:

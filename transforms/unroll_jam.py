@@ -28,7 +28,13 @@ from affine.math.expr import CONST, constant, dim
 from affine.ops import ForOp, LoadOp, StoreOp
 from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
-from poly.legality import Verdict, unsupported_ops, window_reversals
+from poly.legality import (
+    Verdict,
+    analysis_for,
+    independent_copies,
+    unsupported_ops,
+    window_reversals,
+)
 from poly.tile_model import element_bytes
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -52,15 +58,17 @@ from transforms.unrolling import (
 
 
 def check_unroll_and_jam(
-    loop: Operation, factor: int, analysis: FlowAnalysis | None = None
+    loop: Operation, factor: int, analysis: FlowAnalysis | None = None, jam_into_ifs: bool = False
 ) -> Verdict:
-    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside?
+    """Can ``loop`` be unrolled by ``factor`` and its copies jammed into the loops inside
+    (by :func:`unroll_and_jam_loop` with the same ``jam_into_ifs``)?
 
     Jamming runs the copies for ``iv, iv + step, ..`` side by side in every innermost run of
-    ops: two instances less than ``factor`` iterations of ``loop`` apart then run in the
-    order of their schedules *below* ``loop`` (position in the body, then the inner loops'
-    IVs), and only then of ``loop``'s IV. Illegal when a dependence between such instances
-    has its target earlier below ``loop`` than its source.
+    ops, each run copied whole after itself: two instances less than ``factor`` iterations
+    of ``loop`` apart then run in the order of their schedules *below* ``loop`` (position
+    in the body, then the inner loops' IVs), except that within one run, in the same
+    inner iterations, ``loop``'s IV comes before the position. Illegal when a dependence
+    between such instances has its target earlier in that order than its source.
     """
     if factor < 1:
         return Verdict(False, f"unroll-and-jam factor {factor} is not positive")
@@ -68,7 +76,25 @@ def check_unroll_and_jam(
     if not verdict:
         return verdict
     step = loop.properties["step"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-    return window_reversals(loop, factor * step, "jamming", analysis)
+    return window_reversals(loop, factor * step, "jamming", analysis, _runs(loop, jam_into_ifs))
+
+
+def _runs(loop: Operation, jam_into_ifs: bool) -> dict[Operation, int] | None:
+    """Per op in a run of ops of ``loop`` (:func:`_jam_structure`), how far in walk order it
+    is from the run's first op; None when a run holds an ``affine.parallel`` (its IVs come
+    between the run's position and the op's in a schedule, which the order by runs of
+    :func:`~poly.legality.window_reversals` does not model: the check then orders by
+    position alone, which is stricter)."""
+    order = {op: k for k, op in enumerate(loop.walk())}
+    runs: dict[Operation, int] = {}
+    for run in _jam_structure(loop, jam_into_ifs)[0]:
+        first = order[run[1]]
+        for top in _run_ops(run):
+            for op in top.walk():
+                if op.name == "affine.parallel":
+                    return None
+                runs[op] = order[op] - first
+    return runs
 
 
 def _defined_inside(loop: Operation, value: Value) -> bool:
@@ -524,8 +550,11 @@ def _jammed(
             if skew:
                 for inner in inners:
                     skew_band([outer, inner], [skew])
-            if not check_unroll_and_jam(outer, chains):
+            analysis = analysis_for(outer, None)
+            if not check_unroll_and_jam(outer, chains, analysis):
                 break  # fewer chains would not make the jam legal
+            if not independent_copies(outer, inners, chains * ForOp(outer).step, analysis):
+                break  # nor independent: try the next skew
             try:
                 placed = unroll_and_jam_loop(outer, chains)
             except TransformError:

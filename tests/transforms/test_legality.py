@@ -12,6 +12,7 @@ import pytest
 from bandgen import perfect_bands
 from conftest import CORPUS
 from dep_oracle import (
+    Instance,
     bind_index_arguments,
     dependent_pairs,
     index_argument_count,
@@ -56,6 +57,7 @@ def check_nest(module: Module, runs: Sequence[Mapping[Value, int]] = ({},)) -> N
     except ValueError as e:
         pytest.skip(str(e))
     analysis = FlowAnalysis(module, value_based=False)
+    walk_order = {op: k for k, op in enumerate(module.operation.walk())}  # as in the trace
     for band in perfect_bands(module):
         if any(op.name != "affine.for" for op in band[0].nested_ops() if op.regions):
             continue  # parallel loops inside: the band checks treat them as opaque
@@ -97,21 +99,56 @@ def check_nest(module: Module, runs: Sequence[Mapping[Value, int]] = ({},)) -> N
         step = op.properties["step"].value
         inner = _loops_inside(op)
         around = [op, *inner]
+        runs = _run_starts(op, walk_order)
         for factor in (2, 3):
             # Jammed, instances fewer than `factor` iterations apart run in the order of
-            # their paths inside the loop, then of the loop's IV.
+            # their paths inside the loop, then of the loop's IV; within one run of ops
+            # (copied whole), in the same inner iterations, by the IV before the position.
             jam = check_unroll_and_jam(op, factor, analysis)
             broken = False
             for a, b in pairs:
                 d = _distances_from(a, b, op)
-                if d is not None and 0 < d[0] < factor * step and b.below(op) < a.below(op):
-                    broken = True
-                    break
+                if d is not None and 0 < d[0] < factor * step:
+                    if _jammed_key(a, op, runs, 0) > _jammed_key(b, op, runs, 1):
+                        broken = True
+                        break
             assert bool(jam) == (not broken), (factor, jam.reason, around)
         carried = any((d := loop_distances(a, b, [op])) is not None and d[0] != 0 for a, b in pairs)
         has_iter_args = len(op.regions[0].blocks[0].arguments) > 1
         if not has_iter_args:
             assert bool(check_parallel(op, analysis=analysis)) == (not carried)
+
+
+def _run_starts(
+    loop: Operation, walk_order: Mapping[Operation, int]
+) -> dict[Operation, int] | None:
+    """Per op inside ``loop`` that is not an ``affine.for``, the walk index of the first op
+    of its run: the ops between two ``affine.for`` (or the ends) of the block where it or
+    its ancestor sits in the body of an ``affine.for``. None when a run holds an
+    ``affine.parallel`` (then the jam is checked by position alone)."""
+    starts: dict[Operation, int] = {}
+    for block_owner in [loop, *(x for x in loop.nested_ops() if x.name == "affine.for")]:
+        first = None
+        for top in block_owner.regions[0].blocks[0].operations[:-1]:
+            if top.name == "affine.for":
+                first = None
+                continue
+            first = first or top
+            for x in top.walk():
+                if x.name == "affine.parallel":
+                    return None
+                starts[x] = walk_order[first]
+    return starts
+
+
+def _jammed_key(
+    instance: Instance, loop: Operation, runs: Mapping[Operation, int] | None, copy: int
+) -> tuple[int, ...]:
+    """Where ``instance`` runs inside ``loop`` jammed, in the copy ``copy`` (0 before 1)."""
+    below = instance.below(loop)
+    if runs is None:
+        return below
+    return (*below[:-1], runs[instance.op], copy, below[-1])
 
 
 def _loops_inside(op: Operation) -> list[Operation]:
