@@ -25,7 +25,17 @@ from affine.syntax.printer import print_module
 def pass_configs(draw: st.DrawFn) -> tuple[str, str]:
     kind = draw(
         st.sampled_from(
-            ["tile", "tile-model", "permute", "interchange", "skew", "unroll", "jam", "parallel"]
+            [
+                "tile",
+                "tile-model",
+                "permute",
+                "interchange",
+                "skew",
+                "unroll",
+                "jam",
+                "chains",
+                "parallel",
+            ]
         )
     )
     if kind == "tile":
@@ -49,6 +59,9 @@ def pass_configs(draw: st.DrawFn) -> tuple[str, str]:
         return "affine-loop-unroll", f"unroll-factor={factor}{extra if factor != -1 else ''}"
     if kind == "jam":
         return "affine-loop-unroll-jam", f"unroll-jam-factor={draw(st.integers(2, 3))}"
+    if kind == "chains":
+        chains, skew = draw(st.sampled_from([2, 3, 8])), draw(st.integers(0, 3))
+        return "affine-interleave-chains", f"chains={chains} max-skew={skew} max-streams=0"
     return "affine-parallelize", "parallel-reductions" if draw(st.booleans()) else ""
 
 
@@ -80,3 +93,16 @@ def test_random_sequences(text, sequence) -> None:
 @given(programs, st.lists(pass_configs(), min_size=1, max_size=4))
 def test_random_sequences_many(text, sequence) -> None:
     check_sequence(text, sequence)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(programs)
+def test_random_programs_auto_scheduled_compute_the_same(text: str) -> None:
+    # register tiles move accumulators into iter_args, so only the results are compared
+    module = affine.parse(text, "nest.mlir")
+    result, _ = run_pass(module, "affine-auto-schedule", "")
+    verify(result)
+    result = affine.parse(print_module(result), "step.mlir")
+    outcome = check_equivalent(module.functions()[0], result.functions()[0], backend="interp")
+    assert outcome, (print_module(result), outcome)
