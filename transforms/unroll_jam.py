@@ -503,13 +503,14 @@ def interleave_chains(
     max_streams: int | None = MAX_STREAMS,
 ) -> tuple[Module, list[tuple[Operation, str]]]:
     """Innermost loops ``j`` that carry a chain (each iteration reads what one a few
-    before wrote: latency-bound, and LLVM cannot vectorize it) get ``factor`` chains side by side:
-    their enclosing loop ``i`` is unrolled by ``factor`` and jammed, after skewing its chain
-    loops by the smallest ``f * i`` (``f`` up to ``max_skew``) that makes the jam legal
-    (seidel-2d: ``j + 2i``, the points of consecutive rows then independent). ``i`` may
-    hold other ops and loops beside them (adi's sweeps: a forward and a backward chain
-    per row, with stores between); each enclosing loop is jammed once, for all its chain
-    loops.
+    before wrote: latency-bound, and LLVM cannot vectorize it) get up to ``factor`` chains
+    side by side: their enclosing loop ``i`` is unrolled and jammed, after skewing its
+    chain loops by the smallest ``f * i`` (``f`` up to ``max_skew``) that makes the jam
+    legal and the chains independent (seidel-2d: ``j + 2i``), with fewer chains where
+    their loops would walk more than ``max_streams`` address streams (None: no limit).
+    ``i`` may hold other ops and loops beside them (adi's sweeps: a forward and a
+    backward chain per row, with stores between); each enclosing loop is jammed once, for
+    all its chain loops.
 
     Returns a new module (``module`` untouched) and what was done: per enclosing loop, the
     jammed loop and a line; each jam checked by :func:`check_unroll_and_jam`, skewing being
@@ -537,9 +538,11 @@ def _jammed(
     max_streams: int | None,
 ) -> tuple[Module, tuple[Operation, str]] | None:
     """A copy of ``module`` with the loop at ``outer_position`` unrolled and jammed over its
-    chain loops at ``positions`` (see :func:`interleave_chains`): the first legal skew, and
-    the most chains, halving ``factor`` down to 2, whose loops walk at most ``max_streams``
-    streams (:func:`memory_streams`); None where no jam is legal."""
+    chain loops at ``positions`` (see :func:`interleave_chains`): the first skew where the
+    jam is legal and the copies independent (:func:`~poly.legality.independent_copies`),
+    and there the most chains, halving ``factor`` while it stays at least 2, whose loops
+    walk at most ``max_streams`` streams (:func:`memory_streams`); None where no skew
+    serves."""
     for skew in range(max_skew + 1):
         chains = factor
         while True:
@@ -552,9 +555,9 @@ def _jammed(
                     skew_band([outer, inner], [skew])
             analysis = analysis_for(outer, None)
             if not check_unroll_and_jam(outer, chains, analysis):
-                break  # fewer chains would not make the jam legal
+                break  # try the next skew
             if not independent_copies(outer, inners, chains * ForOp(outer).step, analysis):
-                break  # nor independent: try the next skew
+                break  # the copies would wait for each other: try the next skew
             try:
                 placed = unroll_and_jam_loop(outer, chains)
             except TransformError:
@@ -566,7 +569,7 @@ def _jammed(
                 if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
             ]
             streams = max((memory_streams(loop) for loop in innermost), default=0)
-            if max_streams is None or streams <= max_streams or chains <= 2:
+            if max_streams is None or streams <= max_streams or chains // 2 < 2:
                 skewed = (
                     f", skewed by {skew} x {value_label(ForOp(outer).induction_var)}"
                     if skew
