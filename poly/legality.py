@@ -29,11 +29,15 @@ from affine.dialects.common import ELEMENT_ACCESSES
 from affine.errors import PolyError
 from affine.ir.core import Operation
 from affine.ir.registry import PURE, lookup
-from poly.context import isl_context
 from poly.deps import AnalysisWarning
 from poly.flow import RAW, Edge, FlowAnalysis
 from poly.model import NO_MEMORY_ACCESS, Statement
-from poly.space import register_reversal_set, register_window_set, window_reversal_map
+from poly.space import (
+    register_reversal_set,
+    register_window_set,
+    same_iteration_distances,
+    window_reversal_map,
+)
 
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
@@ -262,9 +266,7 @@ def independent_copies(
     skewed by ``i`` may be jammed, but each row would wait for the row above in every
     iteration; skewed by ``2i`` the rows run side by side). When not, the flow that links
     them."""
-    same_iteration = isl.Set.read_from_str(
-        isl_context(), f"{{ [d0, d1] : 0 < d0 < {span} and d1 = 0 }}"
-    )
+    same_iteration = same_iteration_distances(span)
     for edge in analysis.memory:
         if edge.kind != RAW:
             continue

@@ -400,6 +400,12 @@ def window_reversal_map(width: int, position: int, span: int) -> isl.Map:
     return isl.Map.read_from_str(isl_context(), text)
 
 
+def same_iteration_distances(span: int) -> isl.Set:
+    """Distance vectors ``[d0, d1]`` with ``0 < d0 < span`` and ``d1 = 0``: pairs less than
+    ``span`` iterations apart on a loop and in the same iteration of the loop inside it."""
+    return isl.Set.read_from_str(isl_context(), f"{{ [d0, d1] : 0 < d0 < {span} and d1 = 0 }}")
+
+
 def _constraints(terms: Sequence[str]) -> str:
     return f" : {' and '.join(terms)}" if terms else ""
 
