@@ -24,7 +24,7 @@ from affine.ir.core import Block, Module, Operation, OpResult, Value, uses_of
 from affine.ir.labels import loop_label, value_label
 from affine.ir.types import DYNAMIC, MemRefType
 from affine.math.affine_map import AffineMap
-from affine.math.expr import CONST, constant, dim
+from affine.math.expr import CONST, dim
 from affine.ops import ForOp, LoadOp, StoreOp
 from poly.deps import AnalysisWarning
 from poly.flow import FlowAnalysis
@@ -472,9 +472,8 @@ def memory_streams(loop: Operation) -> int:
         t = view.memref.type
         layout = strided_form(t) if isinstance(t, MemRefType) else None
         address = None
-        if layout is not None and DYNAMIC not in layout.strides:
-            offset = sum((dim(k) * s for k, s in enumerate(layout.strides)), constant(0))
-            linear = AffineMap.get(len(layout.strides), 0, [offset]).compose(view.map)
+        if layout is not None and DYNAMIC not in (*layout.strides, layout.offset):
+            linear = layout.to_affine_map().compose(view.map)
             address = ValueMap(linear, tuple(view.map_operands))
         groups.setdefault(view.memref, []).append(address)
     count = 0
@@ -543,9 +542,11 @@ def _jammed(
     and there the most chains, halving ``factor`` while it stays at least 2, whose loops
     walk at most ``max_streams`` streams (:func:`memory_streams`); None where no skew
     serves."""
+    counts = [factor]  # fewer chains, down to 2, where they walk too many streams
+    while counts[-1] // 2 >= 2:
+        counts.append(counts[-1] // 2)
     for skew in range(max_skew + 1):
-        chains = factor
-        while True:
+        for chains in counts:
             trial = module.clone()
             loops = [op for op in trial.function(function_name).walk() if is_loop(op)]
             outer, inners = loops[outer_position], [loops[p] for p in positions]
@@ -569,14 +570,13 @@ def _jammed(
                 if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
             ]
             streams = max((memory_streams(loop) for loop in innermost), default=0)
-            if max_streams is None or streams <= max_streams or chains // 2 < 2:
+            if max_streams is None or streams <= max_streams or chains == counts[-1]:
                 skewed = (
                     f", skewed by {skew} x {value_label(ForOp(outer).induction_var)}"
                     if skew
                     else ""
                 )
                 return trial, (outer, f"{chains} chains of {labels} side by side{skewed}")
-            chains //= 2
     return None
 
 

@@ -30,10 +30,10 @@ def _inner_loop(draw: st.DrawFn, name: str, chain: bool = False) -> str:
     offsets = [(0, -1), *offsets[:3]] if chain else offsets
     a, c = draw(st.integers(0, 1)), draw(st.integers(0, 1))
     b, d = draw(st.integers(2, 4)), draw(st.integers(5, 7))
-    loads = "\n".join(
+    loads = [
         f"  %{name}l{k} = affine.load %A[%i + {di} + 2, %{name} + {dj} + 2] : {MEMREF}"
         for k, (di, dj) in enumerate(offsets)
-    )
+    ]
     sums, acc = [], f"%{name}l0"
     for k in range(1, len(offsets)):
         sums.append(f"  %{name}s{k} = arith.addf {acc}, %{name}l{k} : f32")
@@ -42,7 +42,7 @@ def _inner_loop(draw: st.DrawFn, name: str, chain: bool = False) -> str:
     upper = f"affine_map<(d0) -> (d0 * {c} + {d + N})>(%i)"
     body = "\n".join(
         [
-            *loads.splitlines(),
+            *loads,
             *sums,
             f"  %{name}h = arith.mulf {acc}, %half : f32",
             f"  affine.store %{name}h, %A[%i + 2, %{name} + 2] : {MEMREF}",
@@ -105,20 +105,21 @@ def test_jams_over_varying_bounds_compute_the_same_results(text: str, factor: in
         assert verdict, f"{verdict}\n{text}\n{affine.print_module(result)}"
 
 
-@settings(max_examples=40, deadline=None)
-@given(stencils())
-def test_chains_side_by_side_compute_the_same_results(text: str) -> None:
+def _check_chains(text: str) -> None:
     module = affine.parse(text, "stencil.mlir")
     result, _ = interleave_chains(module, "stencil")
     verdict = affine.check_equivalent(module, result)
     assert verdict, f"{verdict}\n{text}\n{affine.print_module(result)}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(stencils())
+def test_chains_side_by_side_compute_the_same_results(text: str) -> None:
+    _check_chains(text)
 
 
 @settings(max_examples=60, deadline=None)
 @given(stencils(imperfect=True))
 def test_chains_side_by_side_in_imperfect_nests_compute_the_same_results(text: str) -> None:
     # the jammed row loop holds element copies between rows and up to two chain loops
-    module = affine.parse(text, "stencil.mlir")
-    result, _ = interleave_chains(module, "stencil")
-    verdict = affine.check_equivalent(module, result)
-    assert verdict, f"{verdict}\n{text}\n{affine.print_module(result)}"
+    _check_chains(text)
