@@ -39,17 +39,7 @@ def apply(
 ) -> Module:
     """A new module with ``program``'s function rescheduled by the tree ``root``."""
     function = program.function
-    top = function
-    while top.parent_op is not None:
-        top = top.parent_op
-    copy = top.clone()
-    ops = dict(zip(top.walk(), copy.walk()))
-    values: dict[Value, Value] = {}
-    for old, new in ops.items():
-        values.update(zip(old.results, new.results))
-        for old_region, new_region in zip(old.regions, new.regions):
-            for old_block, new_block in zip(old_region.blocks, new_region.blocks):
-                values.update(zip(old_block.arguments, new_block.arguments))
+    top, copy, ops, values = clone_top(function)
     body = ops[function].regions[0].blocks[0]
     tail = [ops[op] for op in program.epilogue]
     if program.terminator is not None:
@@ -102,6 +92,25 @@ def apply(
             f"the schedule cannot be written as affine loops: {e}", function.loc
         ) from e
     return Module(copy, getattr(top, "source", None))
+
+
+def clone_top(
+    op: Operation,
+) -> tuple[Operation, Operation, dict[Operation, Operation], dict[Value, Value]]:
+    """The outermost op holding ``op`` (its module), a copy of it, and each op and value of
+    the original mapped to the copy's."""
+    top = op
+    while top.parent_op is not None:
+        top = top.parent_op
+    copy = top.clone()
+    ops = dict(zip(top.walk(), copy.walk()))
+    values: dict[Value, Value] = {}
+    for old, new in ops.items():
+        values.update(zip(old.results, new.results))
+        for old_region, new_region in zip(old.regions, new.regions):
+            for old_block, new_block in zip(old_region.blocks, new_region.blocks):
+                values.update(zip(old_block.arguments, new_block.arguments))
+    return top, copy, ops, values
 
 
 def _loop_of(iv: Value) -> Operation | None:

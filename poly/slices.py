@@ -311,7 +311,7 @@ def per_iteration_footprint(
                 continue
             if not a.exact:
                 return None
-            part = fused.key(s).reverse().apply_range(_touches(program, s, a.relation))
+            part = fused.key(s).reverse().apply_range(touches(program, s, a.relation))
             result = part if result is None else result.union(part.align_params(result.get_space()))
     return result
 
@@ -334,7 +334,7 @@ def values_stay_in_iteration(
 ) -> str | None:
     """None when every value of ``memref`` a read gets was written in the same fused
     iteration and every read has such a write; otherwise why not."""
-    flows = _flows(program, memref)
+    flows = value_flows(program, memref)
     if isinstance(flows, str):
         return flows
     for d in flows:
@@ -344,7 +344,7 @@ def values_stay_in_iteration(
     return _reads_written(program, memref, statements, flows)
 
 
-def _flows(program: Program, memref: Value) -> list[Dependence] | str:
+def value_flows(program: Program, memref: Value) -> list[Dependence] | str:
     """The value-based RAW dependences through ``memref``, or why they are not exact."""
     dependences, _ = program.dependences(value_based=True)
     flows = [d for d in dependences if d.kind == "RAW" and _memref_of(d.target_op) is memref]
@@ -365,14 +365,14 @@ def _reads_written(
     for s in statements:
         for a in s.accesses:
             if a.memref is memref and a.kind == READ:
-                read = _touches(program, s, a.relation).domain()
+                read = touches(program, s, a.relation).domain()
                 covered = by_read.get(a.op, isl.Set.empty(s.space))
                 if not read.is_subset(covered):
                     return f"a read of {memref.name} gets a value not written in the fused loops"
     return None
 
 
-def _touches(program: Program, s: Statement, relation: isl.Map) -> isl.Map:
+def touches(program: Program, s: Statement, relation: isl.Map) -> isl.Map:
     """``{ S[x] -> M[element] }`` of one of ``s``'s accesses, on ``s``'s domain."""
     return program.to_statement(program.rename(relation), isl.dim_type.in_, s).intersect_domain(
         s.domain
@@ -396,7 +396,7 @@ def modular_storage(
     write and a read of the value it wrote (statement instances; one instance counts as
     between, so what cannot be told apart is refused); every flow must be exact and every
     read must get a value written by ``statements``."""
-    flows = _flows(program, memref)
+    flows = value_flows(program, memref)
     if isinstance(flows, str):
         return flows
     why = _reads_written(program, memref, statements, flows)
@@ -404,7 +404,7 @@ def modular_storage(
         return why
     time = {s.name: _map_of(s, fused.rows[s.name]) for s in statements}
     writes = [
-        (s, _touches(program, s, a.relation))
+        (s, touches(program, s, a.relation))
         for s in statements
         for a in s.accesses
         if a.memref is memref and a.kind == WRITE
@@ -412,7 +412,7 @@ def modular_storage(
     lives = []  # (the writes' instances -> elements, instances whose value is still read later)
     for d in flows:
         (written,) = [a for a in d.source.accesses if a.op is d.source_op and a.kind == WRITE]
-        lives.append((d, _touches(program, d.source, written.relation)))
+        lives.append((d, touches(program, d.source, written.relation)))
     for m in range(2, largest + 1):
         for k in sorted(range(len(shape)), key=lambda k: -shape[k]):
             if m < shape[k] and not _cells_collide(time, writes, lives, k, m):

@@ -4,9 +4,14 @@ Invariant: a fusion is applied only when :meth:`poly.schedule.Schedule.check` fi
 function's fused schedule legal against every exact dependence of the function (RAW, WAR,
 WAW between the fused nests, the nests between them and everything else; ops with effects
 the model cannot see order against everything and make the verdict *unknown*, which
-refuses). Nothing is recomputed: each producer instance runs once, in the earliest consumer
-iteration that depends on it (the exact slice of :mod:`poly.slices`), so the redundant
-computation is 0 and every fusion is within any ``compute-tolerance``.
+refuses). First each producer instance runs once, in the earliest consumer iteration that
+depends on it (the exact slice of :mod:`poly.slices`): no redundant computation. Where that
+is refused (illegal, or not paying), a producer-consumer pair may fuse by *recomputation*
+(:func:`fuse_recomputing`, :mod:`poly.recompute`): every consumer iteration runs the
+producer instances it reads again, into a private buffer of the slice's footprint; the
+producer stays only where its results are still read. The producer instances run beyond
+the source's, as a fraction of the source's, must be within ``compute-tolerance`` (any,
+with ``maximal``).
 
 Unless ``maximal``, a legal fusion is applied only when the cost model expects a gain
 (:func:`fusion_cost`, :func:`profitable`): less memory traffic (a contracted buffer, fewer
@@ -37,6 +42,7 @@ from affine.math.affine_map import AffineMap
 from affine.math.expr import constant
 from affine.syntax.printer import print_module
 from poly.footprints import bytes_touched
+from poly.recompute import Recomputation, recompute_slice
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL
 from poly.schedule_program import ScheduleError
@@ -323,6 +329,48 @@ def fuse_candidate(
     return result, notes
 
 
+def fuse_recomputing(
+    module: Module,
+    schedule: Schedule,
+    candidate: Candidate,
+    depth: int,
+    local_buf_threshold: int = 0,
+    fast_mem_space: int = 0,
+) -> tuple[Module, FusionVerdict, list[str], Recomputation] | str:
+    """``candidate`` (producer-consumer) fused at ``depth`` by running the producer's slice
+    again in every consumer iteration (:func:`poly.recompute.recompute_slice`) into a
+    private buffer of the slice's footprint: the new module, the copy's fusion verdict, what
+    was done to the buffers, and the recomputation (its redundant work); or why not. The
+    copy's fusion is checked on the whole function like any other."""
+    copied = recompute_slice(schedule, candidate, depth)
+    if isinstance(copied, str):
+        return copied
+    again = Schedule.of(_same_function(copied.module, schedule.program.function))
+    pair = [c for c in candidates(again, PRODUCER) if copied.buffer in c.memrefs]
+    if len(pair) != 1:
+        return "the copy of the slice is not a producer of the consumer"
+    verdict = check_fusion(again, pair[0], depth)
+    if not verdict:
+        return f"the copy of the slice does not fuse: {verdict.reason}"
+    assert verdict.fused is not None
+    if verdict.fused.depth != depth:
+        return f"the copy of the slice fuses at depth {verdict.fused.depth} only"
+    new, notes = fuse_candidate(
+        copied.module, verdict, local_buf_threshold, fast_mem_space, modular=False
+    )
+    name = copied.buffer.name or ""
+    if not any(note.startswith(f"{name} private: ") for note in notes):
+        return f"the copy's buffer stays whole ({'; '.join(notes)})"
+    return new, verdict, notes, copied
+
+
+def _extra_work(copied: Recomputation) -> str:
+    """``128 producer instances for 64 (+100% work)``."""
+    extra = copied.redundancy
+    share = "unknown" if extra is None else f"{extra:+.0%}"
+    return f"{copied.copies} producer instances for {copied.originals} ({share} work)"
+
+
 def _element_bytes(t: MemRefType) -> int:
     width = getattr(t.element_type, "width", None)
     return (width + 7) // 8 if isinstance(width, int) else 8
@@ -340,8 +388,9 @@ def _same_function(module: Module, function: Operation) -> Operation:
 class LoopFusion:
     """``--affine-loop-fusion``: fuse producer-consumer and sibling loop nests where the
     whole function's fused schedule is legal (``mode=greedy|producer|sibling``; ``maximal``
-    fuses without the cost model; ``local-buf-threshold`` KiB: private buffers up to it go
-    to ``fast-mem-space``; ``compute-tolerance`` bounds redundant computation, which is 0)."""
+    fuses without the cost model and with any redundant work; ``local-buf-threshold``
+    KiB: private buffers up to it go to ``fast-mem-space``; ``compute-tolerance`` bounds
+    the extra producer instances a recomputing fusion runs, as a fraction)."""
 
     name = "affine-loop-fusion"
     mode: str = "greedy"
@@ -437,10 +486,89 @@ class LoopFusion:
         remark: Remark,
         seen: set[str],
     ) -> Module | None:
+        """The module with ``candidate`` fused, each producer instance run once where that
+        is legal and pays, else (producer-consumer) recomputing the producer's slice; or
+        None. The remarks say what was done, or why not (the refusal to recompute joined
+        to the last refusal to fuse)."""
+        held: list[tuple[Operation | None, str]] = []
+        fused = self._fuse_once(module, schedule, candidate, lambda *r: held.append(r), seen)
+        if fused is None and candidate.kind == PRODUCER:
+            found = self._fuse_recomputing(module, schedule, candidate, seen)
+            if isinstance(found, str):
+                if held:
+                    anchor, text = held[-1]
+                    held[-1] = (anchor, f"{text}; recomputing its slice: {found}")
+            else:
+                fused, text = found
+                held.append((candidate.first.statements[0].ops[0], text))
+        for anchor, text in held:
+            remark(anchor, text)
+        return fused
+
+    def _fuse_recomputing(
+        self, module: Module, schedule: Schedule, candidate: Candidate, seen: set[str]
+    ) -> tuple[Module, str] | str:
+        """The module with ``candidate`` fused by recomputing the producer's slice at the
+        deepest depth whose redundant work is within ``compute-tolerance`` (any, with
+        ``maximal``) and that the cost model accepts, and the remark saying so; or why not
+        at each depth."""
+        what = candidate.describe()
+        refusals = []
+        for depth in range(candidate.second.depth, 0, -1):
+            try:
+                found = fuse_recomputing(
+                    module,
+                    schedule,
+                    candidate,
+                    depth,
+                    self.local_buf_threshold,
+                    self.fast_mem_space,
+                )
+            except (ScheduleError, PolyError) as e:
+                found = getattr(e, "message", str(e))
+            if isinstance(found, str):
+                refusals.append(f"at depth {depth}, {found}")
+                continue
+            new, verdict, notes, copied = found
+            work = _extra_work(copied)
+            if not self.maximal:
+                extra = copied.redundancy
+                if extra is None or extra > self.compute_tolerance:
+                    refusals.append(
+                        f"at depth {depth}, {work}, over compute-tolerance {self.compute_tolerance:g}"
+                    )
+                    continue
+                cost = profitable(fusion_cost(verdict, new, notes), depth)
+                if cost is not None:
+                    refusals.append(cost)
+                    continue
+            printed = print_module(new)
+            if printed in seen:
+                refusals.append(f"at depth {depth}, the regenerated code is no progress")
+                continue
+            seen.add(printed)
+            kept = "kept" if copied.producer_kept else "removed"
+            text = (
+                f"fused {what} at depth {depth}, recomputing its slice {copied.slice}: {work} "
+                f"(compute-tolerance {self.compute_tolerance:g}); the producer {kept}; "
+                + "; ".join(notes)
+            )
+            return new, text
+        return "; ".join(refusals)
+
+    def _fuse_once(
+        self,
+        module: Module,
+        schedule: Schedule,
+        candidate: Candidate,
+        remark: Remark,
+        seen: set[str],
+    ) -> Module | None:
         """The module with ``candidate`` fused at the deepest legal depth the cost model
-        accepts, or None and a remark saying why not. When the deepest does not pay, a
-        shallower depth that contracts a buffer is taken where it pays (a buffer indexed
-        modulo a count keeps the inner loops whole, and vectorizable, at depth 1)."""
+        accepts, each producer instance run once; or None and a remark saying why not.
+        When the deepest does not pay, a shallower depth that contracts a buffer is taken
+        where it pays (a buffer indexed modulo a count keeps the inner loops whole, and
+        vectorizable, at depth 1)."""
         anchor = candidate.first.statements[0].ops[0]
         what = candidate.describe()
         deepest: int | None = None
