@@ -39,7 +39,14 @@ from poly.model import READ, WRITE
 from poly.schedule import Schedule
 from poly.schedule_apply import clone_top
 from poly.schedule_program import EFFECTS, Dependence, Program, Statement
-from poly.slices import PRODUCER, Candidate, sibling_items, touches, value_flows
+from poly.slices import (
+    PRODUCER,
+    Candidate,
+    reads_written,
+    sibling_items,
+    touches,
+    value_flows,
+)
 from poly.tile_model import TYPICAL_PARAMETER
 
 COPY = "R"  # the tuple name of the copy nest's instances while it is generated
@@ -54,7 +61,6 @@ class Recomputation:
 
     module: Module
     buffer: Value
-    depth: int
     slice: isl.Map
     copies: int | None
     originals: int | None
@@ -112,7 +118,7 @@ def recompute_slice(schedule: Schedule, candidate: Candidate, depth: int) -> Rec
         return f"the copy of the slice cannot be written as affine loops: {e}"
     copies = _count(_copy_domain(slice_, level, depth))
     originals = _count(statement.domain)
-    return Recomputation(module, buffer, depth, slice_, copies, originals, kept)
+    return Recomputation(module, buffer, slice_, copies, originals, kept)
 
 
 # -- what may be copied --------------------------------------------------------------------------
@@ -178,14 +184,8 @@ def _reach(
     if any(d.source is not s for d in into):
         return f"a read of {name} in the consumer gets a value the producer did not write"
     reach: isl.Map | None = None
-    for t in readers:
-        for a in t.accesses:
-            if a.memref is not memref or a.kind != READ:
-                continue
-            read = touches(program, t, a.relation).domain()
-            covered = _union_sets([d.relation.range() for d in into if d.target_op is a.op], t)
-            if not read.is_subset(covered):
-                return f"a read of {name} in the consumer gets a value written before the producer"
+    if reads_written(program, memref, readers, into) is not None:
+        return f"a read of {name} in the consumer gets a value written before the producer"
     for d in into:
         same = isl.Map.universe(d.relation.get_space())
         for k in range(level):
@@ -214,13 +214,6 @@ def _union(maps: list[isl.Map]) -> isl.Map:
     result = maps[0]
     for m in maps[1:]:
         result = result.union(m.align_params(result.get_space()))
-    return result
-
-
-def _union_sets(sets: list[isl.Set], t: Statement) -> isl.Set:
-    result = isl.Set.empty(t.space)
-    for s in sets:
-        result = result.align_params(s.get_space()).union(s.align_params(result.get_space()))
     return result
 
 

@@ -341,7 +341,7 @@ def values_stay_in_iteration(
         same = fused.key(d.source).apply_range(fused.key(d.target).reverse())
         if not d.relation.is_subset(same):
             return f"a value of {memref.name} flows from one fused iteration to a later one"
-    return _reads_written(program, memref, statements, flows)
+    return reads_written(program, memref, statements, flows)
 
 
 def value_flows(program: Program, memref: Value) -> list[Dependence] | str:
@@ -354,7 +354,7 @@ def value_flows(program: Program, memref: Value) -> list[Dependence] | str:
     return flows
 
 
-def _reads_written(
+def reads_written(
     program: Program, memref: Value, statements: Sequence[Statement], flows: list[Dependence]
 ) -> str | None:
     """None when every read of ``memref`` in ``statements`` gets a value written by them."""
@@ -399,7 +399,7 @@ def modular_storage(
     flows = value_flows(program, memref)
     if isinstance(flows, str):
         return flows
-    why = _reads_written(program, memref, statements, flows)
+    why = reads_written(program, memref, statements, flows)
     if why is not None:
         return why
     time = {s.name: _map_of(s, fused.rows[s.name]) for s in statements}
