@@ -21,7 +21,7 @@ from affine.ir.types import MemRefType
 from affine.math.expr import AffineExpr
 from poly.context import budget
 from poly.convert import NotExpressibleError, pw_aff_to_expr
-from poly.model import READ, Access, ModelError, build_model
+from poly.model import READ, Access, ModelError, build_model, within_shape
 from poly.space import align_params, param_names
 from poly.tile_model import element_bytes
 
@@ -159,13 +159,7 @@ def box_within(region: isl.Set, shape: Sequence[int]) -> bool:
     box = box_set(region)
     if isinstance(box, str):
         return False
-    on = isl.LocalSpace.from_space(box.get_space())
-    inside = isl.Set.universe(box.get_space())
-    for k, size in enumerate(shape):
-        index = isl.PwAff.var_on_domain(on, isl.dim_type.set, k)
-        limit = isl.PwAff.val_on_domain(inside, isl.Val.int_from_si(box.get_ctx(), size))
-        inside = inside.intersect(index.nonneg_set()).intersect(limit.sub(index).pos_set())
-    return box.is_subset(inside)
+    return box.is_subset(within_shape(isl.Set.universe(box.get_space()), shape))
 
 
 # A footprint, named for transforms/ (which does not import islpy).

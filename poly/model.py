@@ -770,9 +770,10 @@ class _Builder:
         rank = len(t.shape) if isinstance(t, MemRefType) else 0
         m = _layout_map(t) if isinstance(t, MemRefType) else None
         elements = rank if m is None else m.num_results
-        relation = isl.Map.from_domain_and_range(
-            s.space.universe, isl.Set.universe(memref_space(self.memref_name(buffer), elements))
-        )
+        region = isl.Set.universe(memref_space(self.memref_name(buffer), elements))
+        if m is None and isinstance(t, MemRefType) and DYNAMIC not in t.shape:
+            region = within_shape(region, t.shape)
+        relation = isl.Map.from_domain_and_range(s.space.universe, region)
         return self._access(s, kind, buffer, relation, [reason], must=False)
 
     def apply_layout(
@@ -836,6 +837,16 @@ def _merge_repeated_symbols(
 
 def _num_ivs(loop: Operation) -> int:
     return len(loop.regions[0].blocks[0].arguments) if loop.name == "affine.parallel" else 1
+
+
+def within_shape(region: isl.Set, shape: Sequence[int]) -> isl.Set:
+    """``region`` where ``0 <= x_k < shape[k]`` for every dimension ``k``."""
+    on = isl.LocalSpace.from_space(region.get_space())
+    for k, size in enumerate(shape):
+        index = isl.PwAff.var_on_domain(on, isl.dim_type.set, k)
+        limit = isl.PwAff.val_on_domain(region, isl.Val.int_from_si(region.get_ctx(), size))
+        region = region.intersect(index.nonneg_set()).intersect(limit.sub(index).pos_set())
+    return region
 
 
 def _coordinate_range(x: isl.PwAff, k: int, rank: int, width: int, like: isl.Map) -> isl.Map:

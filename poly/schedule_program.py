@@ -50,7 +50,7 @@ from affine.ops import ForOp, ParallelOp
 from poly.context import isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS, AnalysisWarning
 from poly.flow import Edge, FlowAnalysis
-from poly.legality import has_unseen_effects
+from poly.legality import MODELLED_ACCESSES, has_unseen_effects
 from poly.model import VIEW_OPS, Access, Model, ModelError, build_model, instances_of
 from poly.model import Statement as ModelStatement
 from poly.space import IslObject, model_tuple_name, rename_params, source_identifiers
@@ -381,17 +381,42 @@ class Program:
             "; ".join(reasons),
         )
 
+    @cached_property
+    def unnamed_buffers(self) -> frozenset[Value]:
+        """The buffers an op the model cannot see into reaches only by naming them (as an
+        operand of itself or of an op nested in it): allocated in the function and used by
+        nothing but modelled loads, stores and DMAs and ``memref.dealloc`` -- never passed
+        to a call, a view, a return or any other op, so no hidden effect can reach them."""
+        allocated = {
+            r
+            for op in self.function.walk()
+            if op.name in ("memref.alloc", "memref.alloca")
+            for r in op.results
+        }
+        for op in self.function.walk():
+            if op.name not in MODELLED_ACCESSES and op.name != "memref.dealloc":
+                allocated.difference_update(op.operands)
+        return frozenset(allocated)
+
     def _unseen_dependences(self) -> list[Dependence]:
         """For an op whose effects the model cannot see: every pair of instances of its
-        statement and of any other statement, in their original order."""
+        statement and of any other statement that may touch what it touches, in their
+        original order. A statement with no unseen op whose accesses are all to
+        :attr:`unnamed_buffers` the unseen ops do not name is independent of them."""
         result = []
         for s in self.statements:
             if not s.unseen:
                 continue
             op = s.unseen[0]
             reason = f"{op.name} at {where(op)} may have effects the dependence analysis cannot see"
+            named = {v for u in s.unseen for nested in u.walk() for v in nested.operands}
             for other in self.statements:
                 if not (other.accesses or other.unseen):
+                    continue
+                if not other.unseen and all(
+                    a.memref in self.unnamed_buffers and a.memref not in named
+                    for a in other.accesses
+                ):
                     continue
                 other_op = other.unseen[0] if other.unseen else other.accesses[0].op
                 for a, b, a_op, b_op in ((s, other, op, other_op), (other, s, other_op, op)):

@@ -45,7 +45,7 @@ from poly.footprints import bytes_touched
 from poly.recompute import Recomputation, recompute_slice
 from poly.schedule import Schedule
 from poly.schedule_check import ILLEGAL
-from poly.schedule_program import ScheduleError
+from poly.schedule_program import EFFECTS, ScheduleError
 from poly.slices import (
     PRODUCER,
     SIBLING,
@@ -98,7 +98,7 @@ def check_fusion(
             if fused.degenerate:
                 reason = (
                     f"at depth {depth} the producer's slice is all of it, in one consumer "
-                    "iteration (the nests would stay apart)"
+                    "iteration (the nests would stay apart)" + _unseen_order(schedule, candidate)
                 )
                 status = "degenerate"
                 break
@@ -112,6 +112,17 @@ def check_fusion(
             return FusionVerdict(False, reason, status=status)
     word = "reverses" if status == ILLEGAL else "cannot be decided:"
     return FusionVerdict(False, f"fusing at depth 1 {word} {reason}", status=status)
+
+
+def _unseen_order(schedule: Schedule, candidate: Candidate) -> str:
+    """``: <why>`` when an op whose effects are unseen orders the producer's instances
+    before every consumer instance (empty otherwise)."""
+    first = {s.name for s in candidate.first.statements}
+    second = {s.name for s in candidate.second.statements}
+    for d in schedule.program.dependences()[0]:
+        if d.kind == EFFECTS and d.source.name in first and d.target.name in second:
+            return f": {d.reason}"
+    return ""
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,52 @@ def test_unseen_effects_make_any_reordering_unknown() -> None:
     assert not s.reverse("%i").check()
 
 
+# A call between a buffer's writes and reads. The call cannot reach %t when %t is a local
+# allocation it is not given, so only the RAW flow on %t orders the nests (fusing them is
+# legal); given %t (or with %t a function argument) the call may write it.
+CALL_AND_BUFFER = """\
+func.func private @g({buffer})
+func.func @f(%out: memref<8xf32>{argument}) {{
+  %z = arith.constant 1.0 : f32
+  {alloc}
+  affine.for %i = 0 to 8 {{
+    affine.store %z, %t[%i] : memref<8xf32>
+  }}
+  affine.for %k = 0 to 8 {{
+    func.call @g({operand}) : ({buffer}) -> ()
+    %v = affine.load %t[%k] : memref<8xf32>
+    affine.store %v, %out[%k] : memref<8xf32>
+  }}
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("shape", "expected"),
+    [
+        ({"alloc": "%t = memref.alloc() : memref<8xf32>", "argument": ""}, "legal"),
+        ({"alloc": "%t = memref.alloca() : memref<8xf32>", "argument": ""}, "legal"),
+        ({"alloc": "", "argument": ", %t: memref<8xf32>"}, "unknown"),
+        (
+            {
+                "alloc": "%t = memref.alloc() : memref<8xf32>",
+                "argument": "",
+                "buffer": "memref<8xf32>",
+                "operand": "%t",
+            },
+            "unknown",
+        ),
+    ],
+)
+def test_unseen_effects_reach_only_buffers_they_can_name(
+    shape: dict[str, str], expected: str
+) -> None:
+    text = CALL_AND_BUFFER.format(**({"buffer": "", "operand": ""} | shape))
+    s = Schedule.of(affine.parse(text, "c.mlir").functions()[-1])
+    assert verdict(s.fuse("%i", "%k")).split(":")[0] == expected
+
+
 def test_a_budget_hit_is_unknown(seidel: Schedule) -> None:
     tiled = seidel.skew("%i", {"%t": 1}).tile(["%t", "%i"], [4, 4])
     assert verdict(tiled, max_operations=1000) == (

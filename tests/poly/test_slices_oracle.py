@@ -148,7 +148,12 @@ def check_slices(module: affine.Module, text: str) -> int:
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 FILES = [
-    *sorted(p for p in (CORPUS / "fusion").glob("*.mlir") if p.stem != "call_barrier"),
+    # (the calls' effects are not exact dependences, so their files have no slice to compare)
+    *sorted(
+        p
+        for p in (CORPUS / "fusion").glob("*.mlir")
+        if p.stem not in ("call_barrier", "call_in_consumer")
+    ),
     *(CORPUS / "kernels" / f"{name}.mlir" for name in ("two_mm", "gemver", "atax", "jacobi_1d")),
 ]
 

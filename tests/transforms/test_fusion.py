@@ -114,6 +114,25 @@ def test_a_call_between_the_nests_is_a_barrier() -> None:
     assert "func.call @observe" in remark
 
 
+def test_a_call_reaches_only_the_buffers_it_can_name() -> None:
+    path = ROOT / "fusion" / "call_in_consumer.mlir"
+    result = transforms.fuse(_parse(path))
+    (remark,) = result.remarks
+    assert (
+        "fused the nest of %i" in remark and "%t private: memref<64xf32> -> memref<1xf32>" in remark
+    )
+    # the producer reads a function argument, which the call may write: no fusion
+    text = path.read_text().replace(
+        "%ii = arith.index_cast %i : index to i32",
+        "%x = affine.load %in[%i] : memref<64xf32>\n    %ii = arith.fptosi %x : f32 to i32",
+    )
+    (remark,) = transforms.fuse(affine.parse(text, "call.mlir")).remarks
+    assert "not fused" in remark
+    assert (
+        "func.call at call.mlir:21:5 may have effects the dependence analysis cannot see" in remark
+    )
+
+
 def test_check_fusion_is_public_and_says_why() -> None:
     from poly.slices import PRODUCER, candidates
 
