@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import islpy as isl
 
@@ -63,3 +64,19 @@ def budget(
     finally:
         ctx.set_max_operations(outer)
         ctx.reset_operations()
+
+
+IslObjectT = TypeVar("IslObjectT")  # any ISL object with ``coalesce``
+
+
+def coalesced(obj: IslObjectT) -> IslObjectT:
+    """``obj`` in fewer pieces (``coalesce``), or ``obj`` itself where ISL's coalescing
+    fails one of its own consistency checks (seen on maps with several ``mod``/``floordiv``
+    divisions): either is the same set. A budget hit still raises."""
+    try:
+        result: IslObjectT = obj.coalesce()  # type: ignore[attr-defined]  # every ISL set kind has it
+        return result
+    except isl.Error as err:
+        if _BUDGET_MESSAGE in str(err):
+            raise
+        return obj

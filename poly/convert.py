@@ -36,7 +36,7 @@ from affine.math.expr import (
 )
 from affine.math.integer_set import IntegerSet
 from affine.math.simplify import simplify_expr, simplify_map, simplify_set
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.space import (
     dim_name,
     dim_names,
@@ -279,7 +279,7 @@ def _integer(value: Fraction) -> int:
 
 def pw_aff_to_expr(pa: isl.PwAff, symbols: Sequence[str] | None = None) -> AffineExpr:
     """The expression of a one-piece ``pa`` (its value on its domain), simplified."""
-    pieces = pa.coalesce().get_pieces()
+    pieces = coalesced(pa).get_pieces()
     if len(pieces) != 1:
         raise NotExpressibleError(f"{pa} has {len(pieces)} pieces, not one affine expression")
     ((_, aff),) = pieces
@@ -294,7 +294,7 @@ def map_from_isl(m: isl.Map | isl.MultiPwAff, symbols: Sequence[str] | None = No
     relation = m if isinstance(m, isl.Map) else isl.Map.from_multi_pw_aff(m)
     if not relation.is_single_valued():
         raise NotExpressibleError(f"{relation} is not a function (some input has several images)")
-    pma = relation.as_pw_multi_aff().coalesce()
+    pma = coalesced(relation.as_pw_multi_aff())
     if pma.n_piece() != 1:
         raise NotExpressibleError(
             f"{relation} is piecewise ({pma.n_piece()} pieces), not one affine map"
@@ -326,7 +326,7 @@ def sets_from_isl(
     """One integer set per conjunction of ``s`` (after ISL computes explicit divisions and
     coalesces); an empty set gives ``[]``."""
     whole = s if isinstance(s, isl.Set) else isl.Set.from_basic_set(s)
-    whole = whole.compute_divs().coalesce()
+    whole = coalesced(whole.compute_divs())
     space = whole.get_space()
     reader = _Reader(space, symbols)
     num_dims = space.dim(isl.dim_type.set)

@@ -27,7 +27,7 @@ import islpy as isl
 
 from affine.ir.core import Module, Operation, Value
 from affine.ops import ForOp, ParallelOp
-from poly.context import IslBudgetExceeded, budget
+from poly.context import IslBudgetExceeded, budget, coalesced
 from poly.model import Access, Model, build_model
 from poly.space import ordering_distances, ordering_map
 
@@ -297,7 +297,7 @@ def common_distances(relation: isl.Map, n: int, source_dims: int, target_dims: i
     common = relation.project_out(isl.dim_type.in_, n, source_dims - n)
     common = common.project_out(isl.dim_type.out, n, target_dims - n)
     common = common.reset_tuple_id(isl.dim_type.in_).reset_tuple_id(isl.dim_type.out)
-    return common.deltas().coalesce()
+    return coalesced(common.deltas())
 
 
 def ordering_set(model: Model, n: int, depth: int, zero: tuple[int, ...] = ()) -> isl.Set:

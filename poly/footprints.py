@@ -19,7 +19,7 @@ import islpy as isl
 from affine.ir.core import Operation, Value
 from affine.ir.types import MemRefType
 from affine.math.expr import AffineExpr
-from poly.context import budget
+from poly.context import budget, coalesced
 from poly.convert import NotExpressibleError, pw_aff_to_expr
 from poly.model import READ, Access, ModelError, build_model, within_shape
 from poly.space import align_params, param_names
@@ -43,7 +43,7 @@ class Footprint:
         for other in parts[1:]:
             result, other = align_params(result, other)
             result = result.union(other)
-        return result.coalesce()
+        return coalesced(result)
 
 
 @dataclass
@@ -83,7 +83,7 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
         relation = relation.move_dims(
             isl.dim_type.param, relation.dim(isl.dim_type.param), isl.dim_type.in_, 0, outer
         )
-        elements = relation.range().coalesce()
+        elements = coalesced(relation.range())
         footprint = found.setdefault(access.memref, Footprint(access.memref, None, None))
         footprint.accesses.append(access)
         footprint.exact &= access.exact and statement.exact
@@ -91,7 +91,7 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
         current = getattr(footprint, attr)
         if current is not None:
             current, elements = align_params(current, elements)
-            elements = current.union(elements).coalesce()
+            elements = coalesced(current.union(elements))
         setattr(footprint, attr, elements)
         scope = statement.scope
         for key, name in scope.param_names.items():
@@ -107,24 +107,73 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
     return found, values
 
 
+def constant_span(points: isl.Set, aff: isl.Aff) -> tuple[int, int] | None:
+    """The least and greatest value of ``aff`` on ``points`` when both are constants."""
+    low, high = points.min_val(aff), points.max_val(aff)
+    if not (low.is_int() and high.is_int()):
+        return None
+    return int(low.to_python()), int(high.to_python())
+
+
+def least_span(
+    points: isl.Set, index: isl.Aff, starts: Sequence[isl.Aff]
+) -> tuple[int, int, int] | None:
+    """Among ``starts`` (affine functions on the space of ``points``), the one from which
+    ``index`` takes the fewest values on ``points``: (number of values, position in
+    ``starts``, least value of ``index - start``); None when no difference is bounded."""
+    best: tuple[int, int, int] | None = None
+    for position, start in enumerate(starts):
+        span = constant_span(points, index.sub(start))
+        if span is not None and (best is None or span[1] - span[0] + 1 < best[0]):
+            best = (span[1] - span[0] + 1, position, span[0])
+    return best
+
+
 def bounding_box(region: isl.Set) -> Box | str:
     """The bounding box of ``region`` (start affine in the parameters, constant extents), or
-    why there is none."""
+    why there is none. Where the least index is not one affine expression (a ``max`` of
+    bounds), the start is the piece of it from which the region spans the fewest indices."""
     names = param_names(region)
     starts: list[AffineExpr] = []
     extents: list[int] = []
+    rank = region.dim(isl.dim_type.set)
     with budget(what="bounding box"):
-        for k in range(region.dim(isl.dim_type.set)):
+        for k in range(rank):
             low, high = region.dim_min(k), region.dim_max(k)
             extent = high.sub(low).max_val()
             if not extent.is_int():
                 return f"dimension {k} of the region has no constant extent"
             try:
                 starts.append(pw_aff_to_expr(low.gist(region.params()), names))
+                extents.append(int(extent.to_python()) + 1)
+                continue
+            except NotExpressibleError:
+                pass
+            pieces = [aff for _, aff in low.get_pieces()]
+            on_region = [
+                aff.insert_dims(isl.dim_type.in_, 0, rank).set_tuple_id(
+                    isl.dim_type.in_, region.get_tuple_id()
+                )
+                for aff in pieces
+            ]
+            index = isl.Aff.var_on_domain(
+                isl.LocalSpace.from_space(region.get_space()), isl.dim_type.set, k
+            )
+            best = least_span(region, index, on_region)
+            try:
+                if best is None:
+                    raise NotExpressibleError("no piece bounds the region")
+                count, position, shift = best
+                start = isl.PwAff.from_aff(pieces[position].add_constant_val(_val(region, shift)))
+                starts.append(pw_aff_to_expr(start, names))
             except NotExpressibleError:
                 return f"dimension {k} of the region does not start at one affine expression"
-            extents.append(int(extent.to_python()) + 1)
+            extents.append(count)
     return Box(starts, extents, names)
+
+
+def _val(like: isl.Set, value: int) -> isl.Val:
+    return isl.Val.int_from_si(like.get_ctx(), value)
 
 
 def box_set(region: isl.Set) -> isl.Set | str:

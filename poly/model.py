@@ -57,7 +57,7 @@ from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
 from affine.math.expr import constant as const_expr
 from affine.math.integer_set import IntegerSet
 from affine.math.simplify import simplify_map
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.convert import NotPresburgerError, expr_to_pw_aff, map_to_isl
 from poly.space import (
     half_line_map,
@@ -456,7 +456,7 @@ class _Builder:
                 domain = self.if_restrict(ancestor, child, domain, scope, on, reasons)
         position = _positions(op, chain, self.order)
         return Statement(
-            name, op, scope, loops, iv_names, domain.coalesce(), not reasons, reasons, position, on
+            name, op, scope, loops, iv_names, coalesced(domain), not reasons, reasons, position, on
         )
 
     def bound_terms(
@@ -646,7 +646,7 @@ class _Builder:
             kind,
             buffer,
             self.memref_name(buffer),
-            relation.intersect_domain(s.domain).coalesce(),
+            coalesced(relation.intersect_domain(s.domain)),
             must=exact if must is None else must,
             exact=exact and s.exact,
             reasons=reasons + s.reasons,

@@ -33,8 +33,9 @@ from affine.ir.attributes import AffineMapAttr
 from affine.ir.core import Block, Module, Operation, Value
 from affine.ir.types import MemRefType
 from poly.codegen import CodegenError, generate
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.convert import map_from_isl
+from poly.footprints import constant_span, least_span
 from poly.model import READ, WRITE
 from poly.schedule import Schedule
 from poly.schedule_apply import clone_top
@@ -196,7 +197,7 @@ def _reach(
         reach = step if reach is None else reach.union(step.align_params(reach.get_space()))
     if reach is None or reach.is_empty():
         return f"the consumer reads no value of {name} the producer writes"
-    return reach.coalesce()
+    return coalesced(reach)
 
 
 def _prefix(t: Statement, n: int) -> isl.Map:
@@ -229,7 +230,7 @@ def _buffer_box(
     iterations = footprint.domain()
     low, shape = [], []
     for k in range(level, level + depth):
-        span = _span(iterations, _var(iterations.get_space(), k))
+        span = constant_span(iterations, _var(iterations.get_space(), k))
         if span is None:
             return "the consumer's loops have no constant bounds"
         low.append(span[0])
@@ -239,29 +240,20 @@ def _buffer_box(
     to_iteration = isl.MultiAff.domain_map(footprint.get_space())
     to_element = isl.MultiAff.range_map(footprint.get_space())
     for k in range(footprint.dim(isl.dim_type.out)):
-        best: tuple[int, isl.Aff] | None = None
-        for _, aff in footprint.dim_min(k).get_pieces():
-            offset = aff.pullback_multi_aff(to_iteration)
-            span = _span(wrapped, to_element.get_at(k).sub(offset))
-            if span is not None and (best is None or span[1] - span[0] < best[0]):
-                best = (span[1] - span[0], aff.add_constant_val(_val(span[0])))
+        pieces = [aff for _, aff in footprint.dim_min(k).get_pieces()]
+        best = least_span(
+            wrapped, to_element.get_at(k), [aff.pullback_multi_aff(to_iteration) for aff in pieces]
+        )
         if best is None:
             return f"the elements one iteration writes span no constant box in dimension {k}"
-        offsets.append(best[1])
-        shape.append(best[0] + 1)
+        count, position, shift = best
+        offsets.append(pieces[position].add_constant_val(_val(shift)))
+        shape.append(count)
     return low, offsets, shape
 
 
 def _var(space: isl.Space, k: int) -> isl.Aff:
     return isl.Aff.var_on_domain(isl.LocalSpace.from_space(space), isl.dim_type.set, k)
-
-
-def _span(points: isl.Set, aff: isl.Aff) -> tuple[int, int] | None:
-    """The least and greatest value of ``aff`` on ``points`` when both are constants."""
-    low, high = points.min_val(aff), points.max_val(aff)
-    if not (low.is_int() and high.is_int()):
-        return None
-    return int(low.to_python()), int(high.to_python())
 
 
 def _val(value: int) -> isl.Val:

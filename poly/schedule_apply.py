@@ -22,7 +22,7 @@ import islpy as isl
 
 from affine.ir.core import Block, BlockArgument, Module, Operation, Value
 from poly.codegen import CodegenError, generate
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.schedule_program import Program, ScheduleError
 from poly.schedule_tree import Band, Node, to_isl
 from poly.space import isolate_option, mark_id, parallel_mark, tile_mark_sizes
@@ -212,7 +212,7 @@ def _full_tiles(band: Band, node: isl.ScheduleNode) -> isl.Set | None:
     tiles_set = instances.project_out(isl.dim_type.set, d + n, n)
     candidates = tiles_set.insert_dims(isl.dim_type.set, d + n, n).intersect(box)
     partial = candidates.subtract(instances).project_out(isl.dim_type.set, d + n, n)
-    return tiles_set.subtract(partial).coalesce()
+    return coalesced(tiles_set.subtract(partial))
 
 
 def _val(value: int) -> isl.Val:

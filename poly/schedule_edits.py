@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import islpy as isl
 
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.schedule_program import Program, ScheduleError
 from poly.schedule_tree import (
     LEAF,
@@ -98,7 +98,7 @@ def skew(root: Node, program: Program, loop: str, by: Mapping[str, int]) -> Node
         if not around:
             raise _error(program, f"{outer} is not a loop around {loop}")
         expr = expr.add(oband.members[ok].expr.scale_val(_val(factor)))
-    return _with_member(root, path, band, k, replace(band.members[k], expr=expr.coalesce()))
+    return _with_member(root, path, band, k, replace(band.members[k], expr=coalesced(expr)))
 
 
 def _edit_member(
@@ -144,7 +144,7 @@ def shift(
     moved = m.expr.intersect_domain_union_set(selected)
     moved = moved.add(isl.UnionPwAff.val_on_domain(moved.domain(), _val(amount)))
     expr = moved.union_add(m.expr.subtract_domain_union_set(selected))
-    return _with_member(root, path, band, k, replace(m, expr=expr.coalesce()))
+    return _with_member(root, path, band, k, replace(m, expr=coalesced(expr)))
 
 
 def parallel(root: Node, program: Program, loop: str, on: bool = True) -> Node:
@@ -301,7 +301,7 @@ def wavefront(root: Node, program: Program, loops: Sequence[str]) -> Node:
     for m in band.members[1:]:
         expr = expr.add(m.expr)
     wave = Member(
-        _fresh(set(member_names(root)), f"{first.name}.wave"), expr.coalesce(), first.parallel
+        _fresh(set(member_names(root)), f"{first.name}.wave"), coalesced(expr), first.parallel
     )
     return replace_at(root, path, Band((wave, *band.members[1:]), band.child))
 
@@ -365,7 +365,7 @@ def fuse(root: Node, program: Program, a: str, b: str) -> Node:
         for f, band in zip(filters, (first, second))
     ]
     both_parallel = first.members[0].parallel and second.members[0].parallel
-    fused = Band((Member(a, expr.coalesce(), both_parallel),), _sequence(rests))
+    fused = Band((Member(a, coalesced(expr), both_parallel),), _sequence(rests))
     children = list(parent.children)
     children[first_index] = (filters[0].union(filters[1]), fused)
     del children[second_index]

@@ -47,7 +47,7 @@ from affine.ir.core import Block, Operation, Value
 from affine.ir.diagnostics import DiagnosticError, Location
 from affine.ir.registry import PURE, TERMINATOR, lookup
 from affine.ops import ForOp, ParallelOp
-from poly.context import isl_context
+from poly.context import coalesced, isl_context
 from poly.deps import DEFAULT_MAX_OPERATIONS, AnalysisWarning
 from poly.flow import Edge, FlowAnalysis
 from poly.legality import MODELLED_ACCESSES, has_unseen_effects
@@ -374,7 +374,7 @@ class Program:
             edge.kind,
             source,
             target,
-            relation.coalesce(),
+            coalesced(relation),
             edge.exact,
             edge.source.op,
             edge.target.op,

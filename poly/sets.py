@@ -18,7 +18,7 @@ import islpy as isl
 
 from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
-from poly.context import budget, isl_context
+from poly.context import budget, coalesced, isl_context
 from poly.convert import pw_aff_to_expr, set_from_isl, set_to_isl, sets_from_isl
 from poly.space import in_toolkit_context, param_names, symbol_names
 
@@ -91,7 +91,7 @@ def canonical_set(s: IntegerSet) -> IntegerSet:
     ISL's order; MLIR's ``(1 == 0)`` when empty.  Equal sets that ISL can write as one
     conjunction give equal results."""
     with budget(what="canonical constraints"):
-        isl_set = _isl(s).remove_redundancies().coalesce()
+        isl_set = coalesced(_isl(s).remove_redundancies())
         if isl_set.is_empty():
             return IntegerSet.empty(s.num_dims, s.num_symbols)
         pieces = sets_from_isl(isl_set)
@@ -164,7 +164,7 @@ def piecewise(pa: isl.PwAff, num_symbols: int) -> Piecewise:
     """The pieces of a function of the symbols ``s0..``: (condition, value)."""
     out: Piecewise = []
     names = symbol_names(num_symbols)
-    for domain, aff in pa.coalesce().get_pieces():
+    for domain, aff in coalesced(pa).get_pieces():
         condition = set_from_isl(domain, names)
         condition = IntegerSet.get(0, num_symbols, condition.constraints, condition.eq_flags)
         out.append((condition, pw_aff_to_expr(isl.PwAff.from_aff(aff), names)))

@@ -118,8 +118,9 @@ def test_refusals_say_why() -> None:
         "%A (memref<?x?xf32>) not copied: dimension 1 of the region has no constant extent"
         in remarks
     )
-    # max/min bounds over symbols: the region starts at a max, the full memref is the buffer
-    assert "copied %A (memref<100x100xf32>) into a 100x100 buffer" in remarks
+    # %j from max(M, 0) to min(N, 91): the columns start at a max of bounds; from its piece
+    # 0 they span at most 91 values (j - 0 in [0, 90]), so the buffer is 100x91, not whole
+    assert "copied %A (memref<100x100xf32>) into a 100x91 buffer" in remarks
     dma = _remarks(CORPUS / "kernels" / "dma_tiles.mlir")
     assert "not copied: affine.dma_start at" in dma
 
@@ -145,3 +146,38 @@ def test_a_missing_copy_out_is_seen() -> None:
         generate_copies(plan, CopyOptions())
     again = affine.parse(affine.print_module(broken), "broken.mlir")
     assert not check_equivalent(module, again)
+
+
+# %jj runs over [max(16 i, 6 j), min(16 i + 16, 6 j + 6, 64)): at most 6 values from 6 j,
+# unboundedly many from 16 i (j may be large), so the box starts at the piece 6 j, 6 wide.
+MAX_LOWER_BOUND = """\
+func.func @max_lower_bound(%M: memref<64x64xf64>, %out: memref<64x64xf64>, %i: index, %j: index) {
+  affine.for %ii = 0 to 64 {
+    affine.for %jj = max affine_map<()[s0, s1] -> (s0 * 16, s1 * 6)>()[%i, %j]
+        to min affine_map<()[s0, s1] -> (s0 * 16 + 16, s1 * 6 + 6, 64)>()[%i, %j] {
+      %v = affine.load %M[%ii, %jj] : memref<64x64xf64>
+      affine.store %v, %out[%ii, %jj] : memref<64x64xf64>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_box_starting_at_a_max_starts_at_its_tightest_piece() -> None:
+    module = affine.parse(MAX_LOWER_BOUND, "m.mlir")
+    inner = [op for op in module.functions()[0].walk() if op.name == "affine.for"][1]
+    plans, refused = plan_copies(inner)
+    assert not refused and [p.memref.name for p in plans] == ["%M", "%out"]
+    box = plans[0].box
+    assert box.extents == [1, 6]
+    names = [plans[0].params[name].name for name in box.params]
+    for i in range(5):
+        for j in range(12):
+            values = {"%i": i, "%j": j, "%ii": 3}
+            symbols = [values[n] for n in names]
+            row, column = (s.evaluate((), symbols) for s in box.starts)
+            touched = range(max(16 * i, 6 * j), min(16 * i + 16, 6 * j + 6, 64))
+            assert row == 3 and all(column <= jj < column + 6 for jj in touched)
+    remarks = "\n".join(transforms.copy_data(module, fast_mem_space=0, fast_mem_capacity=1).remarks)
+    assert "copied %M (memref<64x64xf64>) into a 1x6 buffer" in remarks
