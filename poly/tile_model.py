@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from affine.dialects.affine_dialect import IfOp
-from affine.ir.core import Operation
+from affine.ir.core import Operation, Value
 from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import NONE, UNKNOWN, AnalysisWarning, DependenceAnalysis
@@ -211,14 +211,13 @@ def contiguity_order(band: Sequence[Operation], model: Model | None = None) -> t
     return tuple([k for k in range(len(band)) if k != best] + [best])
 
 
-def _last_dim_stride(a: Access, position: int) -> int | None:
-    """How far the element moves in memory order when IV ``position`` grows by one: 0
-    (same element), the step of the last coordinate when only that one moves, and None
-    when an outer coordinate moves (a stride of at least a row) or it varies."""
+def coordinate_moves(a: Access, position: int) -> tuple[int, ...] | None:
+    """How far each coordinate of the element ``a`` touches moves when IV ``position``
+    grows by one; None when a move varies or the access runs only once along it."""
     relation = a.relation
     n_out = relation.dim(isl.dim_type.out)
     if n_out == 0:
-        return 0
+        return ()
     n_in = relation.dim(isl.dim_type.in_)
     step = unit_step_map(n_in, position)
     step = step.set_tuple_id(isl.dim_type.in_, relation.get_tuple_id(isl.dim_type.in_))
@@ -236,9 +235,17 @@ def _last_dim_stride(a: Access, position: int) -> int | None:
         if not (low.is_int() and high.is_int() and low.to_python() == high.to_python()):
             return None
         moves.append(low.to_python())
-    if any(moves[:-1]):
+    return tuple(moves)
+
+
+def _last_dim_stride(a: Access, position: int) -> int | None:
+    """How far the element moves in memory order when IV ``position`` grows by one: 0
+    (same element), the step of the last coordinate when only that one moves, and None
+    when an outer coordinate moves (a stride of at least a row) or it varies."""
+    moves = coordinate_moves(a, position)
+    if moves is None or any(moves[:-1]):
         return None
-    return moves[-1]
+    return moves[-1] if moves else 0
 
 
 def _model(band: Sequence[Operation]) -> Model:
@@ -350,6 +357,16 @@ def cheapest_innermost(
     return min(range(len(band)), key=lambda k: (costs[k], -k))
 
 
+def _innermost_position(a: Access) -> int | None:
+    """The position, among the IVs of ``a``'s statement, of its innermost loop's (None: it
+    is in no loop)."""
+    s = a.statement
+    if not s.loops:
+        return None
+    name = s.scope.iv_name(s.loops[-1].regions[0].blocks[0].arguments[-1])
+    return s.iv_names.index(name) if name in s.iv_names else None
+
+
 def access_cost(function: Operation, counts: Mapping[object, int] | None = None) -> float:
     """The memory cost the innermost loops of ``function`` imply: each access costs, per
     run, what :func:`_unit_cost` says for its innermost loop. Runs are ``counts`` of the op's source
@@ -359,12 +376,7 @@ def access_cost(function: Operation, counts: Mapping[object, int] | None = None)
     counts = counts if counts is not None else instance_counts(function)
     per_op: dict[object, list[float]] = {}
     for a in _model_of(function).accesses:
-        s = a.statement
-        position = None
-        if s.loops:
-            name = s.scope.iv_name(s.loops[-1].regions[0].blocks[0].arguments[-1])
-            position = s.iv_names.index(name) if name in s.iv_names else None
-        per_op.setdefault(_op_key(a.op), []).append(_unit_cost(a, position))
+        per_op.setdefault(_op_key(a.op), []).append(_unit_cost(a, _innermost_position(a)))
     return sum(counts.get(k, 1) * sum(u) / len(u) for k, u in per_op.items())
 
 
@@ -478,3 +490,62 @@ def _fixed(s: isl.Set) -> isl.Set:
     for k in range(s.dim(isl.dim_type.param)):
         s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx, TYPICAL_PARAMETER))
     return s
+
+
+@dataclass(frozen=True)
+class Transposition:
+    """A memref whose innermost accesses in a nest mostly move along one outer
+    coordinate: in a buffer laid out with the memref's dimensions in ``order`` (that
+    coordinate last) they would be stride-1. ``saved`` is the cost the layout saves, in
+    :func:`access_cost`'s units; ``accesses`` are the ops that touch it."""
+
+    memref: Value
+    order: tuple[int, ...]
+    saved: float
+    accesses: tuple[Operation, ...]
+
+
+def _layout_cost(runs: Sequence[tuple[tuple[int, ...] | None, int]], last: int) -> float:
+    """The cost of accesses that move by ``runs`` (coordinate moves, runs) per innermost
+    iteration when coordinate ``last`` is laid out last: stride-1 costs 1, invariant 0,
+    anything else :data:`STRIDED_COST`."""
+    total = 0.0
+    for moves, count in runs:
+        if moves is None:  # moves by varying amounts
+            total += count * STRIDED_COST
+            continue
+        moving = [k for k, m in enumerate(moves) if m]
+        if moving:
+            unit = moving == [last] and abs(moves[last]) == 1
+            total += count * (1.0 if unit else STRIDED_COST)
+    return total
+
+
+def transpositions(nest: Operation, counts: Mapping[object, int]) -> list[Transposition]:
+    """Every memref of rank 2 or more whose accesses in ``nest`` (through any view) are
+    cheaper, by :func:`_layout_cost`, with another coordinate laid out last; runs are
+    ``counts`` (:func:`instance_counts`). Whether a copy may be read instead is not asked
+    here (:func:`transforms.transposed_copy.check_transposed_copy`)."""
+    runs: dict[Value, list[tuple[tuple[int, ...] | None, int]]] = {}
+    ops: dict[Value, list[Operation]] = {}
+    for a in _model_of(_function(nest)).accesses:
+        if not nest.is_ancestor_of(a.op):
+            continue
+        position = _innermost_position(a)
+        rank = a.relation.dim(isl.dim_type.out)
+        moves = (0,) * rank if position is None else coordinate_moves(a, position)
+        runs.setdefault(a.memref, []).append((moves, counts.get(_op_key(a.op), 1)))
+        ops.setdefault(a.memref, []).append(a.op)
+    found = []
+    for memref, reads in runs.items():
+        t = memref.type
+        if not isinstance(t, MemRefType) or len(t.shape) < 2:
+            continue
+        rank = len(t.shape)
+        as_is = _layout_cost(reads, rank - 1)
+        best = min(range(rank), key=lambda d: (_layout_cost(reads, d), d != rank - 1))
+        saved = as_is - _layout_cost(reads, best)
+        if best != rank - 1 and saved > 0:
+            order = (*(k for k in range(rank) if k != best), best)
+            found.append(Transposition(memref, order, saved, tuple(dict.fromkeys(ops[memref]))))
+    return found

@@ -69,6 +69,8 @@ _LAZY = {
     "check_data_copy": "transforms.data_copy",
     "plan_copies": "transforms.data_copy",
     "generate_copies": "transforms.data_copy",
+    "check_transposed_copy": "transforms.transposed_copy",
+    "plan_transposed_copies": "transforms.transposed_copy",
     "check_pipelining": "transforms.pipeline_transfer",
     "find_transfers": "transforms.pipeline_transfer",
     "pipeline_loop": "transforms.pipeline_transfer",
@@ -224,6 +226,13 @@ def copy_data(module: Module, **options: Any) -> PassResult:
     ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
     ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
     return run_pass(module, "affine-data-copy-generate", **options)
+
+
+def transpose_copy(module: Module, min_reuse: int = 16) -> PassResult:
+    """``--affine-transpose-copy``: read-only arrays whose innermost reads move by rows
+    read, in each outermost loop, from a copy with their dimensions reordered, where those
+    reads run at least ``min_reuse`` times per element copied."""
+    return run_pass(module, "affine-transpose-copy", min_reuse=min_reuse)
 
 
 def fuse(

@@ -60,6 +60,16 @@ class CopyPlan:
     footprint: Footprint
     box: Box
     params: dict[str, Value]
+    order: tuple[int, ...] | None = None  # the buffer's dimensions: the box's, in this order
+
+    @property
+    def buffer_shape(self) -> list[int]:
+        return self.laid_out(self.box.extents)
+
+    def laid_out(self, coordinates: list) -> list:
+        """``coordinates`` of the box (its extents, or an element in it) in the buffer's
+        dimension order."""
+        return coordinates if self.order is None else [coordinates[k] for k in self.order]
 
     @property
     def memref(self) -> Value:
@@ -83,9 +93,15 @@ def element_bytes(t: object) -> int:
     return 8
 
 
-def _space(value: Value) -> int | None:
+def memory_space(value: Value) -> int | None:
+    """The memory space number of a memref value (None: not a memref)."""
     t = value.type
     return t.memory_space_number if isinstance(t, MemRefType) else None
+
+
+def _memref_position(op: Operation) -> int:
+    """The operand position of an affine load's or store's memref."""
+    return 0 if op.name == "affine.load" else 1
 
 
 def check_data_copy(loop: Operation, footprint: Footprint, slow_mem_space: int = 0) -> Verdict:
@@ -93,7 +109,7 @@ def check_data_copy(loop: Operation, footprint: Footprint, slow_mem_space: int =
     memref is in the slow space, only affine loads and stores touch it in the loop (through
     the memref itself, not a view), and the footprint is exact."""
     memref = footprint.memref
-    if _space(memref) != slow_mem_space:
+    if memory_space(memref) != slow_mem_space:
         return Verdict(False, f"it is not in memory space {slow_mem_space}")
     for op in loop.walk():
         if not any(v is memref for v in op.operands):
@@ -103,8 +119,9 @@ def check_data_copy(loop: Operation, footprint: Footprint, slow_mem_space: int =
         ):
             return Verdict(False, f"{where(op)} uses it other than by an affine load or store")
     for access in footprint.accesses:
-        if access.op.name not in _AFFINE_ACCESSES:
-            return Verdict(False, f"{where(access.op)} accesses it through a view or a DMA")
+        op = access.op
+        if op.name not in _AFFINE_ACCESSES or op.operands[_memref_position(op)] is not memref:
+            return Verdict(False, f"{where(op)} accesses it through a view or a DMA")
     if not footprint.exact:
         return Verdict(False, "its footprint is not exact (a bound or an index is not affine)")
     return LEGAL
@@ -118,7 +135,7 @@ def plan_copies(
     plans: list[CopyPlan] = []
     refused: list[tuple[Value, str]] = []
     for memref, footprint in footprints.items():
-        if _space(memref) != slow_mem_space:
+        if memory_space(memref) != slow_mem_space:
             continue
         verdict = check_data_copy(loop, footprint, slow_mem_space)
         if not verdict:
@@ -155,7 +172,7 @@ def relative_slot(plan: CopyPlan, slot: MapSlot) -> MapSlot:
     m = slot.map
     assert isinstance(m, AffineMap)
     starts = _starts_as_dims(plan, m.num_dims)
-    results = [r - s for r, s in zip(m.results, starts, strict=True)]
+    results = plan.laid_out([r - s for r, s in zip(m.results, starts, strict=True)])
     new = AffineMap.get(m.num_dims + len(plan.box.params), m.num_symbols, results)
     dims, symbols = slot.operands[: m.num_dims], slot.operands[m.num_dims :]
     return MapSlot(slot.name, new, (*dims, *_param_values(plan), *symbols))
@@ -179,7 +196,9 @@ def _point_copies(
     extra = _param_values(plan)
     identity = AffineMap.get(rank, 0, [dim(k) for k in range(rank)])
     starts = _starts_as_dims(plan, rank)
-    relative = AffineMap.get(rank + len(extra), 0, [dim(k) - s for k, s in enumerate(starts)])
+    relative = AffineMap.get(
+        rank + len(extra), 0, plan.laid_out([dim(k) - s for k, s in enumerate(starts)])
+    )
 
     def emit(_name: str, values: list[Value], into: Block, at: Operation | None) -> None:
         if into_buffer:
@@ -302,13 +321,21 @@ def generate_copies(plan: CopyPlan, options: CopyOptions) -> str:
     assert block is not None
     t = plan.memref.type
     assert isinstance(t, MemRefType)
-    buffer_type = MemRefType(plan.box.extents, t.element_type, None, options.fast_mem_space or None)
+    buffer_type = MemRefType(
+        plan.buffer_shape, t.element_type, None, options.fast_mem_space or None
+    )
     alloc = _insert(block, loop, memref_alloc(buffer_type))
     buffer = alloc.result
     after = block.operations[block.index_of(loop) + 1] if block.operations[-1] is not loop else None
     reads, writes = plan.footprint.reads, plan.footprint.writes
     how = "copy loops"
-    shape = dma_shape(plan, options.min_dma_transfer) if options.generate_dma else None
+    shape = None
+    if options.generate_dma:
+        shape = (
+            dma_shape(plan, options.min_dma_transfer)
+            if plan.order is None
+            else "the buffer is transposed"
+        )
     if isinstance(shape, tuple):
         how = "DMA" + (" (strided)" if shape[1] is not None else "")
         tag_type = MemRefType([1], I32, None, options.tag_mem_space or None)
@@ -335,13 +362,12 @@ def generate_copies(plan: CopyPlan, options: CopyOptions) -> str:
     for access in plan.footprint.accesses:
         op = access.op
         set_map_slots(op, [relative_slot(plan, s) for s in map_slots(op)])
-        position = 0 if op.name == "affine.load" else 1
-        op.operands[position] = buffer
+        op.operands[_memref_position(op)] = buffer
         canonicalize_affine_ops(op)
     return how
 
 
-def _describe(memref: Value) -> str:
+def describe_memref(memref: Value) -> str:
     name = getattr(memref, "name", None)
     return f"{name or 'memref'} ({memref.type})"
 
@@ -355,10 +381,10 @@ def copy_remark(plan: CopyPlan, how: str) -> str:
     ]
     _, box = first_volumes(region)
     where_ = " (at the first values of the enclosing IVs and symbols)" if plan.box.params else ""
-    shape = "x".join(str(e) for e in plan.box.extents)
+    shape = "x".join(str(e) for e in plan.buffer_shape)
     exact = "the footprint is the box" if is_box(region) else "the footprint is not a box"
     return (
-        f"copied {_describe(plan.memref)} into a {shape} buffer by {how}: {moved[0]} elements "
+        f"copied {describe_memref(plan.memref)} into a {shape} buffer by {how}: {moved[0]} elements "
         f"read and {moved[1]} written, bounding box {box} elements{where_}; {exact}"
     )
 
@@ -420,12 +446,12 @@ class AffineDataCopyGenerate:
             )
             return
         for memref, reason in refused:
-            refuse(context, loop, f"{_describe(memref)} not copied", reason)
+            refuse(context, loop, f"{describe_memref(memref)} not copied", reason)
         for plan in plans:
             try:
                 how = generate_copies(plan, options)
             except (TransformError, CodegenError) as error:
-                refuse(context, loop, f"{_describe(plan.memref)} not copied", str(error))
+                refuse(context, loop, f"{describe_memref(plan.memref)} not copied", str(error))
                 continue
             context.emit(loop, "remark", copy_remark(plan, how))
 
@@ -435,7 +461,10 @@ __all__ = [
     "CopyOptions",
     "CopyPlan",
     "check_data_copy",
+    "copy_remark",
+    "describe_memref",
     "dma_shape",
     "generate_copies",
+    "memory_space",
     "plan_copies",
 ]

@@ -107,6 +107,12 @@ for _name, _module, _cls, _summary in (
         "Copy the data loops touch into fast-memory buffers, by copy loops or DMA (fast-mem-capacity KiB, fast-mem-space, slow-mem-space, generate-dma, min-dma-transfer, skip-non-unit-stride-loops, tag-mem-space)",
     ),
     (
+        "affine-transpose-copy",
+        "transposed_copy",
+        "AffineTransposeCopy",
+        "Copy read-only arrays whose innermost reads move by rows, before each outermost loop, into buffers with their dimensions reordered so those reads are stride-1 (min-reuse)",
+    ),
+    (
         "affine-pipeline-data-transfer",
         "pipeline_transfer",
         "PipelineDataTransfer",

@@ -153,6 +153,24 @@ def test_without_an_expected_gain_the_schedule_is_kept_and_chains_run_side_by_si
     assert affine.check_equivalent(module, result.module)
 
 
+def test_arrays_read_down_their_columns_are_read_from_transposed_copies() -> None:
+    # syr2k's C[i][j] += A[j][k] * B[i][k] + B[j][k] * A[i][k] with j innermost reads A and
+    # B a row apart per iteration; from copies A^T and B^T it is stride-1, and the source's
+    # order (C stride-1 too) becomes cheaper than ISL's dot products along k
+    module, result = scheduled("syr2k")
+    (report,) = result.functions
+    assert report.chosen.startswith("original+transposed"), report.chosen
+    assert report.costs["original+transposed"] < min(
+        cost for name, cost in report.costs.items() if name.startswith("isl")
+    )
+    copies = [t for t in report.tiles if t.startswith("copied")]
+    assert [c.split(" (")[0] for c in copies] == ["copied %A", "copied %B"], copies
+    assert all("transposed" in c for c in copies)
+    assert "memref.alloc() : memref<20x24xf32>" in affine.print_module(result.module)
+    for backend in ("interp", "c"):
+        assert affine.check_equivalent(module, result.module, backend=backend)
+
+
 def test_a_cheaper_loop_order_is_taken_at_any_size(default) -> None:
     _, result = default["two_mm"]
     (report,) = result.functions

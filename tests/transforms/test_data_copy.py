@@ -181,3 +181,30 @@ def test_a_box_starting_at_a_max_starts_at_its_tightest_piece() -> None:
             assert row == 3 and all(column <= jj < column + 6 for jj in touched)
     remarks = "\n".join(transforms.copy_data(module, fast_mem_space=0, fast_mem_capacity=1).remarks)
     assert "copied %M (memref<64x64xf64>) into a 1x6 buffer" in remarks
+
+
+def test_an_access_through_a_view_keeps_the_memref() -> None:
+    """A load through a subview indexes the view, not the memref: rewritten as an index
+    into the memref's buffer it would read %A[i][1] where the original reads %A[i + 2][1].
+    The memref is not copied, and the results stay the same."""
+    text = """
+func.func @f(%A: memref<8x8xf32>, %B: memref<4xf32>) {
+  %v = memref.subview %A[2, 0] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 16>>
+  affine.for %i = 0 to 4 {
+    %x = affine.load %v[%i, 1] : memref<4x4xf32, strided<[8, 1], offset: 16>>
+    %y = affine.load %A[%i, 0] : memref<8x8xf32>
+    %z = arith.addf %x, %y : f32
+    affine.store %z, %B[%i] : memref<4xf32>
+  }
+  return
+}
+"""
+    module = affine.parse(text, "view.mlir")
+    result = transforms.copy_data(module)
+    assert any(
+        "%A (memref<8x8xf32>) not copied: affine.load at view.mlir:5:10 accesses it through a view"
+        in r
+        for r in result.remarks
+    ), result.remarks
+    for backend in ("interp", "c"):
+        assert check_equivalent(module, result.module, backend=backend)

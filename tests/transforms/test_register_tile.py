@@ -232,18 +232,50 @@ def test_cache_tiles_shape_the_register_tile_and_its_packed_operands() -> None:
         assert outcome, outcome
 
 
-def _tiles_and_objections(name: str) -> list[tuple[str, str | None, bool]]:
+DOITGEN_S_OUTSIDE = """
+func.func @doitgen(%A: memref<10x8x12xf32>, %C4: memref<12x12xf32>, %sum: memref<12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  affine.for %r = 0 to 10 {
+    affine.for %q = 0 to 8 {
+      affine.for %p = 0 to 12 {
+        affine.store %zero, %sum[%p] : memref<12xf32>
+      }
+      affine.for %s = 0 to 12 {
+        affine.for %p = 0 to 12 {
+          %a = affine.load %A[%r, %q, %s] : memref<10x8x12xf32>
+          %c = affine.load %C4[%s, %p] : memref<12x12xf32>
+          %m = arith.mulf %a, %c : f32
+          %t = affine.load %sum[%p] : memref<12xf32>
+          %n = arith.addf %t, %m : f32
+          affine.store %n, %sum[%p] : memref<12xf32>
+        }
+      }
+      affine.for %p = 0 to 12 {
+        %t = affine.load %sum[%p] : memref<12xf32>
+        affine.store %t, %A[%r, %q, %p] : memref<10x8x12xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def _tiles_and_objections(
+    name: str, text: str | None = None, cache: int | None = None
+) -> list[tuple[str, str | None, bool]]:
     """Per band of corpus kernel ``name`` that :func:`register_tile_function` finds a legal
     tile for (imperfect nests distributed): the tile, what :func:`tile_pays` objects, and
     whether :func:`fma_pays`."""
     from transforms.machine import detect
     from transforms.register_tiling import fma_pays, register_tile_function, tile_pays
 
-    module = affine.parse((CORPUS / "kernels" / f"{name}.mlir").read_text(), f"{name}.mlir")
+    text = text if text is not None else (CORPUS / "kernels" / f"{name}.mlir").read_text()
+    module = affine.parse(text, f"{name}.mlir")
     found = []
 
     def pays(band, plan):
-        found.append((plan.describe(), tile_pays(band, plan), fma_pays(plan)))
+        found.append((plan.describe(), tile_pays(band, plan, cache), fma_pays(plan)))
         return found[-1][1]
 
     register_tile_function(
@@ -269,6 +301,14 @@ def test_which_register_tiles_pay() -> None:
     assert gramschmidt and all(
         pays == "one scalar accumulator: a single dependence chain, as in the original"
         for _, pays, _ in gramschmidt
+    )
+    # doitgen with s outside p: the reduction s moved innermost reads C4[s][p] by rows,
+    # again for every r and q; that pays where C4 (576 bytes) fits in half the cache
+    (doitgen,) = _tiles_and_objections("doitgen_sp", DOITGEN_S_OUTSIDE)
+    assert doitgen[1] is None, doitgen
+    assert _tiles_and_objections("doitgen_sp", DOITGEN_S_OUTSIDE, cache=1024)[0][1] == (
+        "the reduction affine.for at doitgen_sp.mlir:9:7 innermost would read "
+        "affine.load at doitgen_sp.mlir:12:16 by rows with no reuse"
     )
     rows_sum, columns_sum = _tiles_and_objections("atax")
     assert rows_sum[1:] == (None, False)  # scalar sums of rows: two roundings kept
