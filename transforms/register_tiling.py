@@ -1352,7 +1352,7 @@ def _unshared_strided(
     any) do not share the load, and it is not read again at every iteration of a loop
     around the tile from a memref of at most half of ``cache`` bytes; None when there is none (gemm's ``B[k][j]``
     is shared by the rows of ``C``; doitgen's ``C4[s][p]``, 100 KiB, is read again for
-    every ``r`` and ``q``: 18.9x with the tile against 12.4x without, while covariance's
+    every ``r`` and ``q``: 15.7-18.9x with the tile against 12.4x without, while covariance's
     ``data[k][j]``, 6.6 MiB, ran 13.7x with it against 17.0x with cache tiles)."""
     if tile.reduction is None or tile.reduction is band[-1]:
         return None

@@ -9,8 +9,8 @@ exactly the nest's footprint (:func:`transforms.data_copy.generate_copies` with
 ``CopyPlan.order``), so every value read is the one the original read, bit for bit.
 
 syrk's ``A[j][k]`` with ``j`` innermost moves a row per iteration; read from ``A^T`` it is
-stride-1, which vectorises and register-tiles like gemm's ``B[k][j]`` (syrk 7.6x with
-register tiles measured here, against 1.5x without the copy). The copy costs a pass over
+stride-1, which vectorises like gemm's ``B[k][j]`` (through ``--affine-auto-schedule``,
+syrk 7.25x and syr2k 9.55x measured here, against 1.41x and 1.60x without the copies). The copy costs a pass over
 the footprint, so it is made only where the reads it turns stride-1 run at least
 ``min_reuse`` times per element copied.
 """
