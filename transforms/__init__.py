@@ -70,6 +70,7 @@ _LAZY = {
     "plan_copies": "transforms.data_copy",
     "generate_copies": "transforms.data_copy",
     "check_transposed_copy": "transforms.transposed_copy",
+    "check_expansion": "transforms.scalar_expansion",
     "plan_transposed_copies": "transforms.transposed_copy",
     "check_pipelining": "transforms.pipeline_transfer",
     "find_transfers": "transforms.pipeline_transfer",
@@ -226,6 +227,12 @@ def copy_data(module: Module, **options: Any) -> PassResult:
     ``slow_mem_space``, ``generate_dma``, ``min_dma_transfer``,
     ``skip_non_unit_stride_loops``, ``tag_mem_space``)."""
     return run_pass(module, "affine-data-copy-generate", **options)
+
+
+def expand_iter_args(module: Module) -> PassResult:
+    """``--affine-expand-iter-args``: values carried in ``iter_args`` demoted to memory, one
+    cell per instance of the loops around, so that schedules can move loops across them."""
+    return run_pass(module, "affine-expand-iter-args")
 
 
 def transpose_copy(module: Module, min_reuse: int = 16) -> PassResult:

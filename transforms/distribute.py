@@ -102,15 +102,20 @@ def check_distribution(
 ) -> Verdict:
     """Can the band be distributed over ``groups`` of its innermost body (all of group 1's
     iterations, then all of group 2's, ...)? Illegal when a dependence inside the band goes
-    from a later group to an earlier one: distribution would run its target first."""
+    from a later group to an earlier one: distribution would run its target first. One
+    carried only by loops around the band is kept (its source runs in an earlier iteration
+    of such a loop, before the whole band)."""
     verdict = unsupported_ops(band)
     if not verdict:
         return verdict
     analysis = analysis_for(band[0], analysis)
     group_of = {id(op): k for k, group in enumerate(groups) for top in group for op in top.walk()}
     for edge in analysis.memory:
-        if not any(ref.op is band[0] for ref in edge.common):
+        position = next((k for k, ref in enumerate(edge.common) if ref.op is band[0]), None)
+        if position is None:
             continue
+        if not edge.loop_independent and all(k < position for k in edge.carried):
+            continue  # carried by a loop around the band: its ends stay in their iterations
         source = group_of.get(id(edge.source.op))
         target = group_of.get(id(edge.target.op))
         if source is None or target is None or source <= target:

@@ -107,6 +107,12 @@ for _name, _module, _cls, _summary in (
         "Copy the data loops touch into fast-memory buffers, by copy loops or DMA (fast-mem-capacity KiB, fast-mem-space, slow-mem-space, generate-dma, min-dma-transfer, skip-non-unit-stride-loops, tag-mem-space)",
     ),
     (
+        "affine-expand-iter-args",
+        "scalar_expansion",
+        "ExpandIterArgs",
+        "Demote values carried in iter_args to memory, one cell per instance of the loops around (scalar expansion), so that schedules can move loops across them",
+    ),
+    (
         "affine-transpose-copy",
         "transposed_copy",
         "AffineTransposeCopy",

@@ -103,7 +103,7 @@ Interval = tuple[int, int]
 Box = tuple[Interval, ...]
 
 
-def _interval(e: AffineExpr, box: Box) -> Interval:
+def interval(e: AffineExpr, box: Box) -> Interval:
     """Bounds of ``e`` over the integer box (exact for each node given its operands' ranges
     are dense; sound always)."""
     kind = e.kind
@@ -113,9 +113,9 @@ def _interval(e: AffineExpr, box: Box) -> Interval:
         return box[e.value]
     if kind not in (ADD, MUL, FLOORDIV, CEILDIV, MOD):
         raise ValueError(f"{e} uses symbols")
-    lo, hi = _interval(e.lhs, box)
+    lo, hi = interval(e.lhs, box)
     if kind == ADD:
-        lo2, hi2 = _interval(e.rhs, box)
+        lo2, hi2 = interval(e.rhs, box)
         return lo + lo2, hi + hi2
     if e.rhs.kind != CONST:
         raise ValueError(f"{e} is semi-affine")
@@ -139,7 +139,7 @@ def _maximum(e: AffineExpr, box: Box, max_boxes: int) -> int:
     best = max(
         e.evaluate(centre), e.evaluate([lo for lo, _ in box]), e.evaluate([hi for _, hi in box])
     )
-    heap = [(-_interval(e, box)[1], box)]
+    heap = [(-interval(e, box)[1], box)]
     explored = 0
     while heap:
         negative_bound, current = heapq.heappop(heap)
@@ -160,7 +160,7 @@ def _maximum(e: AffineExpr, box: Box, max_boxes: int) -> int:
         for part in ((lo, middle), (middle + 1, hi)):
             sub = current[:widest] + (part,) + current[widest + 1 :]
             best = max(best, e.evaluate([(a + b) // 2 for a, b in sub]))
-            bound = _interval(e, sub)[1]
+            bound = interval(e, sub)[1]
             if bound > best:
                 heapq.heappush(heap, (-bound, sub))
     return best

@@ -171,6 +171,29 @@ def test_arrays_read_down_their_columns_are_read_from_transposed_copies() -> Non
         assert affine.check_equivalent(module, result.module, backend=backend)
 
 
+def test_values_carried_in_iter_args_move_to_memory_where_loops_then_reorder() -> None:
+    # symm carries temp2 across k in iter_args: one statement to the model, so k stays
+    # inside j, reading C[k][j] and B[k][j] down their columns. With temp2 in T[i][j], the
+    # j loop distributes and k goes outside it: every access stride-1 along j
+    module, result = scheduled("symm")
+    (report,) = result.functions
+    assert report.chosen.startswith("expanded"), report.chosen
+    assert report.costs[report.chosen] < 0.5 * report.costs["original"]
+    text = affine.print_module(result.module)
+    assert "memref.alloc() : memref<20x24xf32>" in text  # temp2 for each (i, j)
+    assert "iter_args(%arg6 = %cst_1) -> (f32)" not in text
+    # the zeroing of T, then C and T updated in a nest of their own
+    (outer,) = [op for op in result.module.functions()[0].walk() if _is_outer_loop(op)]
+    parts = [op for op in ForOp(outer).body.operations if op.name == "affine.for"]
+    assert len(parts) >= 3, text
+    for backend in ("interp", "c"):
+        assert affine.check_equivalent(module, result.module, backend=backend)
+
+
+def _is_outer_loop(op) -> bool:
+    return op.name == "affine.for" and op.parent_op is not None and op.parent_op.name == "func.func"
+
+
 def test_a_cheaper_loop_order_is_taken_at_any_size(default) -> None:
     _, result = default["two_mm"]
     (report,) = result.functions

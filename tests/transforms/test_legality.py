@@ -84,10 +84,11 @@ def check_nest(module: Module, runs: Sequence[Mapping[Value, int]] = ({},)) -> N
         groups = groups_of(band[-1])
         if len(groups) >= 2:
             # distribution runs group k's iterations before group k + 1's: a dependence from
-            # a later group to an earlier one inside the band would be reversed
+            # a later group to an earlier one inside the band, in one iteration of the loops
+            # around it, would be reversed (one carried by a loop around it is not)
             group_of = {id(x): k for k, g in enumerate(groups) for top in g for x in top.walk()}
             backward = any(
-                op in a.loops and op in b.loops and group_of[id(a.op)] > group_of[id(b.op)]
+                loop_distances(a, b, [op]) is not None and group_of[id(a.op)] > group_of[id(b.op)]
                 for a, b in pairs
                 if id(a.op) in group_of and id(b.op) in group_of
             )

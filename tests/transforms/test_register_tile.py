@@ -297,11 +297,12 @@ def test_which_register_tiles_pay() -> None:
     assert [pays for _, pays, _ in stencil] == [None, None]  # rows share 3 of 5 loads
     heat = _tiles_and_objections("heat_3d")
     assert heat and all(pays and "not enough loads shared" in pays for _, pays, _ in heat)
-    gramschmidt = _tiles_and_objections("gramschmidt")
-    assert gramschmidt and all(
-        pays == "one scalar accumulator: a single dependence chain, as in the original"
-        for _, pays, _ in gramschmidt
-    )
+    # gramschmidt's j loop distributes (the dependences between its parts are carried by
+    # k, around it): R[k][j] += Q[i][k] * A[i][j] becomes vectors of R[k][j..] held across
+    # i (9.3x measured), and the update of A jams rows with nothing to share
+    tiles = _tiles_and_objections("gramschmidt")
+    assert [pays for _, pays, _ in tiles] == [None, scale[1]], tiles
+    assert tiles[0][0].startswith("8 x 8 lanes of affine.for at gramschmidt.mlir:30:5")
     # doitgen with s outside p: the reduction s moved innermost reads C4[s][p] by rows,
     # again for every r and q; that pays where C4 (576 bytes) fits in half the cache
     (doitgen,) = _tiles_and_objections("doitgen_sp", DOITGEN_S_OUTSIDE)

@@ -1,0 +1,208 @@
+"""--affine-expand-iter-args: values carried in iter_args live in memory, one cell per
+instance of the loops around; every corpus kernel that carries one computes the same in
+both backends; what cannot be expanded says why; the loops around get their ranges from
+interval arithmetic; mlir-opt 22 accepts the output; random nests with iter_args, expanded
+and then transformed by random passes, compute the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import run_mlir_opt
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nestgen import nests
+from test_pass_sequences import pass_configs
+from test_passes import run_pass
+
+import affine
+from affine.exec.equivalence import check_equivalent
+from affine.ir.core import Module
+from affine.ops import ForOp
+from transforms.scalar_expansion import iv_ranges
+
+KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
+CARRIERS = sorted(p.stem for p in KERNELS.glob("*.mlir") if "iter_args" in p.read_text())
+
+
+def _parse(text: str, name: str = "t.mlir") -> Module:
+    return affine.parse(text, name)
+
+
+def _expanded(module: Module) -> tuple[Module, list[str]]:
+    result, remarks = run_pass(module, "affine-expand-iter-args", "")
+    return affine.parse(affine.print_module(result), "expanded.mlir"), remarks
+
+
+@pytest.mark.parametrize("kernel", CARRIERS)
+def test_corpus_kernels_compute_the_same_with_iter_args_in_memory(kernel: str) -> None:
+    path = KERNELS / f"{kernel}.mlir"
+    module = _parse(path.read_text(), str(path))
+    expanded, remarks = _expanded(module)
+    carriers = [op for op in module.walk() if op.name == "affine.for" and ForOp(op).iter_args]
+    # each loop is expanded, or carries a vector (vector_ops' only loop)
+    assert len(remarks) == len(carriers), remarks
+    assert all("expanded into" in r or "not a scalar" in r for r in remarks), remarks
+    assert "iter_args(" not in affine.print_module(expanded) or kernel.startswith("vector")
+    for function in module.functions():
+        if not (function.regions and function.regions[0].blocks):
+            continue
+        name = function.get_attr("sym_name").value
+        for backend in ("interp", "c"):
+            verdict = check_equivalent(
+                module, expanded, backend=backend, f_entry=name, g_entry=name
+            )
+            assert verdict, (kernel, name, backend, verdict)
+
+
+def test_symm_keeps_one_cell_per_row_and_column() -> None:
+    # temp2 is carried across k for each (i, j): a 20 x 24 buffer indexed [i, j], zeroed
+    # before the k loop, read and written in it, read after it
+    module = _parse((KERNELS / "symm.mlir").read_text(), "symm.mlir")
+    expanded, _ = _expanded(module)
+    text = affine.print_module(expanded)
+    assert "iter_args" not in text
+    assert "memref.alloc() : memref<20x24xf32>" in text
+    assert "memref.dealloc" in text
+    assert text.count("%alloc[%arg3, %arg4]") == 4, text
+
+
+# Each row: the loops (bounds over the ones before) and the range interval arithmetic
+# gives each IV: j < i + 1 with i in 0..9 reaches 9; j from max(i, 3) is at least 3 (the
+# largest least value of the max); k below min(j, 5) at most 4; i - 2 * j spans both ends.
+RANGES = [
+    (
+        "affine.for %i = 0 to 10 { affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {X} }",
+        [(0, 9), (0, 9)],
+    ),
+    (
+        "affine.for %i = 0 to 10 { affine.for %j = max affine_map<(d0) -> (d0, 3)>(%i) to 12 {X} }",
+        [(0, 9), (3, 11)],
+    ),
+    (
+        "affine.for %j = 0 to 8 { affine.for %k = 0 to min affine_map<(d0) -> (d0, 5)>(%j) {X} }",
+        [(0, 7), (0, 4)],
+    ),
+    (
+        "affine.for %i = 0 to 4 { affine.for %j = 0 to 3 { affine.for %k = affine_map<(d0, d1) -> (d0 - d1 * 2)>(%i, %j) to 10 {X} } }",
+        [(0, 3), (0, 2), (-4, 9)],
+    ),
+]
+
+
+@pytest.mark.parametrize(("nest", "expected"), RANGES, ids=range(len(RANGES)))
+def test_loop_ranges_by_interval_arithmetic(nest: str, expected: list) -> None:
+    body = "%c = arith.constant 0 : index"
+    text = f"func.func @f() {{\n{nest.replace('{X}', '{' + body + '}')}\nreturn\n}}"
+    function = _parse(text).functions()[0]
+    loops = [op for op in function.walk() if op.name == "affine.for"]
+    ranges = iv_ranges(loops)
+    assert not isinstance(ranges, str), ranges
+    assert [ranges[ForOp(loop).induction_var] for loop in loops] == expected
+
+
+REFUSED = {
+    "vector": (
+        """
+func.func @f(%A: memref<8x8xf32>) -> vector<4xf32> {
+  %z = arith.constant dense<0.0> : vector<4xf32>
+  %r = affine.for %i = 0 to 8 iter_args(%acc = %z) -> (vector<4xf32>) {
+    %v = affine.vector_load %A[%i, 0] : memref<8x8xf32>, vector<4xf32>
+    %s = arith.addf %acc, %v : vector<4xf32>
+    affine.yield %s : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+""",
+        "it carries a vector<4xf32>, not a scalar",
+    ),
+    "symbolic bound": (
+        """
+func.func @f(%A: memref<?xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  affine.for %i = 0 to %n {
+    %r = affine.for %k = 0 to 4 iter_args(%acc = %z) -> (f32) {
+      %v = affine.load %A[%k] : memref<?xf32>
+      %s = arith.addf %acc, %v : f32
+      affine.yield %s : f32
+    }
+    affine.store %r, %A[%i] : memref<?xf32>
+  }
+  return
+}
+""",
+        "a bound uses %n, not a loop IV or a constant",
+    ),
+    "too big": (
+        """
+func.func @f(%A: memref<8xf32>, %B: memref<1000x1000x1000xf32>) {
+  %z = arith.constant 0.0 : f32
+  affine.for %i = 0 to 1000 {
+    affine.for %j = 0 to 1000 {
+      affine.for %l = 0 to 1000 {
+        %r = affine.for %k = 0 to 8 iter_args(%acc = %z) -> (f32) {
+          %v = affine.load %A[%k] : memref<8xf32>
+          %s = arith.addf %acc, %v : f32
+          affine.yield %s : f32
+        }
+        affine.store %r, %B[%i, %j, %l] : memref<1000x1000x1000xf32>
+      }
+    }
+  }
+  return
+}
+""",
+        "its buffers would take 4000000000 bytes, over 268435456",
+    ),
+    "inside scf.for": (
+        """
+func.func @f(%A: memref<8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %r = affine.for %k = 0 to 8 iter_args(%acc = %z) -> (f32) {
+      %v = affine.load %A[%k] : memref<8xf32>
+      %s = arith.addf %acc, %v : f32
+      affine.yield %s : f32
+    }
+    memref.store %r, %A[%i] : memref<8xf32>
+  }
+  return
+}
+""",
+        "it is inside scf.for at",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED))
+def test_what_cannot_be_expanded_says_why(case: str) -> None:
+    text, reason = REFUSED[case]
+    module = _parse(text)
+    result, remarks = run_pass(module, "affine-expand-iter-args", "")
+    assert affine.print_module(result) == affine.print_module(module)
+    assert any(reason in r for r in remarks), remarks
+
+
+@pytest.mark.mlir
+def test_mlir_opt_accepts_the_output(mlir_opt: str) -> None:
+    for kernel in CARRIERS:
+        path = KERNELS / f"{kernel}.mlir"
+        expanded, _ = _expanded(_parse(path.read_text(), str(path)))
+        out = run_mlir_opt(mlir_opt, affine.print_module(expanded))
+        assert out.returncode == 0, (kernel, out.stderr)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nests(), st.lists(pass_configs(), max_size=3))
+def test_random_nests_expanded_then_transformed_compute_the_same(nest, sequence) -> None:
+    module = _parse(nest.text, "nest.mlir")
+    current, _ = _expanded(module)
+    for name, options in sequence:
+        current, _ = run_pass(current, name, options)
+        current = affine.parse(affine.print_module(current), "step.mlir")
+    outcome = check_equivalent(module.functions()[0], current.functions()[0], backend="interp")
+    assert outcome, (sequence, affine.print_module(current), outcome)
