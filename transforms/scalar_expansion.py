@@ -100,6 +100,8 @@ def _around(loop: Operation) -> list[Operation] | str:
     found: list[Operation] = []
     for op in loop.ancestors():
         if op.name == "func.func":
+            if len(op.regions[0].blocks) != 1:  # the buffers live from entry to return
+                return "its function has more than one block"
             return found[::-1]
         if op.name == "affine.for":
             found.append(op)

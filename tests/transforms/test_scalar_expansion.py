@@ -155,6 +155,23 @@ func.func @f(%A: memref<8xf32>, %B: memref<1000x1000x1000xf32>) {
 """,
         "its buffers would take 4000000000 bytes, over 268435456",
     ),
+    "several blocks": (
+        """
+func.func @f(%A: memref<8xf32>) {
+  %z = arith.constant 0.0 : f32
+  cf.br ^next
+^next:
+  %r = affine.for %k = 0 to 8 iter_args(%acc = %z) -> (f32) {
+    %v = affine.load %A[%k] : memref<8xf32>
+    %s = arith.addf %acc, %v : f32
+    affine.yield %s : f32
+  }
+  affine.store %r, %A[0] : memref<8xf32>
+  return
+}
+""",
+        "its function has more than one block",
+    ),
     "inside scf.for": (
         """
 func.func @f(%A: memref<8xf32>) {
