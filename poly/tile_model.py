@@ -497,12 +497,11 @@ class Transposition:
     """A memref whose innermost accesses in a nest mostly move along one outer
     coordinate: in a buffer laid out with the memref's dimensions in ``order`` (that
     coordinate last) they would be stride-1. ``saved`` is the cost the layout saves, in
-    :func:`access_cost`'s units; ``accesses`` are the ops that touch it."""
+    :func:`access_cost`'s units."""
 
     memref: Value
     order: tuple[int, ...]
     saved: float
-    accesses: tuple[Operation, ...]
 
 
 def _layout_cost(runs: Sequence[tuple[tuple[int, ...] | None, int]], last: int) -> float:
@@ -527,7 +526,6 @@ def transpositions(nest: Operation, counts: Mapping[object, int]) -> list[Transp
     ``counts`` (:func:`instance_counts`). Whether a copy may be read instead is not asked
     here (:func:`transforms.transposed_copy.check_transposed_copy`)."""
     runs: dict[Value, list[tuple[tuple[int, ...] | None, int]]] = {}
-    ops: dict[Value, list[Operation]] = {}
     for a in _model_of(_function(nest)).accesses:
         if not nest.is_ancestor_of(a.op):
             continue
@@ -535,7 +533,6 @@ def transpositions(nest: Operation, counts: Mapping[object, int]) -> list[Transp
         rank = a.relation.dim(isl.dim_type.out)
         moves = (0,) * rank if position is None else coordinate_moves(a, position)
         runs.setdefault(a.memref, []).append((moves, counts.get(_op_key(a.op), 1)))
-        ops.setdefault(a.memref, []).append(a.op)
     found = []
     for memref, reads in runs.items():
         t = memref.type
@@ -547,5 +544,5 @@ def transpositions(nest: Operation, counts: Mapping[object, int]) -> list[Transp
         saved = as_is - _layout_cost(reads, best)
         if best != rank - 1 and saved > 0:
             order = (*(k for k in range(rank) if k != best), best)
-            found.append(Transposition(memref, order, saved, tuple(dict.fromkeys(ops[memref]))))
+            found.append(Transposition(memref, order, saved))
     return found

@@ -474,7 +474,8 @@ def plan_function(
             "values carried in iter_args moved to memory (--affine-expand-iter-args); "
             "the schedule applies to the function after that pass"
         )
-    best = transposed(best, name)
+    if best is not copied:  # the copies the chosen candidate has use for
+        best = transposed(best, name)
     registers = register_tiled(best, name, machine)
     if registers is not None:
         candidates.append(registers)

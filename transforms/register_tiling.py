@@ -32,6 +32,7 @@ convention as in :mod:`transforms.loop_utils`.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -1350,10 +1351,11 @@ def _unshared_strided(
     """A load that a tile moving its reduction loop innermost makes walk memory by rows
     with no reuse: an outer subscript moves with the reduction loop, the tile's rows (if
     any) do not share the load, and it is not read again at every iteration of a loop
-    around the tile from a memref of at most half of ``cache`` bytes; None when there is none (gemm's ``B[k][j]``
-    is shared by the rows of ``C``; doitgen's ``C4[s][p]``, 100 KiB, is read again for
-    every ``r`` and ``q``: 15.7-18.9x with the tile against 12.4x without, while covariance's
-    ``data[k][j]``, 6.6 MiB, ran 13.7x with it against 17.0x with cache tiles)."""
+    around the tile from a memref of at most half of ``cache`` bytes; None when there is
+    none (gemm's ``B[k][j]`` is shared by the rows of ``C``; doitgen's ``C4[s][p]``,
+    100 KiB, is read again for every ``r`` and ``q``: 15.7-18.9x with the tile against
+    12.4x without, while covariance's ``data[k][j]``, 6.6 MiB, ran 13.7x with it against
+    17.0x with cache tiles)."""
     if tile.reduction is None or tile.reduction is band[-1]:
         return None
     body = Body(band)
@@ -1382,10 +1384,7 @@ def _bytes_of(memref: Value) -> int:
     t = memref.type
     if not isinstance(t, MemRefType) or not t.has_static_shape:
         return 2**62
-    count = 1
-    for extent in t.shape:
-        count *= extent
-    return count * _bytes(t.element_type)
+    return math.prod(t.shape) * _bytes(t.element_type)
 
 
 def tile_pays(

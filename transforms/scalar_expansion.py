@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from affine.analysis.layout import interval
 from affine.analysis.loops import lower_bound, upper_bound
-from affine.analysis.value_map import ValueMap, fully_compose
+from affine.analysis.value_map import ValueMap, constant_value, fully_compose
 from affine.dialects.builders import (
     affine_load,
     affine_store,
@@ -32,26 +32,19 @@ from affine.dialects.builders import (
     memref_alloc,
     memref_dealloc,
 )
-from affine.ir.core import Module, Operation, OpResult, Value, replace_uses
+from affine.ir.core import Module, Operation, Value, replace_uses
 from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import constant, dim
 from affine.ops import ForOp
 from poly.legality import LEGAL, Verdict, where
+from transforms.data_copy import element_bytes
 from transforms.loop_pass import functions, refuse
-from transforms.loop_utils import new_loop, replace_results
+from transforms.loop_utils import enclosing_function, new_loop, replace_results
 from transforms.registry import PassContext
 
 Range = tuple[int, int]
 MAX_BYTES = 1 << 28  # the most memory the buffers of one loop may take
-
-
-def _constant(value: Value) -> int | None:
-    if isinstance(value, OpResult) and value.owner.name == "arith.constant":
-        v = getattr(value.owner.get_attr("value"), "value", None)
-        if isinstance(v, int):
-            return v
-    return None
 
 
 def _result_ranges(vm: ValueMap, ranges: dict[Value, Range]) -> list[Range] | str:
@@ -61,7 +54,7 @@ def _result_ranges(vm: ValueMap, ranges: dict[Value, Range]) -> list[Range] | st
     m = vm.map
     box: list[Range] = []
     for v in vm.operands:
-        c = _constant(v)
+        c = constant_value(v)
         if v in ranges:
             box.append(ranges[v])
         elif c is not None:
@@ -127,15 +120,10 @@ def check_expansion(loop: Operation) -> Verdict:
     if isinstance(ranges, str):
         return Verdict(False, ranges)
     cells = math.prod(high - low + 1 for low, high in ranges.values())
-    size = cells * sum(_bytes(arg.type) for arg in f.iter_args)
+    size = cells * sum(element_bytes(arg.type) for arg in f.iter_args)
     if size > MAX_BYTES:
         return Verdict(False, f"its buffers would take {size} bytes, over {MAX_BYTES}")
     return LEGAL
-
-
-def _bytes(t: object) -> int:
-    width = getattr(t, "width", 64)  # index: 8 bytes
-    return max(1, (width + 7) // 8)
 
 
 def expand_iter_args(loop: Operation) -> Operation:
@@ -149,7 +137,8 @@ def expand_iter_args(loop: Operation) -> Operation:
     lows = [ranges[iv][0] for iv in ivs]
     shape = [ranges[iv][1] - ranges[iv][0] + 1 for iv in ivs] or [1]
     cell = AffineMap.get(len(ivs), 0, [dim(k) - low for k, low in enumerate(lows)] or [constant(0)])
-    function = next(op for op in loop.ancestors() if op.name == "func.func")
+    function = enclosing_function(loop)
+    assert function is not None
     entry = function.regions[0].blocks[0]
     f = ForOp(loop)
     block = loop.parent

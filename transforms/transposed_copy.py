@@ -17,6 +17,7 @@ the footprint, so it is made only where the reads it turns stride-1 run at least
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from affine.ir.core import Module, Operation
@@ -54,14 +55,12 @@ def check_transposed_copy(plan: CopyPlan) -> Verdict:
 
 
 def plan_transposed_copies(
-    nest: Operation, min_reuse: int = MIN_REUSE
+    nest: Operation, counts: Mapping[object, int], min_reuse: int = MIN_REUSE
 ) -> tuple[list[CopyPlan], list[tuple[Transposition, str]]]:
     """The transposed copies worth making before ``nest`` (a plan with its buffer's
-    ``order``), and the transpositions the model wants that are not made, with why."""
-    function = nest
-    while function.parent_op is not None and function.name != "func.func":
-        function = function.parent_op
-    wanted = transpositions(nest, instance_counts(function))
+    ``order``), and the transpositions the model wants that are not made, with why; runs
+    are ``counts`` (:func:`poly.tile_model.instance_counts` of the function)."""
+    wanted = transpositions(nest, counts)
     if not wanted:
         return [], []
     spaces = {memory_space(t.memref) or 0 for t in wanted}
@@ -98,8 +97,9 @@ def transpose_copies(
     """Make, in place, the transposed copies of :func:`plan_transposed_copies` before every
     outermost loop of ``function``; remarks for those not made. Returns what was copied."""
     done = []
+    counts = instance_counts(function)  # the copies made leave the other nests' ops as they are
     for nest in [op for op in function.regions[0].blocks[0].operations if is_loop(op)]:
-        made, left = plan_transposed_copies(nest, min_reuse)
+        made, left = plan_transposed_copies(nest, counts, min_reuse)
         for t, reason in left:
             refuse(context, nest, f"{describe_memref(t.memref)} not transposed", reason)
         for plan in made:
