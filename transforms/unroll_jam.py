@@ -35,6 +35,9 @@ from poly.legality import (
     unsupported_ops,
     window_reversals,
 )
+from poly.schedule import Schedule
+from poly.schedule_program import ScheduleError
+from poly.tail_jam import tail_jam
 from poly.tile_model import element_bytes
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -509,7 +512,10 @@ def interleave_chains(
     their loops would walk more than ``max_streams`` address streams (None: no limit).
     ``i`` may hold other ops and loops beside them (adi's sweeps: a forward and a
     backward chain per row, with stores between); each enclosing loop is jammed once, for
-    all its chain loops.
+    all its chain loops. Where no skew serves because the ops after a chain loop feed the
+    next iteration's chain (cholesky, trisolv), the chains run side by side over the
+    iterations they share and each finishes after, in order (:func:`_tail_jammed`); the
+    function is then regenerated from its schedule and no other loop is jammed.
 
     Returns a new module (``module`` untouched) and what was done: per enclosing loop, the
     jammed loop and a line; each jam checked by :func:`check_unroll_and_jam`, skewing being
@@ -521,10 +527,67 @@ def interleave_chains(
         jammed = _jammed(
             result, function_name, outer_position, positions, factor, max_skew, max_streams
         )
+        tails = None
+        if jammed is None:
+            jammed = tails = _tail_jammed(
+                result, function_name, outer_position, positions, factor, max_streams
+            )
         if jammed is not None:
             result, line = jammed
             done.append(line)
+        if tails is not None:
+            break  # the function was regenerated: the other groups' positions are gone
     return result, done
+
+
+def _tail_jammed(
+    module: Module,
+    function_name: str,
+    outer_position: int,
+    positions: list[int],
+    factor: int,
+    max_streams: int | None,
+) -> tuple[Module, tuple[Operation, str]] | None:
+    """A new module where the loop at ``outer_position`` runs its one chain loop (at
+    ``positions``) as chains side by side over the iterations the copies share, each copy
+    finishing its own after (:func:`poly.tail_jam.tail_jam`: where the ops after the chain
+    loop feed the next iteration's chain, as in cholesky and trisolv), with the most chains,
+    halving ``factor`` down to 2, whose loops walk at most ``max_streams`` streams; None
+    where the schedule is illegal or the function has none."""
+    if len(positions) != 1:
+        return None
+    function = module.function(function_name)
+    loops = [op for op in function.walk() if is_loop(op)]
+    outer, inner = loops[outer_position], loops[positions[0]]
+    if outer.name != "affine.for" or inner.name != "affine.for":
+        return None
+    try:
+        schedule = Schedule.of(function)
+    except ScheduleError:
+        return None
+    chains = factor
+    while chains >= 2:
+        try:
+            jammed = tail_jam(schedule, outer, inner, chains)
+            if isinstance(jammed, str):
+                return None
+            result = jammed.apply(separate=True)
+        except ScheduleError:
+            return None
+        innermost = [
+            op
+            for op in result.function(function_name).walk()
+            if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
+        ]
+        streams = max((memory_streams(loop) for loop in innermost), default=0)
+        if max_streams is None or streams <= max_streams or chains // 2 < 2:
+            line = (
+                f"{chains} chains of {loop_label(inner)} side by side over the iterations "
+                f"they share, then each iteration of {loop_label(outer)} finishes, in order"
+            )
+            return result, (outer, line)
+        chains //= 2
+    return None
 
 
 def _jammed(

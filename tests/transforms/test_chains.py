@@ -148,3 +148,96 @@ func.func @f(%A: memref<{shape}>) {{
 """
     loop = next(op for op in affine.parse(text).function("f").walk() if op.name == "affine.for")
     assert memory_streams(loop) == streams
+
+
+def test_cholesky_runs_eight_dot_products_side_by_side_and_then_each_division() -> None:
+    # A[i][j] -= A[i][k] * A[j][k] for k < j, then A[i][j] /= A[j][j]: iteration j + 1 of
+    # %k reads A[i][j] at k = j, after j's division. Jammed plainly the copies would read it
+    # before; jammed over k < 8 * floor(j / 8), which every copy runs, and each copy's
+    # remaining k and its division after, in order of j, every dependence holds
+    module = affine.parse((KERNELS / "cholesky.mlir").read_text(), "cholesky.mlir")
+    result, done = interleave_chains(module, "cholesky")
+    ((_, line),) = done
+    assert (
+        line.startswith("8 chains of %k at cholesky.mlir:") and "then each iteration of %j" in line
+    )
+    assert affine.check_equivalent(module, result)
+
+
+def test_trisolv_rows_run_side_by_side_before_each_row_is_divided() -> None:
+    module = affine.parse((KERNELS / "trisolv.mlir").read_text(), "trisolv.mlir")
+    result, done = interleave_chains(module, "trisolv")
+    ((_, line),) = done
+    assert line.startswith("8 chains of %j at trisolv.mlir:")
+    assert affine.check_equivalent(module, result)
+
+
+# x[i] starts from x[i - 1] (before the chain loop): copy c + 1's start, run with the
+# copies' starts before the shared iterations, would read x[i] before copy c's tail ends
+CARRIED_START = """
+func.func @carried(%L: memref<24x24xf64>, %x: memref<24xf64>) {
+  affine.for %i = 1 to 24 {
+    %p = affine.load %x[%i - 1] : memref<24xf64>
+    affine.store %p, %x[%i] : memref<24xf64>
+    affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) {
+      %l = affine.load %L[%i, %j] : memref<24x24xf64>
+      %xj = affine.load %x[%j] : memref<24xf64>
+      %m = arith.mulf %l, %xj : f64
+      %xi = affine.load %x[%i] : memref<24xf64>
+      %s = arith.subf %xi, %m : f64
+      affine.store %s, %x[%i] : memref<24xf64>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_tail_jam_that_reverses_a_dependence_is_refused_with_it() -> None:
+    from poly.schedule import Schedule
+    from poly.tail_jam import tail_jam
+    from transforms.loop_utils import is_loop
+
+    module = affine.parse(CARRIED_START, "carried.mlir")
+    function = module.function("carried")
+    outer, inner = [op for op in function.walk() if is_loop(op)]
+    verdict = tail_jam(Schedule.of(function), outer, inner, 4)
+    assert isinstance(verdict, str) and verdict.startswith("the jammed schedule is not legal")
+    assert "x[" in verdict or "%x" in verdict
+    result, done = interleave_chains(module, "carried")
+    assert done == [] and result is module
+
+
+@pytest.mark.mlir
+def test_mlir_opt_reads_the_tail_jammed_cholesky(mlir_opt: str) -> None:
+    module = affine.parse((KERNELS / "cholesky.mlir").read_text(), "cholesky.mlir")
+    result, _ = interleave_chains(module, "cholesky")
+    done = run_mlir_opt(mlir_opt, affine.print_module(result))
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "kernel, function", [("cholesky", "cholesky"), ("trisolv", "trisolv"), ("lu", "lu")]
+)
+@pytest.mark.parametrize("factor", [2, 3, 5, 8])
+def test_tail_jams_of_every_factor_compute_the_original(
+    kernel: str, function: str, factor: int
+) -> None:
+    # groups of `factor` rows, 24 not always a multiple: partial first and last groups
+    from poly.schedule import Schedule
+    from poly.tail_jam import tail_jam
+    from transforms.loop_utils import is_loop
+
+    module = affine.parse((KERNELS / f"{kernel}.mlir").read_text(), f"{kernel}.mlir")
+    func = module.function(function)
+    loops = [op for op in func.walk() if is_loop(op)]
+    pairs = [(o, i) for o in loops for i in loops if i.parent_op is o]
+    jammed = 0
+    for outer, inner in pairs:
+        schedule = tail_jam(Schedule.of(func), outer, inner, factor)
+        if isinstance(schedule, str):
+            assert schedule.startswith("the jammed schedule is not legal") or "loop" in schedule
+            continue
+        jammed += 1
+        assert affine.check_equivalent(module, schedule.apply(separate=True))
+    assert jammed >= 1

@@ -1,0 +1,153 @@
+"""Chains side by side over a triangular inner loop: the schedule that jams ``factor``
+iterations of a loop ``j`` over the part of its inner loop ``k`` that they all run, then
+finishes each iteration's own part (its ``k`` iterations past the group's first, and
+``j``'s body after ``k``) one iteration after the other.
+
+Invariant: the schedule runs every statement instance once; it is returned only where
+:meth:`poly.schedule.Schedule.check` finds it legal against every dependence.
+
+Plain unroll-and-jam runs the copies side by side to the end of ``k``; where iteration
+``j + 1`` of ``k`` reads what ``j``'s body writes after its ``k`` loop (cholesky's
+``A[i][j] /= A[j][j]``, read as ``A[i][k]`` at ``k = j``; trisolv's ``x[i]``), that reverses
+a dependence. Here the instances of group ``g = floor(j / factor)``, copy
+``c = j mod factor``, run in three parts: the ops before ``k`` (copy by copy), the *steady*
+``k`` iterations, which the group's first iteration runs too (``k`` outside, the copies
+inside: ``factor`` independent chains), and each copy's *tail* (its other ``k`` iterations
+and the ops after ``k``) in the order of ``c``. In the flat 2d+1 vectors, with ``j`` at
+position ``p`` and ``k`` at ``p + 2``:
+
+    before k:  [.., g, 0, c, v[p+1] ..]
+    steady:    [.., g, 1, k, c, v[p+3] .., 0]
+    tail:      [.., g, 2, c, v[p+1] ..]
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from affine.ir.core import Operation
+from poly.schedule import Schedule
+from poly.space import align_params, isl_context
+
+BEFORE, STEADY, TAIL = 0, 1, 2
+
+
+def _vector_map(width: int, parts: list[isl.Aff | int], out: int) -> isl.Map:
+    """The map from anonymous vectors of ``width`` to vectors of ``out`` dimensions, each
+    output an affine function of the input (an Aff) or a constant, padded with zeros."""
+    assert len(parts) <= out
+    space = isl.Space.alloc(isl_context(), 0, width, out)
+    domain = isl.LocalSpace.from_space(space.domain())
+    affs = isl.AffList.alloc(isl_context(), out)
+    for k in range(out):
+        part = parts[k] if k < len(parts) else 0
+        if isinstance(part, int):
+            part = isl.Aff.zero_on_domain(domain).set_constant_val(_val(part))
+        affs = affs.add(part)
+    return isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(space, affs))
+
+
+def _val(n: int) -> isl.Val:
+    return isl.Val.int_from_si(isl_context(), n)
+
+
+def _var(width: int, k: int) -> isl.Aff:
+    """Dimension ``k`` of anonymous vectors of ``width``."""
+    domain = isl.LocalSpace.from_space(isl.Space.set_alloc(isl_context(), 0, width))
+    return isl.Aff.var_on_domain(domain, isl.dim_type.set, k)
+
+
+def _group_maps(width: int, p: int, factor: int) -> dict[int, isl.Map]:
+    """Per part, the map from a statement's flat vector (``j`` at ``p``, ``k`` at ``p + 2``)
+    to its vector in the jammed schedule (see the module docstring)."""
+
+    def var(k: int) -> isl.Aff:
+        return _var(width, k)
+
+    j = var(p)
+    group = j.scale_down_val(_val(factor)).floor()
+    copy = j.sub(group.scale_val(_val(factor)))
+    prefix: list[isl.Aff | int] = [var(k) for k in range(p)]
+    rest = [var(k) for k in range(p + 1, width)]
+    out = width + 2
+    return {
+        BEFORE: _vector_map(width, [*prefix, group, BEFORE, copy, *rest], out),
+        STEADY: _vector_map(width, [*prefix, group, STEADY, var(p + 2), copy, *rest[2:]], out),
+        TAIL: _vector_map(width, [*prefix, group, TAIL, copy, *rest], out),
+    }
+
+
+def _first_of_group(domain: isl.Set, position: int, factor: int) -> isl.Set:
+    """The points of ``domain`` whose group's first point (dimension ``position`` rounded
+    down to a multiple of ``factor``) is in ``domain`` too."""
+    space = domain.get_space()
+    local = isl.LocalSpace.from_space(space)
+    n = space.dim(isl.dim_type.set)
+    affs = isl.AffList.alloc(isl_context(), n)
+    for k in range(n):
+        v = isl.Aff.var_on_domain(local, isl.dim_type.set, k)
+        if k == position:
+            v = v.scale_down_val(_val(factor)).floor().scale_val(_val(factor))
+        affs = affs.add(v)
+    to_first = isl.MultiAff.from_aff_list(space.map_from_set(), affs)
+    return domain.intersect(domain.preimage_multi_aff(to_first))
+
+
+def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int) -> Schedule | str:
+    """``schedule`` (a function's own 2d+1 schedule) with ``factor`` iterations of loop
+    ``outer`` jammed over loop ``inner`` (directly inside it) and their tails run after (see
+    the module docstring); why not, when the check finds the result illegal or the loops do
+    not fit."""
+    if factor < 2:
+        return f"jamming by {factor} runs nothing side by side"
+    if inner.parent_op is not outer:
+        return "the inner loop is not directly inside the jammed loop"
+    body = outer.regions[0].blocks[0].operations
+    if any(op.regions for op in body if op is not inner and body.index(op) < body.index(inner)):
+        return "the jammed loop holds a loop or region before the inner loop"
+    maps = schedule.maps
+    width = max(m.dim(isl.dim_type.out) for m in maps.values())
+    parts = None
+    pieces: list[isl.Map] = []
+    for statement in schedule.statements:
+        flat = maps[statement.name]
+        if outer not in statement.loops:
+            pad = _vector_map(width, [_var(width, k) for k in range(width)], width + 2)
+            pieces.append(flat.apply_range(pad))
+            continue
+        depth = statement.loops.index(outer)
+        p = 2 * depth + 1
+        parts = _group_maps(width, p, factor)
+        if inner in statement.loops:
+            steady = _first_of_group(statement.domain, depth, factor)
+            pieces.append(flat.intersect_domain(steady).apply_range(parts[STEADY]))
+            tail = statement.domain.subtract(steady)
+            pieces.append(flat.intersect_domain(tail).apply_range(parts[TAIL]))
+        elif _before(statement.ops[0], inner, outer):
+            pieces.append(flat.apply_range(parts[BEFORE]))
+        else:
+            pieces.append(flat.apply_range(parts[TAIL]))
+    union: isl.UnionMap | None = None
+    for piece in align_params(*pieces):
+        union = isl.UnionMap.from_map(piece) if union is None else union.union(piece)
+    if union is None or parts is None:
+        return "no statement runs in the jammed loop"
+    jammed = schedule.replace(union)
+    verdict = jammed.check()
+    if not verdict:
+        return f"the jammed schedule is not legal: {verdict.reason}"
+    return jammed
+
+
+def _before(op: Operation, inner: Operation, outer: Operation) -> bool:
+    """Whether ``op`` (in ``outer``, not in ``inner``) comes before ``inner`` in ``outer``'s
+    body."""
+    body = outer.regions[0].blocks[0].operations
+    top = op
+    while top.parent_op is not outer:
+        assert top.parent_op is not None
+        top = top.parent_op
+    return body.index(top) < body.index(inner)
+
+
+__all__ = ["tail_jam"]
