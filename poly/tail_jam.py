@@ -57,9 +57,9 @@ def _var(width: int, k: int) -> isl.Aff:
     return isl.Aff.var_on_domain(domain, isl.dim_type.set, k)
 
 
-def _group_maps(width: int, p: int, factor: int) -> dict[int, isl.Map]:
-    """Per part, the map from a statement's flat vector (``j`` at ``p``, ``k`` at ``p + 2``)
-    to its vector in the jammed schedule (see the module docstring)."""
+def _group_map(width: int, p: int, factor: int, part: int) -> isl.Map:
+    """The map from a statement's flat vector (``j`` at ``p``, ``k`` at ``p + 2`` for the
+    steady part) to its vector in the jammed schedule (see the module docstring)."""
 
     def var(k: int) -> isl.Aff:
         return _var(width, k)
@@ -69,12 +69,9 @@ def _group_maps(width: int, p: int, factor: int) -> dict[int, isl.Map]:
     copy = j.sub(group.scale_val(_val(factor)))
     prefix: list[isl.Aff | int] = [var(k) for k in range(p)]
     rest = [var(k) for k in range(p + 1, width)]
-    out = width + 2
-    return {
-        BEFORE: _vector_map(width, [*prefix, group, BEFORE, copy, *rest], out),
-        STEADY: _vector_map(width, [*prefix, group, STEADY, var(p + 2), copy, *rest[2:]], out),
-        TAIL: _vector_map(width, [*prefix, group, TAIL, copy, *rest], out),
-    }
+    if part == STEADY:
+        return _vector_map(width, [*prefix, group, STEADY, var(p + 2), copy, *rest[2:]], width + 2)
+    return _vector_map(width, [*prefix, group, part, copy, *rest], width + 2)
 
 
 def _first_of_group(domain: isl.Set, position: int, factor: int) -> isl.Set:
@@ -107,7 +104,8 @@ def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int
         return "the jammed loop holds a loop or region before the inner loop"
     maps = schedule.maps
     width = max(m.dim(isl.dim_type.out) for m in maps.values())
-    parts = None
+    if not any(inner in statement.loops for statement in schedule.statements):
+        return "no statement runs in the inner loop"
     pieces: list[isl.Map] = []
     for statement in schedule.statements:
         flat = maps[statement.name]
@@ -117,21 +115,21 @@ def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int
             continue
         depth = statement.loops.index(outer)
         p = 2 * depth + 1
-        parts = _group_maps(width, p, factor)
         if inner in statement.loops:
             steady = _first_of_group(statement.domain, depth, factor)
-            pieces.append(flat.intersect_domain(steady).apply_range(parts[STEADY]))
+            to_steady = _group_map(width, p, factor, STEADY)
+            pieces.append(flat.intersect_domain(steady).apply_range(to_steady))
             tail = statement.domain.subtract(steady)
-            pieces.append(flat.intersect_domain(tail).apply_range(parts[TAIL]))
-        elif _before(statement.ops[0], inner, outer):
-            pieces.append(flat.apply_range(parts[BEFORE]))
+            pieces.append(
+                flat.intersect_domain(tail).apply_range(_group_map(width, p, factor, TAIL))
+            )
         else:
-            pieces.append(flat.apply_range(parts[TAIL]))
+            part = BEFORE if _before(statement.ops[0], inner, outer) else TAIL
+            pieces.append(flat.apply_range(_group_map(width, p, factor, part)))
     union: isl.UnionMap | None = None
     for piece in align_params(*pieces):
         union = isl.UnionMap.from_map(piece) if union is None else union.union(piece)
-    if union is None or parts is None:
-        return "no statement runs in the jammed loop"
+    assert union is not None  # a statement runs in the inner loop
     jammed = schedule.replace(union)
     verdict = jammed.check()
     if not verdict:
