@@ -10,6 +10,7 @@ dependence that this reorders. In-place convention as in :mod:`transforms.loop_u
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -565,8 +566,8 @@ def _tail_jammed(
         schedule = Schedule.of(function)
     except ScheduleError:
         return None
-    chains = factor
-    while chains >= 2:
+    counts = _chain_counts(factor)
+    for chains in counts:
         try:
             jammed = tail_jam(schedule, outer, inner, chains)
             if isinstance(jammed, str):
@@ -574,20 +575,34 @@ def _tail_jammed(
             result = jammed.apply(separate=True)
         except ScheduleError:
             return None
-        innermost = [
-            op
-            for op in result.function(function_name).walk()
-            if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
-        ]
-        streams = max((memory_streams(loop) for loop in innermost), default=0)
-        if max_streams is None or streams <= max_streams or chains // 2 < 2:
+        streams = _most_streams([result.function(function_name)])
+        if max_streams is None or streams <= max_streams or chains == counts[-1]:
             line = (
                 f"{chains} chains of {loop_label(inner)} side by side over the iterations "
                 f"they share, then each iteration of {loop_label(outer)} finishes, in order"
             )
             return result, (outer, line)
-        chains //= 2
     return None
+
+
+def _chain_counts(factor: int) -> list[int]:
+    """``factor`` and its halvings down to 2: the chain counts tried, most first."""
+    counts = [factor]
+    while counts[-1] // 2 >= 2:
+        counts.append(counts[-1] // 2)
+    return counts
+
+
+def _most_streams(roots: Sequence[Operation]) -> int:
+    """The most address streams (:func:`memory_streams`) an innermost loop under ``roots``
+    walks."""
+    innermost = [
+        op
+        for top in roots
+        for op in top.walk()
+        if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
+    ]
+    return max((memory_streams(loop) for loop in innermost), default=0)
 
 
 def _jammed(
@@ -605,9 +620,7 @@ def _jammed(
     and there the most chains, halving ``factor`` while it stays at least 2, whose loops
     walk at most ``max_streams`` streams (:func:`memory_streams`); None where no skew
     serves."""
-    counts = [factor]  # fewer chains, down to 2, where they walk too many streams
-    while counts[-1] // 2 >= 2:
-        counts.append(counts[-1] // 2)
+    counts = _chain_counts(factor)  # fewer chains where they walk too many streams
     for skew in range(max_skew + 1):
         for chains in counts:
             trial = module.clone()
@@ -626,13 +639,7 @@ def _jammed(
                 placed = unroll_and_jam_loop(outer, chains)
             except TransformError:
                 break
-            innermost = [
-                op
-                for top in placed
-                for op in top.walk()
-                if is_loop(op) and not any(is_loop(o) for o in op.nested_ops())
-            ]
-            streams = max((memory_streams(loop) for loop in innermost), default=0)
+            streams = _most_streams(placed)
             if max_streams is None or streams <= max_streams or chains == counts[-1]:
                 skewed = (
                     f", skewed by {skew} x {value_label(ForOp(outer).induction_var)}"
