@@ -55,6 +55,7 @@ from affine.math.expr import AffineExpr, dim
 from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp
 from poly.flow import FlowAnalysis
+from poly.footprints import ModelError, bounding_box, loop_footprints
 from poly.legality import (
     RegisterOrder,
     Verdict,
@@ -65,6 +66,7 @@ from poly.legality import (
     where,
 )
 from poly.model import VIEW_OPS
+from poly.tile_model import element_bytes
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -1241,18 +1243,66 @@ def innermost_bands(root: Operation) -> list[list[Operation]]:
     return bands
 
 
-def _worth(loop: Operation, groups: Sequence[Sequence[Operation]], machine: Machine) -> bool:
+def _worth(
+    loop: Operation,
+    groups: Sequence[Sequence[Operation]],
+    machine: Machine,
+    pays: Callable[[Sequence[Operation], RegisterTile], str | None] | None = None,
+) -> bool:
     """Whether distributing ``loop`` over ``groups`` gives a part with a perfect band (the
-    loop and the part's nest) that has a register tile plan."""
+    loop and the part's nest) that has a register tile plan (that ``pays``, when given),
+    and, where every such plan is
+    scalar (no vector loop), costs no second pass over memory: a scalar tile's gain is
+    several chains side by side, which :func:`transforms.unroll_jam.interleave_chains` gets
+    without distributing, while reading data beyond the L2 cache twice costs a pass over
+    it (atax's ``A``: 0.99x distributed with 8 rows, 2.16x kept together with 8 chains)."""
+    plans = []
     for group in groups:
         for op in group:
             if not is_loop(op):
                 continue
             for band in innermost_bands(op):
                 extended = [loop, *band] if band[0] is op else band
-                if isinstance(plan_register_tile(extended, machine), RegisterTile):
-                    return True
-    return False
+                plan = plan_register_tile(extended, machine)
+                if isinstance(plan, RegisterTile) and (
+                    pays is None or pays(extended, plan) is None
+                ):
+                    plans.append(plan)
+    if not plans:
+        return False
+    return (
+        any(p.vector is not None for p in plans) or reread_beyond(loop, groups, machine.l2) is None
+    )
+
+
+def reread_beyond(
+    loop: Operation, groups: Sequence[Sequence[Operation]], cache: int
+) -> Value | None:
+    """A memref that two of ``groups`` (parts of ``loop``'s body) access and whose footprint
+    over all of ``loop`` exceeds ``cache`` bytes (its bounding box's), so that ``loop``
+    distributed over the groups reads it from beyond the cache once more; None if none is."""
+    parts: dict[Value, set[int]] = {}
+    for k, group in enumerate(groups):
+        for top in group:
+            for op in top.walk():
+                if op.name in _MEMORY:
+                    memref = op.operands[1] if op.name == "affine.store" else op.operands[0]
+                    parts.setdefault(_root(memref), set()).add(k)
+    shared = [m for m, ks in parts.items() if len(ks) > 1]
+    if not shared:
+        return None
+    try:
+        footprints, _ = loop_footprints(loop)
+    except ModelError:
+        return shared[0]  # unknown: assume the worst
+    for memref in shared:
+        footprint = footprints.get(memref)
+        if footprint is None or not isinstance(memref.type, MemRefType):
+            continue
+        box = bounding_box(footprint.region)
+        if isinstance(box, str) or box.volume * element_bytes(memref.type) > cache:
+            return memref
+    return None
 
 
 @dataclass
@@ -1420,6 +1470,17 @@ def fma_pays(tile: RegisterTile) -> bool:
     return tile.rows is not None and tile.vector is not None and tile.reduction is not None
 
 
+def distribute_for_register_tiles(
+    function: Operation,
+    machine: Machine,
+    pays: Callable[[Sequence[Operation], RegisterTile], str | None] | None = None,
+) -> None:
+    """Distribute ``function``'s imperfect loops where legal and :func:`_worth` it: where a
+    part becomes a perfect band with a register tile (that ``pays``), at no second pass
+    over data beyond the L2 cache unless a tile is vectorised."""
+    distribute_imperfect_loops(function, lambda loop, groups: _worth(loop, groups, machine, pays))
+
+
 def register_tile_function(
     function: Operation,
     machine: Machine,
@@ -1438,7 +1499,7 @@ def register_tile_function(
     ``fma`` says, for all tiles or per tile, whether multiply-adds are fused. Returns, per
     band tiled, where it is and its tile (:meth:`RegisterTile.describe`)."""
     if distribute:
-        distribute_imperfect_loops(function, lambda loop, groups: _worth(loop, groups, machine))
+        distribute_for_register_tiles(function, machine, pays)
     analysis = analysis_of(function)
     done = []
     for band in innermost_bands(function):
@@ -1470,6 +1531,7 @@ __all__ = [
     "RegisterTile",
     "RegisterTilePass",
     "check_register_tile",
+    "distribute_for_register_tiles",
     "fma_pays",
     "held_groups",
     "innermost_bands",
@@ -1477,6 +1539,7 @@ __all__ = [
     "register_order",
     "register_tile_band",
     "register_tile_function",
+    "reread_beyond",
     "shared_rows",
     "tile_pays",
     "tile_shape",

@@ -74,8 +74,19 @@ def test_schedules_change_where_cheaper_and_register_tiles_where_they_pay(forced
         "gemm": "original+regtile",  # ISL's order reads B down its columns
         "two_mm": "isl serialized untiled+regtile",  # register tiles without cache tiles
         "lu": "isl",
-        "atax": "original+regtile",  # held sums of A's rows and of its columns
+        # A's rows summed 8 at a time as 8 chains, both loops over a row kept together:
+        # distributed for the rows' register tile, A (beyond the cache) is read twice
+        "atax": "original+chains",
     }
+    function = forced["atax"][1].module.functions()[0]
+    rows = next(op for op in function.walk() if op.name == "affine.for" and ForOp(op).step == 8)
+    sums, updates = [op for op in ForOp(rows).body.operations if op.name == "affine.for"]
+    for loop in (sums, updates):  # each iteration reads 8 rows of A, once per loop
+        loads = [op for op in ForOp(loop).body.operations if op.name == "affine.load"]
+        assert (
+            sum(1 for op in loads if op.operands[0] is function.regions[0].blocks[0].arguments[0])
+            == 8
+        )
 
 
 def test_isls_time_tiled_stencil_has_tiled_time_loops(forced) -> None:

@@ -268,7 +268,12 @@ def _tiles_and_objections(
     tile for (imperfect nests distributed): the tile, what :func:`tile_pays` objects, and
     whether :func:`fma_pays`."""
     from transforms.machine import detect
-    from transforms.register_tiling import fma_pays, register_tile_function, tile_pays
+    from transforms.register_tiling import (
+        distribute_for_register_tiles,
+        fma_pays,
+        register_tile_function,
+        tile_pays,
+    )
 
     text = text if text is not None else (CORPUS / "kernels" / f"{name}.mlir").read_text()
     module = affine.parse(text, f"{name}.mlir")
@@ -278,11 +283,12 @@ def _tiles_and_objections(
         found.append((plan.describe(), tile_pays(band, plan, cache), fma_pays(plan)))
         return found[-1][1]
 
+    function, machine = module.functions()[0], detect().override(vector_bits=512)
+    distribute_for_register_tiles(
+        function, machine, lambda band, plan: tile_pays(band, plan, cache)
+    )
     register_tile_function(
-        module.functions()[0],
-        detect().override(vector_bits=512),
-        PassContext(print_op_on_diagnostic=False),
-        pays=pays,
+        function, machine, PassContext(print_op_on_diagnostic=False), distribute=False, pays=pays
     )
     return found
 
