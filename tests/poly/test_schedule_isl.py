@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import islpy as isl
 import pytest
 
 import affine
 from poly.context import IslBudgetExceeded
 from poly.schedule import Schedule
-from poly.schedule_isl import compute_schedule
+from poly.schedule_isl import compute_schedule, innermost_first
+from poly.space import read_user_text
 
 KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
 
@@ -41,6 +43,35 @@ def test_seidel_2d_gets_a_band_skewed_by_the_time_loop() -> None:
     module, s = kernel("seidel_2d")
     chosen = isl_schedule(s)
     assert str(chosen) == "{ S0[t, i, j] -> [0, t, 0, t + i, 0, 2t + i + j, 0] }"
+    assert affine.check_equivalent(module, chosen.apply(), backend="interp")
+
+
+def test_innermost_first_moves_each_statements_last_dimension_to_the_front() -> None:
+    _, s = kernel("lu")
+    rotation = innermost_first(s.program.domain)
+    # S0[i] stays; S2[i, j] -> [j, i]; S1, S3[i, j, k] -> [k, i, j]
+    assert rotation.is_bijective()
+    for point, image in (
+        ("S0[3]", "S0[3]"),
+        ("S2[5, 2]", "S2[2, 5]"),
+        ("S1[5, 3, 1]", "S1[1, 5, 3]"),
+    ):
+        one = read_user_text(isl.UnionSet, "{ " + point + " }")
+        assert one.apply(rotation).is_equal(read_user_text(isl.UnionSet, "{ " + image + " }"))
+
+
+def test_lu_with_innermost_loops_outside_is_right_looking() -> None:
+    """ISL keeps the order it is given where the dependences allow: seen with ``k`` first,
+    LU's updates ``A[i][j] -= A[i][k] * A[k][j]`` run step by step of ``k`` over the whole
+    trailing matrix, each row ``i`` by ``j`` (stride 1), and the division of ``A[i][j]`` at
+    step ``j``; the same updates of each element in the same order."""
+    module, s = kernel("lu")
+    chosen = isl_schedule(s, serialize_sccs=True, innermost_outside=True)
+    assert str(chosen) == (
+        "{ S0[i] -> [0, i, 0, 0, 0, 0, 0]; S1[i, j, k] -> [1, k, 0, i, 0, j, 2]; "
+        "S2[i, j] -> [1, j, 0, i, 0, 1 + j, 0]; S3[i, j, k] -> [1, k, 0, i, 0, j, 1] }"
+    )
+    assert chosen.check().legal
     assert affine.check_equivalent(module, chosen.apply(), backend="interp")
 
 
