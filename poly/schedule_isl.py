@@ -69,8 +69,8 @@ def compute_schedule(
     ``dependences``; ``serialize_sccs`` distributes every strongly connected component into
     its own nest (no fusion across them). With ``innermost_outside`` ISL sees every
     statement's innermost loop first (:func:`innermost_first`), the order it keeps where
-    the dependences let it (an in-place factorisation's update loop outermost: LU and
-    Cholesky updating the whole trailing matrix per step), and the answer is a map over
+    the dependences let it (an in-place factorisation's update loop outermost: LU
+    updating the whole trailing matrix at each step), and the answer is a map over
     the statements' own dimensions. Raises :class:`poly.context.IslBudgetExceeded`
     when ISL needs more than ``max_operations`` (ISL counts few of its scheduler's steps)
     or, with ``time_limit``, more than that many seconds (it then runs in a child process,
