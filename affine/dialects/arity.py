@@ -218,6 +218,7 @@ _ARITIES: dict[str, Arity] = {
     "vector.fma": Arity(0, 1, 3),
     "vector.insert": Arity(0, 1, AtLeast(2), required=("static_position",)),
     "vector.reduction": Arity(0, 1, AtLeast(1), required=("kind",)),
+    "vector.shuffle": Arity(0, 1, 2, required=("mask",)),
 }
 for _name in (
     "addf subf mulf divf remf maximumf minimumf maxnumf minnumf addi subi muli divui divsi "

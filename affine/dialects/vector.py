@@ -1,5 +1,6 @@
 """The ``vector`` dialect ops that register tiles and vectorised loops use: ``broadcast``,
-``fma``, ``reduction``, ``extract`` and ``insert`` (MLIR 22 has no ``vector.splat``).
+``fma``, ``reduction``, ``extract``, ``insert`` and ``shuffle`` (MLIR 22 has no
+``vector.splat``).
 
 Invariant: each op reads and prints as mlir-opt 22 does and is refused with mlir-opt's
 message for the usual mistakes (element types that differ, shapes that do not broadcast,
@@ -330,11 +331,81 @@ define_format(
     traits=(PURE,),
 )
 
+# -- vector.shuffle --------------------------------------------------------------------------------
+
+
+def shuffle_mask(op: Operation) -> tuple[int, ...]:
+    """The ``mask`` of a ``vector.shuffle``: for each result lane, the lane of the two
+    operands' concatenation it copies (-1: poison)."""
+    attr = op.properties.get("mask")
+    assert isinstance(attr, DenseArrayAttr)  # the verifier checked it
+    return tuple(attr.values)
+
+
+def _parse_shuffle(p: Parser, offset: int) -> Operation:
+    operands = [p.parse_operand()]
+    p.expect(",")
+    operands.append(p.parse_operand())
+    mask = p.parse_comma_list("[", p.parse_integer)
+    attrs = p.parse_optional_attr_dict()
+    p.expect(":")
+    first = _parse_vector_type(p)
+    p.expect(",")
+    second = _parse_vector_type(p)
+    values = [p.resolve(operands[0], first), p.resolve(operands[1], second)]
+    result = VectorType((len(mask),), first.element_type)
+    props: dict[str, Attribute] = {"mask": DenseArrayAttr(I64, mask)}
+    return create(p, "vector.shuffle", offset, values, [result], props, attrs)
+
+
+def _print_shuffle(pr: Printer, op: Operation) -> None:
+    mask = ", ".join(str(k) for k in shuffle_mask(op))
+    pr.write(f" {pr.operands(op.operands)} [{mask}]")
+    pr.write(pr.attr_dict(op.attributes, ("mask",)))
+    pr.write(f" : {pr.type(op.operands[0].type)}, {pr.type(op.operands[1].type)}")
+
+
+def _verify_shuffle(op: Operation) -> None:
+    """One-dimensional shuffles (what load rotation makes), with mlir-opt's checks."""
+    first, second = (v.type for v in op.operands)
+    result = op.results[0].type
+    for k, t in enumerate((first, second)):
+        if not isinstance(t, VectorType):
+            op_error(
+                op, f"operand #{k} must be fixed-length vector of any type values, but got '{t}'"
+            )
+    assert isinstance(first, VectorType) and isinstance(second, VectorType)
+    attr = op.properties.get("mask")
+    if not isinstance(attr, DenseArrayAttr) or attr.element_type != I64:
+        op_error(op, "attribute 'mask' failed to satisfy constraint: i64 dense array attribute")
+    if len(first.shape) != 1 or len(second.shape) != 1:
+        op_error(op, "only shuffles of one-dimensional vectors are supported")
+    if first.element_type != second.element_type or not isinstance(result, VectorType):
+        op_error(op, "failed to verify that second operand v2 and result have same element type")
+    mask = shuffle_mask(op)
+    if result.shape != (len(mask),) or result.element_type != first.element_type:
+        op_error(op, "failed to verify that result type matches the mask's length")
+    total = first.shape[0] + second.shape[0]
+    for k, lane in enumerate(mask):
+        if lane != -1 and not 0 <= lane < total:
+            op_error(op, f"mask index #{k + 1} out of range")
+
+
+define(
+    "vector.shuffle",
+    parse=_parse_shuffle,
+    print=_print_shuffle,
+    verify=_verify_shuffle,
+    properties=("mask",),
+    traits=(PURE,),
+)
+
 __all__ = [
     "COMBINING_KINDS",
     "combining_kind",
     "kind_supports",
     "position_operands",
+    "shuffle_mask",
     "static_position",
     "sub_vector_type",
 ]

@@ -1,4 +1,4 @@
-"""C for the ``vector`` ops: broadcast, reduction, extract and insert (``vector.fma`` and
+"""C for the ``vector`` ops: broadcast, reduction, extract, insert and shuffle (``vector.fma`` and
 the vector loads and stores share the emitters of their scalar counterparts).
 
 Invariant: a vector value is a struct holding its lanes in row-major order
@@ -8,7 +8,12 @@ lanes :mod:`affine.exec.semantics` says, with the scalar C of :mod:`affine.exec.
 
 from __future__ import annotations
 
-from affine.dialects.vector import combining_kind, position_operands, static_position
+from affine.dialects.vector import (
+    combining_kind,
+    position_operands,
+    shuffle_mask,
+    static_position,
+)
 from affine.exec.c_emitter import FunctionEmitter, c_op, lane_count
 from affine.exec.c_scalar import binary_c, float_literal
 from affine.exec.elements import float_values
@@ -40,6 +45,17 @@ def _c_broadcast(e: FunctionEmitter, op: Operation) -> None:
     copy = e.declare(result, None, op.loc)
     for k, p in enumerate(picked):
         e.line(f"{copy}.v[{k}] = {name}.v[{p}];")
+
+
+@c_op("vector.shuffle")
+def _c_shuffle(e: FunctionEmitter, op: Operation) -> None:
+    first, second = op.operands
+    assert isinstance(first.type, VectorType)  # the verifier checked it
+    lanes = lane_count(first.type)
+    copy = e.declare(op.results[0], None, op.loc)
+    for k, p in enumerate(shuffle_mask(op)):
+        source, lane = (first, max(p, 0)) if p < lanes else (second, p - lanes)
+        e.line(f"{copy}.v[{k}] = {e.names[source]}.v[{lane}];")
 
 
 @c_op("vector.reduction")

@@ -31,6 +31,7 @@ from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
+from affine.dialects.vector import shuffle_mask
 from affine.exec.elements import (
     ARITH_CASTS,
     F32,
@@ -1695,6 +1696,18 @@ def _broadcast(c: _Compiler, op: Operation) -> Closure:
         env[r] = tuple(lanes[k] for k in picked)
 
     return broadcast if shape else splat
+
+
+@_op("vector.shuffle")
+def _shuffle(c: _Compiler, op: Operation) -> Closure:
+    mask = [max(k, 0) for k in shuffle_mask(op)]  # a poison lane (-1) may hold any lane
+    a, b, r = c.slot(op.operands[0]), c.slot(op.operands[1]), c.slot(op.results[0])
+
+    def shuffle(env: Env) -> None:
+        lanes = env[a] + env[b]
+        env[r] = tuple(lanes[k] for k in mask)
+
+    return shuffle
 
 
 @_op("vector.reduction")

@@ -201,3 +201,38 @@ func.func @f(%X: memref<16xf32>) {
     c = emit_c(affine.parse(text))
     assert "typedef struct { float v[16]; } pa_v16_float;" in c
     assert "= fmaf(v" in c and ".v[l" in c
+
+
+def test_shuffle_picks_lanes_of_both_operands_side_by_side() -> None:
+    # lane k of the result is lane mask[k] of (a ++ b): [1, 2, 3, 4] shifts a window of one
+    text = """
+func.func @f(%X: memref<8xf32>, %Y: memref<6xf32>) {
+  %a = affine.vector_load %X[0] : memref<8xf32>, vector<4xf32>
+  %b = affine.vector_load %X[4] : memref<8xf32>, vector<4xf32>
+  %s = vector.shuffle %a, %b [1, 2, 3, 4] : vector<4xf32>, vector<4xf32>
+  %t = vector.shuffle %b, %a [7, 0] : vector<4xf32>, vector<4xf32>
+  affine.vector_store %s, %Y[0] : memref<6xf32>, vector<4xf32>
+  affine.vector_store %t, %Y[4] : memref<6xf32>, vector<2xf32>
+  return
+}
+"""
+    out = _both(text, np.arange(8, dtype=np.float32), np.zeros(6, np.float32))
+    assert np.array_equal(out[1], [1, 2, 3, 4, 3, 4])
+
+
+@pytest.mark.parametrize(
+    ("mask", "message"),
+    [
+        ("[1, 8]", "mask index #2 out of range"),
+        ("[-2, 0]", "mask index #1 out of range"),
+    ],
+)
+def test_shuffle_masks_are_checked(mask: str, message: str) -> None:
+    text = f"""
+func.func @f(%a: vector<4xf32>) -> vector<2xf32> {{
+  %s = vector.shuffle %a, %a {mask} : vector<4xf32>, vector<4xf32>
+  return %s : vector<2xf32>
+}}
+"""
+    with pytest.raises(affine.ir.diagnostics.VerifyError, match=message):
+        affine.parse(text, "mask.mlir")
