@@ -149,6 +149,12 @@ for _name, _module, _cls, _summary in (
         "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew, max-streams)",
     ),
     (
+        "affine-rotate-loads",
+        "load_rotation",
+        "RotateLoads",
+        "Load each element of a row once in loops whose vector loads overlap (a stencil's neighbours): loads carried to the next iteration in iter_args and shuffled into place",
+    ),
+    (
         "affine-time-tile",
         "time_tiling",
         "TimeTile",

@@ -117,7 +117,7 @@ def _iv(loop: Operation) -> Value:
     return ForOp(loop).induction_var
 
 
-def _root(memref: Value) -> Value:
+def buffer_of(memref: Value) -> Value:
     """The buffer a memref value views (through casts and views)."""
     while memref.owner_op is not None and memref.owner_op.name in VIEW_OPS:
         memref = memref.owner_op.operands[0]
@@ -254,8 +254,6 @@ def vector_blocker(body: Body, loop: Operation) -> str | None:
     iv = _iv(loop)
     if ForOp(loop).step != 1:
         return f"{where(loop)} has a step other than 1"
-    if ForOp(loop).lower_bound_map.num_results != 1:
-        return f"{where(loop)} has a lower bound with several results"
     user = body.uses_as_value(iv)
     if user is not None:
         return f"{where(user)} uses the induction variable of {where(loop)} as a value"
@@ -378,8 +376,11 @@ def plan_register_tile(
             "no loop to vectorise (every loop has an access that is not contiguous along "
             "it) and no address stored to at every iteration of a loop",
         )
-    if reduction is None and rows is None:
-        return Verdict(False, "only a vector loop: nothing to hold in registers or to jam")
+    if reduction is None and rows is None and not overlapping_loads(band, vector_loop):
+        return Verdict(
+            False,
+            "only a vector loop: nothing to hold in registers, to jam or to load once",
+        )
     roles = [x for x in (rows, vector_loop, reduction) if x is not None]
     first = min(loops.index(x) for x in roles)
     between = [x for x in loops[first:] if x not in roles]
@@ -493,8 +494,6 @@ def _shape_problem(band: Sequence[Operation], body: Body, tile: RegisterTile) ->
             return problem
     if tile.rows is not None and ForOp(tile.rows).step != 1:
         return f"{where(tile.rows)} needs step 1 to be cut into groups"
-    if tile.vector is not None and ForOp(tile.vector).lower_bound_map.num_results != 1:
-        return f"{where(tile.vector)} needs a single lower bound to be cut into groups"
     for loop in roles:
         others = [x for x in roles if x is not loop]
         if _bounds_use(loop, others):
@@ -536,7 +535,9 @@ class _Memory:
 
     def forget(self, root: Value, keep: tuple | None) -> None:
         """A store to ``root``: what was known of other addresses of it may be stale."""
-        stale = [k for k in self.known if _root(k[0]) is root and k != keep and k not in self.held]
+        stale = [
+            k for k in self.known if buffer_of(k[0]) is root and k != keep and k not in self.held
+        ]
         for key in stale:
             del self.known[key]
 
@@ -679,7 +680,7 @@ class _TileEmitter:
         if lb is None:
             lb = lower_bound(loop)
             if lb.map.num_results > 1:
-                nonempty = _nonempty(lb, upper_bound(loop))
+                nonempty = nonempty_condition(lb, upper_bound(loop))
                 branch = affine_if(nonempty.map_set, nonempty.operands)
                 branch.loc = loop.loc
                 at.add(branch)
@@ -877,7 +878,7 @@ class _Copy:
         op.loc = self.e.band[-1].loc
         at.add(op)
         memory.known[key] = op.result
-        memory.reads.add(_root(memref))
+        memory.reads.add(buffer_of(memref))
         return op.result
 
     def store(self, at: _Insert, key: tuple, value: Value, memory: _Memory, loc: object) -> None:
@@ -885,7 +886,7 @@ class _Copy:
             memory.known[key] = value
             return
         memref, m, operands, width = key
-        root = _root(memref)
+        root = buffer_of(memref)
         last = memory.last_store.get(root)
         if last is not None and last[0] == key and root not in memory.reads:
             last[1].erase()
@@ -1040,7 +1041,7 @@ def _nonnegative(values: ValueMap) -> _Condition:
     )
 
 
-def _nonempty(lb: ValueMap, ub: ValueMap) -> _Condition:
+def nonempty_condition(lb: ValueMap, ub: ValueMap) -> _Condition:
     """The set where every result of ``ub`` exceeds every result of ``lb`` (a loop from
     ``max(lb)`` to ``min(ub)`` runs at least once)."""
     return _nonnegative(
@@ -1068,7 +1069,7 @@ def _hoistable(body: Body, tile: RegisterTile, held: set[Operation]) -> list[Ope
     buffers the band never writes: a tile computes them once, before the loop."""
     if tile.reduction is None:
         return []
-    written = {_root(body.memref(op)) for op in body.stores()}
+    written = {buffer_of(body.memref(op)) for op in body.stores()}
     r = _iv(tile.reduction)
     memo: dict[Operation, bool] = {}
     return [
@@ -1078,7 +1079,7 @@ def _hoistable(body: Body, tile: RegisterTile, held: set[Operation]) -> list[Ope
         and op not in held
         and not body.varies(op, r, memo)
         and all(
-            x.name != "affine.load" or _root(body.memref(x)) not in written
+            x.name != "affine.load" or buffer_of(body.memref(x)) not in written
             for x in _slice(body, [op])
         )
     ]
@@ -1158,7 +1159,7 @@ def _packable(body: Body, tile: RegisterTile, vectorised: dict[Operation, bool])
     trips = trip_bound(reduction)
     if trips is None or trips <= 0:
         return []
-    written = {_root(body.memref(op)) for op in body.stores()}
+    written = {buffer_of(body.memref(op)) for op in body.stores()}
     r = _iv(reduction)
     memo: dict[Operation, bool] = {}
     roots = []
@@ -1175,7 +1176,7 @@ def _packable(body: Body, tile: RegisterTile, vectorised: dict[Operation, bool])
         if not consumers or op.name == "affine.load":
             continue
         chain = _slice(body, [op])
-        if all(x.name != "affine.load" or _root(body.memref(x)) not in written for x in chain):
+        if all(x.name != "affine.load" or buffer_of(body.memref(x)) not in written for x in chain):
             roots.append(op)
     size = sum(trips * tile.row_factor * _bytes(op.results[0].type) for op in roots)
     return roots if size <= _PACK_LIMIT else []
@@ -1287,7 +1288,7 @@ def reread_beyond(
             for op in top.walk():
                 if op.name in _MEMORY:
                     memref = op.operands[1] if op.name == "affine.store" else op.operands[0]
-                    parts.setdefault(_root(memref), set()).add(k)
+                    parts.setdefault(buffer_of(memref), set()).add(k)
     shared = [m for m, ks in parts.items() if len(ks) > 1]
     if not shared:
         return None
@@ -1395,6 +1396,36 @@ def shared_rows(band: Sequence[Operation], tile: RegisterTile) -> bool:
     return bool(loads) and len(shared) >= SHARED_LOADS * len(loads)
 
 
+def overlapping_loads(band: Sequence[Operation], loop: Operation | None) -> bool:
+    """Whether two loads of the band read one row of a buffer the body does not write, at
+    addresses that differ by a constant along the vector loop ``loop`` only (a stencil's
+    neighbours ``X[i][j - 1]``, ``X[i][j + 1]``): vectorised, they overlap, and
+    :mod:`transforms.load_rotation` loads each element once (jacobi-1d 1.8x)."""
+    if loop is None:
+        return False
+    body = Body(band)
+    iv = _iv(loop)
+    written = {buffer_of(body.memref(op)) for op in body.stores()}
+    loads = [
+        op
+        for op in body.ops
+        if op.name == "affine.load"
+        and op in body.needed
+        and buffer_of(body.memref(op)) not in written
+        and _contiguous(body.access[op], iv)
+    ]
+    for k, a in enumerate(loads):
+        for b in loads[k + 1 :]:
+            if body.memref(a) is not body.memref(b):
+                continue
+            gaps = difference(body.access[a], body.access[b]).map.results
+            if all(e.is_constant for e in gaps) and [e.value != 0 for e in gaps] == [False] * (
+                len(gaps) - 1
+            ) + [True]:
+                return True
+    return False
+
+
 def _unshared_strided(
     band: Sequence[Operation], tile: RegisterTile, cache: int
 ) -> Operation | None:
@@ -1442,8 +1473,10 @@ def tile_pays(
 ) -> str | None:
     """None when ``tile`` is expected to run faster than the band as LLVM compiles it, else
     why not. Measured here (docs/performance.md): a tile pays when it holds accumulators
-    in registers (a reduction loop: matmul-like and matrix-vector bands, 1.5-47x) or its
-    jammed rows share loads (:func:`shared_rows`: jacobi-2d 1.3-1.4x); rows jammed without
+    in registers (a reduction loop: matmul-like and matrix-vector bands, 1.5-47x), its
+    jammed rows share loads (:func:`shared_rows`: jacobi-2d 1.3-1.4x) or its vectors load
+    overlapping data that :mod:`transforms.load_rotation` reads once
+    (:func:`overlapping_loads`: jacobi-1d 1.7x, fdtd-2d 1.4x in time tiles); rows jammed without
     either only unroll what LLVM vectorises already (deriche 0.84x), one scalar
     accumulator alone gains nothing (gramschmidt 0.89-0.94x, doitgen's source order 0.90x),
     and a reduction moved innermost that reads memory by rows with no reuse is slower
@@ -1458,7 +1491,12 @@ def tile_pays(
         return "one scalar accumulator: a single dependence chain, as in the original"
     if tile.reduction is not None or shared_rows(band, tile):
         return None
-    return "no accumulator to hold and not enough loads shared between the jammed rows"
+    if overlapping_loads(band, tile.vector):
+        return None
+    return (
+        "no accumulator to hold, not enough loads shared between the jammed rows and no "
+        "overlapping loads along the vector loop"
+    )
 
 
 def fma_pays(tile: RegisterTile) -> bool:
@@ -1530,11 +1568,14 @@ __all__ = [
     "Body",
     "RegisterTile",
     "RegisterTilePass",
+    "buffer_of",
     "check_register_tile",
     "distribute_for_register_tiles",
     "fma_pays",
     "held_groups",
     "innermost_bands",
+    "nonempty_condition",
+    "overlapping_loads",
     "plan_register_tile",
     "register_order",
     "register_tile_band",

@@ -159,17 +159,22 @@ def test_the_auto_scheduler_time_tiles_a_stencil_whose_data_leave_the_l2_cache()
     module = kernel("jacobi_1d", {"N": 4000, "T": 8})
     result = auto_schedule(module, l2=16)
     (report,) = result.functions
-    assert report.chosen == "original+time tiles"
-    assert report.tiles == [
+    assert report.chosen == "original+time tiles+regtile"
+    assert report.tiles[0] == (
         "time tiles of %t: 32 steps x 1024 of the first written dimension, skew 1 per sweep "
         "(2 sweeps per step); the model's traffic / 30.1"
-    ]
+    )
+    # each sweep a vector loop whose loads of A[i - 1], A[i], A[i + 1] are rotated
+    assert [t.split(":")[0] for t in report.tiles[1:]] == [
+        "register tile of band at affine.for at jacobi_1d.mlir"
+    ] * 2 + ["loads rotated in affine.for at jacobi_1d.mlir"] * 2
+    assert all(" -> 1 per iteration, 1 carried" in t for t in report.tiles[3:])
     # 8 steps: one time tile, so no loop for it
     assert "-1023 + 2t + i <= 1024o1 <= 2t + i" in report.schedule
     assert affine.check_equivalent(module, result.module, backend="c")
-    # with the L2 holding the data there is nothing to gain
+    # with the L2 holding the data time tiles have nothing to gain: rotated loads alone
     (report,) = auto_schedule(module, l2=64).functions
-    assert report.chosen == "original"
+    assert report.chosen == "original+regtile"
 
 
 def test_the_pass_remarks_at_each_time_loop_and_refuses_sizes_that_do_not_fit() -> None:
@@ -229,7 +234,8 @@ def test_the_auto_scheduler_puts_register_tiles_inside_time_tiles() -> None:
         "time tiles of %t: 8 steps x 16 of the first written dimension, skew 1 per sweep "
         "(2 sweeps per step); the model's traffic / 4"
     )
-    assert len(report.tiles) == 3  # and a register tile in each sweep
+    # a register tile in each sweep, its loads of B[i][j - 1..j + 1] rotated
+    assert [t.split(" ")[0] for t in report.tiles[1:]] == ["register"] * 2 + ["loads"] * 2
     # the time loop tiled: tile loops over steps and rows around each sweep's t, i, j
     assert max(loop_depths(result.module.function("jacobi_2d"))) == 5
     assert affine.check_equivalent(module, result.module, backend="c")
