@@ -15,8 +15,8 @@ innermost body is straight-line code) a role:
 
 The rewritten band: groups of rows, inside them groups of vectors, inside them the held
 values, the reduction loop and the body once per row (in row order) and per vector, with
-partial groups at the end (fewer rows; narrower vectors); rows from a ``max`` (a time
-tile's edge) are grouped under an ``affine.if`` per result being the largest, all under a
+partial groups at the end (fewer rows; narrower vectors); rows or vectors from a ``max`` (a
+time tile's edge) are grouped under an ``affine.if`` per result being the largest, all under a
 test that there are rows at all. Straight-line copies share
 loads of one address (until a store to the same buffer), forward stored values to later
 loads of the same address and drop stores that a later store to the same address
@@ -1419,9 +1419,11 @@ def overlapping_loads(band: Sequence[Operation], loop: Operation | None) -> bool
             if body.memref(a) is not body.memref(b):
                 continue
             gaps = difference(body.access[a], body.access[b]).map.results
-            if all(e.is_constant for e in gaps) and [e.value != 0 for e in gaps] == [False] * (
-                len(gaps) - 1
-            ) + [True]:
+            if (
+                all(e.is_constant for e in gaps)
+                and all(e.value == 0 for e in gaps[:-1])
+                and gaps[-1].value != 0
+            ):
                 return True
     return False
 
