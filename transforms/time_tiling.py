@@ -13,7 +13,7 @@ updates, ``halo = skew * sweeps * bt``. Measured at LARGE sizes (docs/performanc
 where the data live in L3: jacobi-1d 1.2-1.3x; with register tiles inside, jacobi-2d
 1.6x, fdtd-2d 1.1-1.2x; heat-3d's tiles (model gain 2) 0.91-0.99x, so the auto-scheduler
 asks for a gain of :data:`MIN_GAIN` unless the register tiles inside rotate their loads
-(:mod:`transforms.load_rotation`; then heat-3d's run 1.40x).
+(:mod:`transforms.load_rotation`; then heat-3d's run 1.2-1.3x).
 """
 
 from __future__ import annotations
