@@ -24,6 +24,7 @@ from affine.syntax.parser import parse_module
 from affine.syntax.printer import print_module
 from transforms import registry
 from transforms.expected_diagnostics import verify as verify_expected
+from transforms.machine import detect
 
 
 @dataclass(frozen=True)
@@ -447,6 +448,11 @@ def run(argv: list[str]) -> int:
     try:
         opts = parse_args(argv)
     except PolyError as e:
+        print(f"poly-opt: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        detect()  # a wrong $POLY_MACHINE stops here, before anything is read
+    except ValueError as e:
         print(f"poly-opt: error: {e}", file=sys.stderr)
         return 1
     try:

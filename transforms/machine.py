@@ -14,6 +14,7 @@ AMD Zen 5 reports a 32 KiB L1d for a 48 KiB one): overrides exist for that.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -50,16 +51,16 @@ class Machine:
             raise ValueError(f"element size must be positive, got {element_bytes}")
         return max(1, self.vector_bits // 8 // element_bytes)
 
-    def override(self, **values: int | None) -> Machine:
+    def override(self, source: str = "override", **values: int | None) -> Machine:
         """This machine with the given fields replaced (``None`` keeps a field); cache
-        sizes in bytes. The replaced fields' source becomes ``"override"``."""
+        sizes in bytes. The replaced fields' source becomes ``source``."""
         given = {k: v for k, v in values.items() if v is not None}
         unknown = sorted(set(given) - set(_FIELDS))
         if unknown:
             raise ValueError(f"unknown machine field(s): {', '.join(unknown)}")
-        source = dict(self.source)
-        source.update({k: "override" for k in given})
-        return replace(self, **given, source=source)
+        sources = dict(self.source)
+        sources.update({k: source for k in given})
+        return replace(self, **given, source=sources)
 
     def describe(self) -> str:
         """One line: sizes in KiB, the vector shape, and where values did not come from the OS."""
@@ -132,20 +133,49 @@ def read_vector_shape(cpuinfo: Path = CPUINFO) -> dict[str, int]:
     return {}
 
 
-def detect(caches: Path = SYSFS_CACHE, cpuinfo: Path = CPUINFO) -> Machine:
-    """The machine as the OS describes it, :data:`FALLBACK` for what it does not say."""
+def detect(
+    caches: Path = SYSFS_CACHE,
+    cpuinfo: Path = CPUINFO,
+    environ: Mapping[str, str] = os.environ,
+) -> Machine:
+    """The machine as the OS describes it, :data:`FALLBACK` for what it does not say, with
+    the options of ``$POLY_MACHINE`` applied (``"l1=32 l2=1024 l3=32768 vector-bits=512"``,
+    the pass options' syntax: schedules made for another machine, or the same on every one)."""
     values = {**read_caches(caches), **read_vector_shape(cpuinfo)}
     source = {k: ("os" if k in values else "fallback") for k in _FIELDS}
-    return replace(FALLBACK, **values, source=source)
+    machine = replace(FALLBACK, **values, source=source)
+    pinned = environ.get(MACHINE_VARIABLE, "").strip()
+    if not pinned:
+        return machine
+    try:
+        return machine_from_options(parse_machine_options(pinned), machine, "$" + MACHINE_VARIABLE)
+    except ValueError as error:
+        raise ValueError(f"${MACHINE_VARIABLE}: {error}") from None
+
+
+MACHINE_VARIABLE = "POLY_MACHINE"
+
+
+def parse_machine_options(text: str) -> dict[str, int | None]:
+    """``key=value`` pairs separated by spaces or commas, values positive integers."""
+    options: dict[str, int | None] = {}
+    for item in re.split(r"[\s,]+", text.strip()):
+        key, equals, value = item.partition("=")
+        if not equals or not value.isdigit() or int(value) <= 0:
+            raise ValueError(f"expected key=positive integer, got '{item}'")
+        options[key] = int(value)
+    return options
 
 
 _OPTION_SCALE = {"l1": KIB, "l2": KIB, "l3": KIB, "vector-bits": 1}
 
 
-def machine_from_options(options: Mapping[str, int | None], base: Machine | None = None) -> Machine:
+def machine_from_options(
+    options: Mapping[str, int | None], base: Machine | None = None, source: str = "override"
+) -> Machine:
     """``base`` (default: :func:`detect`) with pass options applied: ``l1``, ``l2``, ``l3``
     in KiB and ``vector-bits`` (which also sets 32 registers for 512-bit vectors, else 16).
-    ``None`` values are ignored."""
+    ``None`` values are ignored; the fields set say ``source`` in :attr:`Machine.source`."""
     unknown = sorted(set(options) - set(_OPTION_SCALE))
     if unknown:
         raise ValueError(f"unknown machine option(s): {', '.join(unknown)}")
@@ -155,7 +185,7 @@ def machine_from_options(options: Mapping[str, int | None], base: Machine | None
     bits = values.get("vector_bits")
     if bits is not None:
         values["vector_registers"] = 32 if bits >= 512 else 16
-    return (base or detect()).override(**values)
+    return (base or detect()).override(source, **values)
 
 
 __all__ = [
@@ -163,6 +193,7 @@ __all__ = [
     "Machine",
     "detect",
     "machine_from_options",
+    "parse_machine_options",
     "parse_size",
     "read_caches",
     "read_vector_shape",

@@ -68,7 +68,7 @@ from transforms.auto_scheduler import auto_schedule
 from transforms.errors import TransformError
 from transforms.fusion import MODES, LoopFusion
 from transforms.loop_pass import analysis_of
-from transforms.machine import detect
+from transforms.machine import detect, machine_from_options
 from transforms.parallelization import Parallelize
 from transforms.register_tiling import (
     RegisterTile,
@@ -245,7 +245,7 @@ def register_tile_function(
     rows of ``vectors`` vectors of ``vector_bits`` bits (as ``--affine-register-tile``
     without distribution); ``(whether any band changed, "")``, or ``(False, why)`` with
     the function untouched when :func:`check_register_tile` refuses a band."""
-    machine = detect().override(vector_bits=vector_bits)
+    machine = machine_from_options({"vector-bits": vector_bits})
     analysis = analysis_of(function)
     plans = []
     for band in innermost_bands(function):

@@ -181,10 +181,10 @@ def _encoder_c(info: ElementInfo) -> str:
         f"  if (a > 0x7F800000u) return {word(f's ? {nan_neg:#x}u : {nan_pos:#x}u')};",
         f"  if (a == 0x7F800000u) return {word(f's ? {inf_neg:#x}u : {inf_pos:#x}u')};",
     ]
-    if special == "e8m0":  # unsigned; rounds half up, and f32 subnormals to nearest even
+    if special == "e8m0":  # unsigned, no zero; rounds half up (2**-127 is 0x00400000)
         lines += [
             "  if (s || a == 0) return 0xFF;",
-            "  m = a < 0x00800000u ? pa_rne(a, 23) >> 23 : (a >> 23) + ((a >> 22) & 1);",
+            "  m = a < 0x00800000u ? a >= 0x00600000u : (a >> 23) + ((a >> 22) & 1);",
             "  return (uint8_t)(m > 0xFE ? 0xFF : m);",
             "}",
         ]

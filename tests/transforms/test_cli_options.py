@@ -187,6 +187,14 @@ def test_bad_option_values_are_refused_up_front(
     assert err == f"poly-opt: error: {message}\n"
 
 
+def test_a_wrong_pinned_machine_is_refused_up_front(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POLY_MACHINE", "l2=1M")
+    err = _run_keeping_output(tmp_path, capsys, "--affine-register-tile")
+    assert err == "poly-opt: error: $POLY_MACHINE: expected key=positive integer, got 'l2=1M'\n"
+
+
 @pytest.mark.parametrize(("pipeline", "column", "message"), BAD_PIPELINES)
 def test_bad_pipelines_point_into_the_pipeline(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], pipeline: str, column: int, message: str

@@ -46,7 +46,7 @@ def zen5(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_sizes_and_vectors_are_read_from_the_os_files(zen5: tuple[Path, Path]) -> None:
-    machine = detect(*zen5)
+    machine = detect(*zen5, environ={})
     assert (machine.l1, machine.l2, machine.l3) == (48 * KIB, 1024 * KIB, 32 * KIB * KIB)
     assert (machine.line, machine.vector_bits, machine.vector_registers) == (64, 512, 32)
     assert set(machine.source.values()) == {"os"}
@@ -63,7 +63,7 @@ def test_the_instruction_cache_is_not_taken_for_l1(tmp_path: Path) -> None:
 
 def test_missing_levels_fall_back_and_say_so(tmp_path: Path) -> None:
     fake_cache(tmp_path / "cache", 0, 1, "Data", "64K")
-    machine = detect(tmp_path / "cache", tmp_path / "no-cpuinfo")
+    machine = detect(tmp_path / "cache", tmp_path / "no-cpuinfo", environ={})
     assert machine.l1 == 64 * KIB
     assert (machine.l2, machine.l3) == (FALLBACK.l2, FALLBACK.l3)
     assert machine.vector_bits == FALLBACK.vector_bits
@@ -110,7 +110,9 @@ def test_parse_size_refuses_what_it_cannot_read() -> None:
 
 
 def test_options_override_in_kib(zen5: tuple[Path, Path]) -> None:
-    machine = machine_from_options({"l1": 32, "l3": None, "vector-bits": 256}, detect(*zen5))
+    machine = machine_from_options(
+        {"l1": 32, "l3": None, "vector-bits": 256}, detect(*zen5, environ={})
+    )
     assert machine.l1 == 32 * KIB and machine.l3 == 32 * KIB * KIB
     assert (machine.vector_bits, machine.vector_registers) == (256, 16)
     assert machine.source["l1"] == "override" and machine.source["l3"] == "os"
@@ -135,7 +137,34 @@ def test_lanes_never_drop_below_one() -> None:
 
 
 def test_the_real_machine_is_consistent() -> None:
-    machine = detect()
+    machine = detect(environ={})
     assert machine.l1 <= machine.l2 <= machine.l3
     assert machine.vector_bits in (128, 256, 512)
     assert machine.lanes(4) * 32 == machine.vector_bits
+
+
+def test_the_machine_can_be_pinned_by_the_environment(zen5: tuple[Path, Path]) -> None:
+    """$POLY_MACHINE takes the pass options' syntax and wins over what the OS says."""
+    pinned = detect(*zen5, environ={"POLY_MACHINE": "l2=512, vector-bits=256"})
+    assert (pinned.l1, pinned.l2) == (48 * KIB, 512 * KIB)
+    assert (pinned.vector_bits, pinned.vector_registers) == (256, 16)
+    assert pinned.source["l2"] == "$POLY_MACHINE" and pinned.source["l1"] == "os"
+    assert pinned.describe().endswith(
+        "(l2: $POLY_MACHINE, vector_bits: $POLY_MACHINE, vector_registers: $POLY_MACHINE)"
+    )
+    assert detect(*zen5, environ={"POLY_MACHINE": "  "}) == detect(*zen5, environ={})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("l2", "expected key=positive integer, got 'l2'"),
+        ("l2=0", "expected key=positive integer, got 'l2=0'"),
+        ("l2=big", "expected key=positive integer, got 'l2=big'"),
+        ("l4=1", "unknown machine option"),
+        ("vector-bits=100", "multiple of 8"),
+    ],
+)
+def test_a_wrong_pinned_machine_says_so(zen5: tuple[Path, Path], text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=r"^\$POLY_MACHINE: .*" + message):
+        detect(*zen5, environ={"POLY_MACHINE": text})
