@@ -62,6 +62,14 @@ class Machine:
         sources.update({k: source for k in given})
         return replace(self, **given, source=sources)
 
+    def options(self) -> str:
+        """The pass options that rebuild this machine's caches and vector width on any other
+        (``l1=32 l2=1024 l3=32768 vector-bits=512``)."""
+        return (
+            f"l1={self.l1 // KIB} l2={self.l2 // KIB} l3={self.l3 // KIB} "
+            f"vector-bits={self.vector_bits}"
+        )
+
     def describe(self) -> str:
         """One line: sizes in KiB, the vector shape, and where values did not come from the OS."""
         text = (

@@ -311,7 +311,16 @@ class TuneSpace:
         source = start.apply() if start is not None and start.history else module
         self.bases: list[Base] = [Base(SOURCE, source)]
         if auto:  # first, unless the auto-scheduler keeps the source
-            self._add(Base(AUTO, auto_schedule(module).module, "--affine-auto-schedule"))
+            machine = detect()  # named in the step, so that poly-opt rebuilds it anywhere
+            scheduled = auto_schedule(
+                module,
+                machine.l1 // 1024,
+                machine.l2 // 1024,
+                machine.l3 // 1024,
+                machine.vector_bits,
+            )
+            step = f'--affine-auto-schedule="{machine.options()}"'
+            self._add(Base(AUTO, scheduled.module, step))
             self.bases.sort(key=lambda b: b.name != AUTO)
         self.starts = {SOURCE: start} if start is not None else {}
         for mode in MODES:
