@@ -215,10 +215,27 @@ def box_within(region: isl.Set, shape: Sequence[int]) -> bool:
 Region = isl.Set
 
 
+COUNTABLE = 1 << 16  # elements of a constant box whose points are counted, not compared
+
+
 def is_box(region: isl.Set) -> bool:
-    """Whether ``region`` fills its bounding box for every parameter value."""
+    """Whether ``region`` fills its bounding box for every parameter value. A small box
+    without parameters is compared by counting its points: with ``mod`` and ``floordiv``
+    subscripts, ISL's subset test of the box took 30 s where counting took 0.05 s."""
     box = box_set(region)
-    return not isinstance(box, str) and box.is_subset(region)
+    if isinstance(box, str):
+        return False
+    if not region.dim(isl.dim_type.param):
+        volume: int | None = 1
+        for k in range(region.dim(isl.dim_type.set)):
+            low, high = region.dim_min_val(k), region.dim_max_val(k)
+            if volume is None or not (low.is_int() and high.is_int()):
+                volume = None
+                continue
+            volume *= int(high.sub(low).to_python()) + 1
+        if volume is not None and volume <= COUNTABLE:
+            return int(region.count_val().to_python()) == volume
+    return box.is_subset(region)
 
 
 def first_volumes(region: isl.Set) -> tuple[int, int]:
