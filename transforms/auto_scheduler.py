@@ -318,6 +318,14 @@ def isl_candidates(
         return [], []
     found = []
     for serialize, outside in ((False, False), (True, False), (True, True)):
+        if outside and remarks and "over the budget" in remarks[-1]:
+            # the serialised problem again with the dimensions rotated: not worth another
+            # time limit once it ran out (adi: three times 10 s)
+            remarks.append(
+                f"{remarks[-1].split(':')[0]} with innermost loops outside: not tried "
+                "(the serialised schedule ran out of budget)"
+            )
+            break
         chosen = isl_candidate(schedule, serialize, max_operations, remarks, time_limit, outside)
         if chosen is None:
             if not serialize and remarks and "not exact" in remarks[-1]:
