@@ -413,42 +413,58 @@ def modular_storage(
     for d in flows:
         (written,) = [a for a in d.source.accesses if a.op is d.source_op and a.kind == WRITE]
         lives.append((d, touches(program, d.source, written.relation)))
+    distances = _overwritten_while_live(time, writes, lives)
     for m in range(2, largest + 1):
         for k in sorted(range(len(shape)), key=lambda k: -shape[k]):
-            if m < shape[k] and not _cells_collide(time, writes, lives, k, m):
+            if m < shape[k] and not _cells_collide(distances, k, m):
                 return k, m
     return f"no dimension of {memref.name} can wrap around (modulo at most {largest})"
 
 
-def _cells_collide(
+def _overwritten_while_live(
     time: dict[str, isl.Map],
     writes: list[tuple[Statement, isl.Map]],
     lives: list[tuple[Dependence, isl.Map]],
-    k: int,
-    m: int,
-) -> bool:
-    """Whether a write overwrites a live value when dimension ``k`` is taken modulo ``m``."""
-    if not lives:
-        return False
-    elements = isl.Space.map_from_set(lives[0][1].get_space().range())
-    identity = isl.MultiAff.identity(elements)
-    wrap = identity.set_at(k, identity.get_at(k).mod_val(isl.Val.int_from_si(isl_context(), m)))
-    cell = isl.Map.from_multi_aff(wrap)
-    other_in_cell = cell.apply_range(cell.reverse()).subtract(isl.Map.identity(elements))
+) -> isl.Set | None:
+    """``{ e' - e }``: the distances from an element ``e`` whose value is live (written,
+    still to be read) to an element ``e'`` written meanwhile, in the fused schedule (at
+    the same time counts as meanwhile); None when no value lives."""
+    found: isl.Set | None = None
     for d, written in lives:
         t_source, t_read = time[d.source.name], time[d.target.name]
-        for s, touched in writes:
-            t_write = time[s.name]
-            clash = written.apply_range(other_in_cell.align_params(written.get_space()))
-            clash = clash.apply_range(touched.align_params(clash.get_space()).reverse())
-            clash = clash.intersect_domain(d.relation.domain().align_params(clash.get_space()))
-            after_write = t_source.lex_le_map(t_write)
+        for writer, touched in writes:
+            t_write = time[writer.name]
+            meanwhile = t_source.lex_le_map(t_write).intersect_domain(
+                d.relation.domain().align_params(t_source.get_space())
+            )
             before_read = d.relation.apply_range(t_write.lex_le_map(t_read).reverse())
-            clash = clash.intersect(after_write.align_params(clash.get_space()))
-            clash = clash.intersect(before_read.align_params(clash.get_space()))
-            if not clash.is_empty():
-                return True
-    return False
+            meanwhile = meanwhile.intersect(before_read.align_params(meanwhile.get_space()))
+            pairs = written.reverse().apply_range(meanwhile.align_params(written.get_space()))
+            pairs = pairs.apply_range(touched.align_params(pairs.get_space()))
+            distances = pairs.deltas()
+            if found is not None:
+                found = found.align_params(distances.get_space())
+                distances = found.union(distances.align_params(found.get_space()))
+            found = distances
+    return found
+
+
+def _cells_collide(distances: isl.Set | None, k: int, m: int) -> bool:
+    """Whether two elements a distance of ``distances`` apart share a cell when dimension
+    ``k`` is taken modulo ``m`` (they differ in dimension ``k`` only, by a multiple of
+    ``m``): a write would overwrite a live value."""
+    if distances is None:
+        return False
+    on_distances = isl.LocalSpace.from_space(distances.get_space())
+
+    def distance(j: int) -> isl.PwAff:
+        return isl.PwAff.var_on_domain(on_distances, isl.dim_type.set, j)
+
+    same_cell = distance(k).non_zero_set().intersect(distance(k).mod_val(m).zero_set())
+    for j in range(distances.dim(isl.dim_type.set)):
+        if j != k:
+            same_cell = same_cell.intersect(distance(j).zero_set())
+    return not distances.intersect(same_cell).is_empty()
 
 
 def _memref_of(op: Operation) -> Value | None:

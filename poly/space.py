@@ -36,6 +36,7 @@ Conventions (each has one function here; nothing else spells these names):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import TypeVar
@@ -442,8 +443,10 @@ def half_line_map(later: bool) -> isl.Map:
     return isl.Map.read_from_str(isl_context(), text)
 
 
+@functools.lru_cache(maxsize=None)
 def window_map(rank: int, index: int, width: int) -> isl.Map:
-    """``{ [x] -> [i0, ..] : x <= i_index < x + width }`` into a memref's index space."""
+    """``{ [x] -> [i0, ..] : x <= i_index < x + width }`` into a memref's index space (read
+    once per shape: every element access of every model asks for one)."""
     i = memref_index_names(rank)
     text = f"{{ [x0] -> [{', '.join(i)}] : x0 <= {i[index]} < x0 + {width} }}"
     return isl.Map.read_from_str(isl_context(), text)
