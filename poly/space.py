@@ -443,7 +443,7 @@ def half_line_map(later: bool) -> isl.Map:
     return isl.Map.read_from_str(isl_context(), text)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def window_map(rank: int, index: int, width: int) -> isl.Map:
     """``{ [x] -> [i0, ..] : x <= i_index < x + width }`` into a memref's index space (read
     once per shape: every element access of every model asks for one)."""
