@@ -80,7 +80,7 @@ FAST = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 SLOW = settings(
-    max_examples=400,
+    max_examples=250,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
