@@ -199,10 +199,13 @@ def register_tile(
     fma: bool = True,
     pack: bool = True,
     distribute: bool = True,
+    cache_tiles: bool = False,
+    l2: int = 0,
 ) -> PassResult:
     """``--affine-register-tile``: innermost bands as register tiles (rows unrolled, a
-    stride-1 loop as vectors, accumulators in iter_args) where legal; 0 takes a size from
-    the machine."""
+    stride-1 loop as vectors, accumulators in iter_args) where legal, with ``cache_tiles``
+    beneath tiles of a matrix product's kind where they pay (``l2`` KiB); 0 takes a size
+    from the machine."""
     return run_pass(
         module,
         "affine-register-tile",
@@ -213,6 +216,8 @@ def register_tile(
         fma=fma,
         pack=pack,
         distribute=distribute,
+        cache_tiles=cache_tiles,
+        l2=l2,
     )
 
 

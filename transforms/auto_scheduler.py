@@ -48,7 +48,10 @@ then register tiles (:func:`register_tiled`): the model cannot
 rank them, so the choice follows what measured faster here. They go on the chosen
 schedule *without* its cache tiles (register tiles alone measured 3.00x geomean over 16
 kernels, beneath our cache tiles 2.53x; gemm 105 against 97 GFLOP/s, and cache tiles
-sized by hand as multiples of the register tile, 106, no better), on every innermost band
+sized by hand as multiples of the register tile, 106, no better), except beneath a matrix
+product's tile whose rows each read again an array larger than half of L2
+(:func:`transforms.register_tiling.cache_tiles_beneath`: with a 512 KiB L2 and 256-bit
+vectors, gemm 52 GFLOP/s alone, 73 beneath tiles of 16 x 32 x 1100), on every innermost band
 where :func:`transforms.register_tiling.tile_pays` expects a gain (accumulators held in
 ``iter_args``, or jammed rows that share loads) and
 :func:`transforms.register_tiling.check_register_tile` finds the tile legal; multiply-adds
@@ -408,8 +411,9 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
     each checked by :func:`~transforms.register_tiling.check_register_tile`) where they pay
     (:func:`~transforms.register_tiling.tile_pays`), on the schedule without cache tiles
     (register tiles alone measured faster than beneath our cache tiles: geomean 3.00x
-    against 2.53x over 16 kernels, gemm 105 against 97 GFLOP/s); None when no band gets
-    one."""
+    against 2.53x over 16 kernels, gemm 105 against 97 GFLOP/s) but for those
+    :func:`~transforms.register_tiling.cache_tiles_beneath` finds worth it; None when no
+    band gets one."""
     base = best.untiled or best
     module = base.module.clone()
     context = PassContext(print_op_on_diagnostic=False)
@@ -419,6 +423,7 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
         context,
         fma=fma_pays,
         pays=lambda band, tile: tile_pays(band, tile, machine.l2),
+        cache_tiles=True,
     )
     if not done:
         return None

@@ -92,7 +92,7 @@ for _name, _module, _cls, _summary in (
         "affine-register-tile",
         "register_tiling",
         "RegisterTilePass",
-        "Register-tile and vectorise innermost bands where legal: rows unrolled, stride-1 loops as vectors, accumulators in iter_args (rows, vectors, vector-bits, registers, fma, pack, distribute)",
+        "Register-tile and vectorise innermost bands where legal: rows unrolled, stride-1 loops as vectors, accumulators in iter_args (rows, vectors, vector-bits, registers, fma, pack, distribute, cache-tiles, l2)",
     ),
     (
         "normalize-memrefs",

@@ -66,13 +66,14 @@ from poly.legality import (
     where,
 )
 from poly.model import VIEW_OPS
-from poly.tile_model import element_bytes
+from poly.tile_model import choose_tile_sizes, element_bytes
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loop
 from transforms.machine import Machine, detect, machine_from_options
 from transforms.registry import PassContext
+from transforms.tiling import check_tiling, tile_with_model_order
 
 _MEMORY = ("affine.load", "affine.store")
 
@@ -231,22 +232,68 @@ def _scalar(t: Type) -> bool:
 # -- access shapes ---------------------------------------------------------------------------------
 
 
-def _contiguous(access: ValueMap, iv: Value) -> bool:
-    """The last subscript grows by exactly one with ``iv``; no other subscript uses it."""
+def _steps(access: ValueMap, iv: Value) -> list[int] | None:
+    """How much each subscript of ``access`` grows when ``iv`` grows by one (None when a
+    step is not a constant, or ``iv`` is not a dimension operand)."""
     if iv not in access.operands:
-        return False
+        return [0] * access.map.num_results
     k = access.operands.index(iv)
     m = access.map
     if k >= m.num_dims:
-        return False
+        return None
     shifted = [dim(j) + 1 if j == k else dim(j) for j in range(m.num_dims)]
     moved = m.replace(shifted, None, m.num_dims, m.num_symbols)
-    for position, (before, after) in enumerate(zip(m.results, moved.results)):
+    steps = []
+    for before, after in zip(m.results, moved.results):
         step = simplify_affine_expr(after - before, m.num_dims, m.num_symbols)
-        expected = 1 if position == m.num_results - 1 else 0
-        if step.kind != "const" or step.value != expected:
-            return False
-    return True
+        if step.kind != "const":
+            return None
+        steps.append(step.value)
+    return steps
+
+
+def _contiguous(access: ValueMap, iv: Value) -> bool:
+    """The last subscript grows by exactly one with ``iv``; no other subscript uses it."""
+    steps = _steps(access, iv) if iv in access.operands else None
+    return steps is not None and steps == [0] * (len(steps) - 1) + [1]
+
+
+def rows_in_registers(body: Body, rows: Operation, vector: Operation, registers: int) -> int:
+    """The most jammed rows (1 to 8) of a tile without a reduction whose vectors fit in
+    ``registers``: per row its result, and the distinct rows of each memref the jammed
+    rows load (a stencil's neighbours ``X[i - 1]``, ``X[i + 1]`` shared by the rows next
+    to them), two vectors for a row whose loads overlap along the vector loop (one loaded,
+    one carried by :mod:`transforms.load_rotation`), one for the constants. jacobi-2d's 4
+    rows need 15, heat-3d's 2 rows 13 (on 16 registers 2 rows ran 1.11x, 4 rows 0.91x)."""
+    rows_iv, vector_iv = _iv(rows), _iv(vector)
+    loads = [op for op in body.ops if op.name == "affine.load" and op in body.needed]
+    streams: dict[tuple[int, ...], int] = {}  # (memref's load, offsets but the last) -> vectors
+    moving: dict[tuple[int, ...], list[int]] = {}  # the same -> its steps with the rows
+    for op in loads:
+        access = body.access[op]
+        reference = next(
+            other
+            for other in loads
+            if body.memref(other) is body.memref(op)
+            and all(e.is_constant for e in difference(access, body.access[other]).map.results)
+        )
+        offsets = [e.value for e in difference(access, body.access[reference]).map.results]
+        key = (id(reference), *offsets[:-1])
+        overlaps = _contiguous(access, vector_iv) and key in streams
+        streams[key] = 2 if overlaps or streams.get(key) == 2 else 1
+        moving[key] = _steps(access, rows_iv) or [0] * len(offsets)
+    counted: dict[tuple[int, ...], int] = {}
+    best = 1
+    for count in range(1, 9):
+        for key, vectors in streams.items():
+            steps = moving[key]
+            for r in range(count):
+                shifted = (key[0], *(o + r * d for o, d in zip(key[1:], steps)))
+                counted[shifted] = max(counted.get(shifted, 0), vectors)
+        if sum(counted.values()) + count + 1 > registers:
+            break
+        best = count
+    return best
 
 
 def vector_blocker(body: Body, loop: Operation) -> str | None:
@@ -297,7 +344,9 @@ def tile_shape(
     most work in full groups of rows (``MR * NV`` times the share of the ``row_trips`` rows,
     when bounded, in full groups: 5 x 5 with 32 registers, 4 x 6 for cache tiles of 16
     rows); with a reduction but no rows, up to 8 vectors of accumulators; without a
-    reduction, 8 rows of one vector; scalar accumulators in 8 rows."""
+    reduction, rows of one vector, a quarter of the registers and at most 8
+    (:func:`plan_register_tile` counts the loads they need: :func:`rows_in_registers`);
+    scalar accumulators in 8 rows."""
     registers = machine.vector_registers
     if rows and vector and reduction:
         shapes = [
@@ -393,6 +442,8 @@ def plan_register_tile(
         reduction is not None,
         trip_bound(rows) if rows is not None else None,
     )
+    if rows is not None and vector_loop is not None and reduction is None:
+        mr = rows_in_registers(body, rows, vector_loop, machine.vector_registers)
     mr = row_factor or mr
     nv = vectors or nv
     lanes = 1
@@ -1313,7 +1364,10 @@ class RegisterTilePass:
     :func:`plan_register_tile` finds one and :func:`check_register_tile` finds it legal;
     ``rows`` and ``vectors`` fix the tile's shape (0: from the machine), ``vector-bits``
     and ``registers`` the machine's vectors (0: detected), ``fma`` fuses multiply-adds,
-    ``pack`` computes broadcast operands once per group of rows."""
+    ``pack`` computes broadcast operands once per group of rows, ``cache-tiles`` puts
+    cache tiles beneath tiles of rows of vector accumulators where an array every group
+    of rows reads again exceeds half of L2 (``l2`` in KiB, 0: detected;
+    :func:`cache_tiles_beneath`)."""
 
     name = "affine-register-tile"
     rows: int = 0
@@ -1323,15 +1377,19 @@ class RegisterTilePass:
     fma: bool = True
     pack: bool = True
     distribute: bool = True
+    cache_tiles: bool = False
+    l2: int = 0
 
     def machine(self) -> Machine:
-        machine = machine_from_options({"vector-bits": self.vector_bits or None})
+        machine = machine_from_options(
+            {"vector-bits": self.vector_bits or None, "l2": self.l2 or None}
+        )
         if self.registers:
             machine = machine.override(vector_registers=self.registers)
         return machine
 
     def run(self, module: Module, context: PassContext) -> Module:
-        for option in ("rows", "vectors", "vector_bits", "registers"):
+        for option in ("rows", "vectors", "vector_bits", "registers", "l2"):
             if getattr(self, option) < 0:
                 raise TransformError(
                     f"option '{option.replace('_', '-')}' must not be negative, "
@@ -1353,6 +1411,7 @@ class RegisterTilePass:
                 self.fma,
                 self.pack,
                 self.distribute,
+                cache_tiles=self.cache_tiles,
             )
         return module
 
@@ -1510,6 +1569,54 @@ def fma_pays(tile: RegisterTile) -> bool:
     return tile.rows is not None and tile.vector is not None and tile.reduction is not None
 
 
+def cache_tiles_beneath(
+    band: Sequence[Operation], tile: RegisterTile, machine: Machine
+) -> tuple[list[int], tuple[int, ...]] | str:
+    """Sizes and point order (:func:`poly.tile_model.choose_tile_sizes` for the L2 cache) of
+    cache tiles to put beneath ``tile``, or why there are none. They pay where the tile
+    holds rows of vectors of accumulators (a matrix product's) and an array read again by
+    every group of rows (its index does not involve the rows loop: gemm's ``B[k][j]``)
+    takes more than half of L2, so that each group of rows would read it from beyond L2:
+    gemm's 4 x 3 x 8 tile ran 52 GFLOP/s alone and 70 under tiles of 16 x 32 x 1100 where
+    L2 is 512 KiB. The rows loop's size is a multiple of the tile's rows and the vector
+    loop's of its width, so that every tile runs whole register tiles (a 5-row tile
+    under 32-row cache tiles left 2 rows to a slower tail: 97 against 105 GFLOP/s)."""
+    if not fma_pays(tile):
+        return "not a tile of rows of vector accumulators"
+    assert tile.rows is not None and tile.vector is not None
+    body = Body(band)
+    rows = _iv(tile.rows)
+    try:
+        footprints, _ = loop_footprints(band[0])
+    except ModelError as e:
+        return f"no footprint: {e}"
+    reread = None
+    for op in body.ops:
+        if op.name != "affine.load" or op not in body.needed or rows in body.access[op].operands:
+            continue
+        memref = buffer_of(body.memref(op))
+        footprint = footprints.get(memref)
+        box = None if footprint is None else bounding_box(footprint.region)
+        if box is None or isinstance(box, str) or not isinstance(memref.type, MemRefType):
+            continue
+        if box.volume * element_bytes(memref.type) > machine.l2 // 2:
+            reread = op
+            break
+    if reread is None:
+        return "every array read again by each group of rows fits in half of L2"
+    choice = choose_tile_sizes(band, machine.l2)
+    sizes = list(choice.sizes)
+    trips = [trip_bound(loop) for loop in band]
+    for loop, width in ((tile.rows, tile.row_factor), (tile.vector, tile.vector_width)):
+        k = band.index(loop)
+        trip = trips[k]
+        if trip is None or sizes[k] < trip:
+            sizes[k] = max(width, sizes[k] // width * width)
+    if all(t is not None and s >= t for s, t in zip(sizes, trips)):
+        return f"the band's data fits in L2 ({choice.reason})"
+    return sizes, choice.order
+
+
 def distribute_for_register_tiles(
     function: Operation,
     machine: Machine,
@@ -1519,6 +1626,34 @@ def distribute_for_register_tiles(
     part becomes a perfect band with a register tile (that ``pays``), at no second pass
     over data beyond the L2 cache unless a tile is vectorised."""
     distribute_imperfect_loops(function, lambda loop, groups: _worth(loop, groups, machine, pays))
+
+
+def _cache_tile_bands(
+    function: Operation,
+    machine: Machine,
+    rows: int | None,
+    vectors: int | None,
+    pays: Callable[[Sequence[Operation], RegisterTile], str | None] | None,
+) -> list[str]:
+    """Put the cache tiles of :func:`cache_tiles_beneath` on every innermost band of
+    ``function`` whose register tile would pay, where tiling the band is legal; per band
+    tiled, what was done."""
+    done = []
+    for band in innermost_bands(function):
+        plan = plan_register_tile(band, machine, rows, vectors)
+        if isinstance(plan, Verdict) or (pays is not None and pays(band, plan) is not None):
+            continue
+        tiles = cache_tiles_beneath(band, plan, machine)
+        if isinstance(tiles, str) or not check_tiling(band, analysis_of(function)):
+            continue
+        sizes, order = tiles
+        described = f"cache tiles of band at {where(band[0])}: {' x '.join(map(str, sizes))}"
+        try:
+            tile_with_model_order(band, sizes, order, separate=False)
+        except TransformError:
+            continue
+        done.append(described + f" beneath a register tile of {plan.describe()}")
+    return done
 
 
 def register_tile_function(
@@ -1531,17 +1666,22 @@ def register_tile_function(
     pack: bool = True,
     distribute: bool = True,
     pays: Callable[[Sequence[Operation], RegisterTile], str | None] | None = None,
+    cache_tiles: bool = False,
 ) -> list[str]:
     """Register-tile ``function`` in place: every innermost perfect band (after
     distributing imperfect nests where legal and :func:`_worth` it, with ``distribute``)
     becomes the tile :func:`plan_register_tile` plans where :func:`check_register_tile`
     finds it legal and ``pays`` (when given) has no objection; the others get a remark.
-    ``fma`` says, for all tiles or per tile, whether multiply-adds are fused. Returns, per
-    band tiled, where it is and its tile (:meth:`RegisterTile.describe`)."""
+    ``fma`` says, for all tiles or per tile, whether multiply-adds are fused. With
+    ``cache_tiles``, bands first get the cache tiles :func:`cache_tiles_beneath` finds
+    worth it, where tiling is legal, and the tiles' point loops are register-tiled. Returns,
+    per band tiled, where it is and its tile (:meth:`RegisterTile.describe`)."""
     if distribute:
         distribute_for_register_tiles(function, machine, pays)
-    analysis = analysis_of(function)
     done = []
+    if cache_tiles:
+        done += _cache_tile_bands(function, machine, rows, vectors, pays)
+    analysis = analysis_of(function)
     for band in innermost_bands(function):
         what = "loop band not register-tiled"
         plan = plan_register_tile(band, machine, rows, vectors)

@@ -147,6 +147,21 @@ def test_gemm_is_a_vector_fma_chain_with_accumulators_in_iter_args() -> None:
     assert affine.check_equivalent(module, result.module, backend="interp")
 
 
+def test_a_matrix_product_s_register_tiles_get_cache_tiles_beneath_where_b_leaves_l2(
+    forced, default
+) -> None:
+    # with L2 at 4 KiB, B (2.6 KiB) is more than half of it: every group of 5 rows would
+    # read it from beyond L2 again
+    module, result = forced["gemm"]
+    cache, register = result.functions[0].tiles
+    assert cache.startswith("cache tiles of band at affine.for at gemm.mlir:6:3: 5 x 8 x 24 ")
+    assert register.startswith("register tile of band at affine.for at gemm.mlir:6:3: 5 rows")
+    assert affine.check_equivalent(module, result.module, backend="interp")
+    # with 1 MiB, B stays in L2 between the groups of rows: register tiles alone
+    (alone,) = default["gemm"][1].functions[0].tiles
+    assert alone.startswith("register tile of band")
+
+
 def test_without_an_expected_gain_the_schedule_is_kept_and_chains_run_side_by_side(
     default,
 ) -> None:

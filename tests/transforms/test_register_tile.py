@@ -329,3 +329,66 @@ def test_which_register_tiles_pay() -> None:
         "the reduction affine.for at atax.mlir:8:3 innermost would read "
         "affine.load at atax.mlir:20:12 by rows with no reuse"
     )
+
+
+def _first_plan(name: str, registers: int):
+    """The register tile plan of the first innermost band of corpus kernel ``name`` on a
+    machine of ``registers`` 256-bit registers, with the band."""
+    from transforms.machine import FALLBACK
+    from transforms.register_tiling import innermost_bands, plan_register_tile
+
+    module = parse_kernel(name)
+    band = innermost_bands(module.functions()[0])[0]
+    machine = FALLBACK.override(vector_bits=256, vector_registers=registers)
+    return band, plan_register_tile(band, machine)
+
+
+# (kernel, registers, rows): per row one result; loaded rows counted once however many
+# jammed rows read them, a row whose loads overlap along the vector loop twice (loaded,
+# carried), one register of constants. jacobi-2d: rows i-1 .. i+R of A, the R middle
+# ones overlapping: 3R + 3. heat-3d, rows along j: the centre plane's j-1 .. j+R (R
+# overlapping along k), planes i-1 and i+1 R each: 5R + 3.
+ROWS_IN_REGISTERS = [
+    ("jacobi_2d", 16, 4),  # 15 of 16
+    ("jacobi_2d", 32, 8),  # at most 8
+    ("heat_3d", 16, 2),  # 13 of 16; 3 rows need 18
+    ("heat_3d", 32, 5),  # 28 of 32; 6 rows need 33
+]
+
+
+@pytest.mark.parametrize(("name", "registers", "rows"), ROWS_IN_REGISTERS)
+def test_stencil_rows_fit_in_the_registers(name: str, registers: int, rows: int) -> None:
+    _, plan = _first_plan(name, registers)
+    assert plan.reduction is None and plan.row_factor == rows, plan.describe()
+
+
+def test_cache_tiles_go_beneath_a_matrix_product_s_register_tile_where_they_pay() -> None:
+    from transforms.machine import FALLBACK
+    from transforms.register_tiling import (
+        cache_tiles_beneath,
+        innermost_bands,
+        plan_register_tile,
+    )
+
+    # gemm's k-j band (after distribution): B[k][j] (2.6 KiB) is read again by every group
+    # of rows; with an L2 of 4 KiB it takes more than half of it
+    module = parse_kernel("gemm")
+    tiled = transforms.register_tile(module, vector_bits=256, cache_tiles=True, l2=4)
+    text = print_module(tiled.module)
+    assert "cache tiles" not in text  # remarks are not code
+    product = [op for op in tiled.module.functions()[0].walk() if op.name == "affine.for"]
+    product = [op for op in product if op.parent_op.name == "func.func"][-1]
+    steps = [ForOp(op).step for op in product.walk() if op.name == "affine.for"]
+    assert steps[:3] == [8, 8, 4], text  # tiles of 8 i (2 groups of 4 rows) by 8 k
+    for backend in ("interp", "c"):
+        outcome = check_equivalent(module, tiled.module, backend=backend)
+        assert outcome, outcome
+    # where L2 holds it, and for a matrix-vector band (no rows of accumulators), none
+    small, large = (FALLBACK.override(vector_bits=256, l2=size) for size in (4096, 1 << 20))
+    matmul = affine.parse(SCALED_MATMUL, "matmul.mlir")
+    for machine, module, why in (
+        (large, matmul, "every array read again by each group of rows fits in half of L2"),
+        (small, parse_kernel("mvt"), "not a tile of rows of vector accumulators"),
+    ):
+        band = innermost_bands(module.functions()[0])[0]
+        assert cache_tiles_beneath(band, plan_register_tile(band, machine), machine) == why
