@@ -162,6 +162,15 @@ def test_a_matrix_product_s_register_tiles_get_cache_tiles_beneath_where_b_leave
     assert alone.startswith("register tile of band")
 
 
+@pytest.mark.parametrize(("bits", "rotated"), [(512, True), (256, False)])
+def test_loads_are_rotated_where_a_lane_shift_is_one_instruction(bits: int, rotated: bool) -> None:
+    module, result = scheduled("jacobi_1d", vector_bits=bits, l2=1)
+    tiles = result.functions[0].tiles
+    assert any(t.startswith("register tile of band") for t in tiles), tiles
+    assert any(t.startswith("loads rotated") for t in tiles) is rotated, tiles
+    assert affine.check_equivalent(module, result.module, backend="interp")
+
+
 def test_without_an_expected_gain_the_schedule_is_kept_and_chains_run_side_by_side(
     default,
 ) -> None:
