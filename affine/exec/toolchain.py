@@ -128,7 +128,7 @@ def openmp_supported(compiler: Compiler) -> bool:
     _OPENMP[compiler] = ok
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        marker.write_text("yes\n" if ok else "no\n")
+        _write_atomically(marker, "yes\n" if ok else "no\n")
     except OSError:
         pass
     return ok
@@ -155,7 +155,7 @@ def build_library(source: str, *, opt: str = "-O3", openmp: bool = False) -> Pat
             f"cannot create the cache directory '{directory}': {e.strerror or e}"
         ) from None
     c_file = directory / f"{key}.c"
-    c_file.write_text(source)
+    _write_atomically(c_file, source)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key}-", suffix=".so")
     os.close(fd)
     try:
@@ -176,6 +176,19 @@ def build_library(source: str, *, opt: str = "-O3", openmp: bool = False) -> Pat
         if os.path.exists(tmp):
             os.unlink(tmp)
     return library
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """``path`` holds ``text`` whole: written beside it, then renamed (processes that build
+    the same library at once never read each other's half-written source)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 _LOADED: dict[Path, Any] = {}
