@@ -327,16 +327,21 @@ def isl_candidates(
         remarks.append(f"no whole-function schedule: {e.message}")
         return [], []
     found = []
+    serialized_over_budget = None  # the serialised attempt's remark when it ran out
     for serialize, outside in ((False, False), (True, False), (True, True)):
-        if outside and remarks and "over the budget" in remarks[-1]:
+        if outside and serialized_over_budget is not None:
             # the serialised problem again with the dimensions rotated: not worth another
             # time limit once it ran out (adi: three times 10 s)
             remarks.append(
-                f"{remarks[-1].split(':')[0]} with innermost loops outside: not tried "
-                "(the serialised schedule ran out of budget)"
+                f"{serialized_over_budget.split(':')[0]} with innermost loops outside: not "
+                "tried (the serialised schedule ran out of budget)"
             )
             break
+        known = len(remarks)
         chosen = isl_candidate(schedule, serialize, max_operations, remarks, time_limit, outside)
+        if serialize and not outside:
+            said = remarks[known:]
+            serialized_over_budget = next((r for r in said if "over the budget" in r), None)
         if chosen is None:
             if not serialize and remarks and "not exact" in remarks[-1]:
                 break

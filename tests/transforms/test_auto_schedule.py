@@ -252,6 +252,29 @@ def test_a_budget_hit_falls_back_with_a_remark() -> None:
     assert affine.check_equivalent(module, result.module, backend="interp")
 
 
+def test_a_budget_hit_of_the_plain_schedule_alone_still_tries_innermost_loops_outside(
+    monkeypatch,
+) -> None:
+    # LU at N = 1500: ISL's plain schedule runs out of its 10 s, the serialised one does not;
+    # the right-looking schedule (innermost loops outside) must still be tried and chosen
+    from transforms import auto_scheduler
+
+    real = auto_scheduler.isl_candidate
+
+    def plain_over_budget(schedule, serialize, max_operations, remarks, time_limit, outside):
+        if not serialize:
+            remarks.append(f"ISL's schedule: over the budget of {max_operations} ISL operations")
+            return None
+        return real(schedule, serialize, max_operations, remarks, time_limit, outside)
+
+    monkeypatch.setattr(auto_scheduler, "isl_candidate", plain_over_budget)
+    module, result = scheduled("lu")
+    (report,) = result.functions
+    assert not any("not tried" in r for r in report.remarks), report.remarks
+    assert report.chosen == "isl serialized innermost outside", report.costs
+    assert affine.check_equivalent(module, result.module, backend="interp")
+
+
 def test_inexact_dependences_keep_the_source_schedule() -> None:
     _, result = scheduled("int_mix")
     (report,) = result.functions
