@@ -225,17 +225,24 @@ def is_box(region: isl.Set) -> bool:
     box = box_set(region)
     if isinstance(box, str):
         return False
-    if not region.dim(isl.dim_type.param):
-        volume: int | None = 1
-        for k in range(region.dim(isl.dim_type.set)):
-            low, high = region.dim_min_val(k), region.dim_max_val(k)
-            if volume is None or not (low.is_int() and high.is_int()):
-                volume = None
-                continue
-            volume *= int(high.sub(low).to_python()) + 1
-        if volume is not None and volume <= COUNTABLE:
-            return int(region.count_val().to_python()) == volume
+    volume = _constant_box_volume(region)
+    if volume is not None and volume <= COUNTABLE:
+        return int(region.count_val().to_python()) == volume
     return box.is_subset(region)
+
+
+def _constant_box_volume(region: isl.Set) -> int | None:
+    """The points of ``region``'s bounding box when the region has no parameters, else
+    None."""
+    if region.dim(isl.dim_type.param):
+        return None
+    volume = 1
+    for k in range(region.dim(isl.dim_type.set)):
+        low, high = region.dim_min_val(k), region.dim_max_val(k)
+        if not (low.is_int() and high.is_int()):
+            return None
+        volume *= int(high.sub(low).to_python()) + 1
+    return volume
 
 
 def first_volumes(region: isl.Set) -> tuple[int, int]:

@@ -474,7 +474,8 @@ def time_tiled(
     kept if the gain is at least :data:`~transforms.time_tiling.MIN_GAIN` or the register
     tiles rotate their loads (:mod:`transforms.load_rotation`: heat-3d's tiles, gain 2,
     1.18-1.29x with rotated loads against 1.11-1.15x without tiles, 0.91-0.99x without
-    rotation);
+    rotation), or, where vectors are narrower than :data:`ROTATION_BITS`, have register
+    tiles inside;
     None (and why in ``remarks``) otherwise."""
     result = time_tile_function(module, name.lstrip("@"), machine, min_gain=ROTATED_GAIN)
     if result.schedule is None:
@@ -485,11 +486,14 @@ def time_tiled(
         "original+time tiles", result.module, original.cost, str(result.schedule), tiles
     )
     registers = register_tiled(timed, name, machine)
-    rotated = registers is not None and any(t.startswith("loads rotated") for t in registers.tiles)
-    if machine.vector_bits < ROTATION_BITS:  # no rotation: register tiles inside suffice
-        rotated = registers is not None
+    # below MIN_GAIN, tiles are kept for the register tiles inside: those that rotate
+    # loads, or any where vectors are too narrow to rotate
+    inside_pays = registers is not None and (
+        machine.vector_bits < ROTATION_BITS
+        or any(t.startswith("loads rotated") for t in registers.tiles)
+    )
     gain = min(p.gain for p in result.tiled)
-    if gain < MIN_GAIN and not rotated:
+    if gain < MIN_GAIN and not inside_pays:
         remarks.extend(f"not time-tiled: {t}: not enough gain" for t in tiles)
         return None
     return registers or timed

@@ -254,8 +254,8 @@ def _steps(access: ValueMap, iv: Value) -> list[int] | None:
 
 def _contiguous(access: ValueMap, iv: Value) -> bool:
     """The last subscript grows by exactly one with ``iv``; no other subscript uses it."""
-    steps = _steps(access, iv) if iv in access.operands else None
-    return steps is not None and steps == [0] * (len(steps) - 1) + [1]
+    steps = _steps(access, iv)
+    return steps is not None and steps[-1:] == [1] and not any(steps[:-1])
 
 
 def rows_in_registers(body: Body, rows: Operation, vector: Operation, registers: int) -> int:
@@ -285,11 +285,10 @@ def rows_in_registers(body: Body, rows: Operation, vector: Operation, registers:
     counted: dict[tuple[int, ...], int] = {}
     best = 1
     for count in range(1, 9):
+        row = count - 1  # the rows before it are counted already
         for key, vectors in streams.items():
-            steps = moving[key]
-            for r in range(count):
-                shifted = (key[0], *(o + r * d for o, d in zip(key[1:], steps)))
-                counted[shifted] = max(counted.get(shifted, 0), vectors)
+            shifted = (key[0], *(o + row * d for o, d in zip(key[1:], moving[key])))
+            counted[shifted] = max(counted.get(shifted, 0), vectors)
         if sum(counted.values()) + count + 1 > registers:
             break
         best = count

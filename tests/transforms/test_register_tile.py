@@ -333,14 +333,14 @@ def test_which_register_tiles_pay() -> None:
 
 def _first_plan(name: str, registers: int):
     """The register tile plan of the first innermost band of corpus kernel ``name`` on a
-    machine of ``registers`` 256-bit registers, with the band."""
+    machine of ``registers`` 256-bit registers."""
     from transforms.machine import FALLBACK
     from transforms.register_tiling import innermost_bands, plan_register_tile
 
     module = parse_kernel(name)
     band = innermost_bands(module.functions()[0])[0]
     machine = FALLBACK.override(vector_bits=256, vector_registers=registers)
-    return band, plan_register_tile(band, machine)
+    return plan_register_tile(band, machine)
 
 
 # (kernel, registers, rows): per row one result; loaded rows counted once however many
@@ -358,7 +358,7 @@ ROWS_IN_REGISTERS = [
 
 @pytest.mark.parametrize(("name", "registers", "rows"), ROWS_IN_REGISTERS)
 def test_stencil_rows_fit_in_the_registers(name: str, registers: int, rows: int) -> None:
-    _, plan = _first_plan(name, registers)
+    plan = _first_plan(name, registers)
     assert plan.reduction is None and plan.row_factor == rows, plan.describe()
 
 
