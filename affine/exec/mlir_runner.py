@@ -290,10 +290,17 @@ def run_mlir_runner(
     import struct
     import subprocess
 
-    text = mlir_harness(func, repeats)
-    lowered = subprocess.run(
-        [mlir_opt, *lowering, "-"], input=text, capture_output=True, text=True, timeout=timeout
-    )
+    def run(command: list[str], what: str, given: str) -> subprocess.CompletedProcess[str]:
+        try:
+            return subprocess.run(
+                command, input=given, capture_output=True, text=True, timeout=timeout
+            )
+        except subprocess.TimeoutExpired:
+            raise ExecutionError(
+                f"{what} on @{function_name(func)} ran past the {timeout:g} s time limit"
+            ) from None
+
+    lowered = run([mlir_opt, *lowering, "-"], "mlir-opt", mlir_harness(func, repeats))
     if lowered.returncode != 0:
         raise ExecutionError(
             f"mlir-opt could not lower the harness of @{function_name(func)}:\n{lowered.stderr.strip()}"
@@ -310,9 +317,7 @@ def run_mlir_runner(
         "-entry-point-result=void",
         f"-shared-libs={libraries[0]}",
     ]
-    ran = subprocess.run(
-        command, input=lowered.stdout, capture_output=True, text=True, timeout=timeout
-    )
+    ran = run(command, "mlir-runner", lowered.stdout)
     if ran.returncode != 0:
         raise ExecutionError(f"mlir-runner failed on @{function_name(func)}:\n{ran.stderr.strip()}")
     numbers = [struct.unpack("<d", struct.pack("<q", int(line)))[0] for line in ran.stdout.split()]

@@ -64,6 +64,17 @@ def test_dma_kernels_are_refused_with_the_reason() -> None:
         mlir_harness(func)
 
 
+def test_a_tool_that_runs_past_the_time_limit_is_an_execution_error(tmp_path: Path) -> None:
+    # a stand-in for mlir-opt that never answers: an error naming the tool, no traceback
+    hang = tmp_path / "mlir-opt"
+    hang.write_text("#!/bin/sh\nexec sleep 30\n")
+    hang.chmod(0o755)
+    path = KERNELS / "jacobi_1d.mlir"
+    func = resolve_function(affine.parse(path.read_text(), str(path)))
+    with pytest.raises(ExecutionError, match=r"mlir-opt on @jacobi_1d ran past the 0.5 s time"):
+        run_mlir_runner(func, str(hang), str(hang), timeout=0.5)
+
+
 @pytest.mark.mlir
 def test_harness_times_every_repeat(mlir_opt: str, mlir_runner: str) -> None:
     path = KERNELS / "jacobi_1d.mlir"
