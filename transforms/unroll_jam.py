@@ -206,6 +206,9 @@ def _ramps(
         lower_ends, upper_ends = _ends(lower), _ends(upper)
         if why is None and (lower_ends is None or upper_ends is None):
             why = "vary with the unrolled loop other than by a constant per iteration"
+        elif why is None and any(d % g.step for d in _offsets(lower) or []):
+            # one loop of that step cannot run copies that start off its lattice
+            why = f"start the copies' iterations apart by other than a multiple of its step ({g.step})"
         if why is not None:
             raise TransformError(
                 f"cannot unroll-and-jam: the bounds of an inner loop {why}", inner.loc
@@ -233,15 +236,23 @@ def _moved(vm: ValueMap, iv: Value, offset: int) -> ValueMap:
     return substitute_value(vm, iv, ValueMap(AffineMap.get(1, 0, [dim(0) + offset]), (iv,)))
 
 
-def _ends(bounds: list[ValueMap]) -> tuple[int, int] | None:
-    """The copies with the lowest and the highest of ``bounds``, or None unless each differs
-    from the first by a constant."""
+def _offsets(bounds: list[ValueMap]) -> list[int] | None:
+    """How far each of ``bounds`` lies from the first, or None unless each by a constant."""
     offsets = []
     for b in bounds:
         d = difference(b, bounds[0]).map.results[0]
         if d.kind != CONST:
             return None
         offsets.append(d.value)
+    return offsets
+
+
+def _ends(bounds: list[ValueMap]) -> tuple[int, int] | None:
+    """The copies with the lowest and the highest of ``bounds``, or None unless each differs
+    from the first by a constant."""
+    offsets = _offsets(bounds)
+    if offsets is None:
+        return None
     return offsets.index(min(offsets)), offsets.index(max(offsets))
 
 

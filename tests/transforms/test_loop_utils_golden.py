@@ -300,6 +300,29 @@ def test_unroll_and_jam_refusals() -> None:
         "not all reductions",
     )
     refuse(REDUCTION_NEST, lambda m: unroll_and_jam_loop(loops(m)[0], 11), "runs only 10 times")
+    # j from i step 2: copy 0 runs even j, copy 1 odd ones; no loop of step 2 runs both
+    # (jammed, copy 0 ran 0, 1, 3, 5 instead of 0, 2, 4, 6)
+    interleaved = """
+    func.func @f(%A: memref<15x15xf32>) {
+      affine.for %i = 0 to 4 {
+        affine.for %j = affine_map<(d0) -> (d0)>(%i) to 7 step 2 {
+          %v = affine.load %A[%i + 4, %j + 4] : memref<15x15xf32>
+          affine.store %v, %A[%j, %i] : memref<15x15xf32>
+        }
+      }
+      return
+    }
+    """
+    refuse(
+        interleaved,
+        lambda m: unroll_and_jam_loop(loops(m)[0], 2),
+        r"apart by other than a multiple of its step \(2\)",
+    )
+    # from 2i: the copies start 2 apart, on one lattice, and jam
+    aligned = interleaved.replace("(d0) -> (d0)", "(d0) -> (d0 * 2)").replace("to 7", "to 9")
+    result = affine.parse(aligned, "<golden>")
+    unroll_and_jam_loop(loops(result)[0], 2)
+    assert affine.check_equivalent(affine.parse(aligned, "<golden>"), result)
 
 
 TRIANGLE = """
