@@ -8,7 +8,8 @@ Usage::
 Every kernel in :data:`POLYBENCH` is scaled to its size (PolyBench/C 4.2 LARGE, or close
 to it where LARGE runs for far less than 0.1 s or far more than 2 s; gramschmidt keeps
 M >= N so that its columns stay independent) and timed, single thread, in these versions
-(the kernels of :data:`OTHERS`, not PolyBench's, only when ``--kernels`` names them):
+(the kernels of :data:`OTHERS`, a transpose and a convolution, not PolyBench's, only when
+``--kernels`` names them):
 
 - ``original``, ``mlir-tile`` (mlir-opt 22 ``-affine-loop-tile``, read back),
   ``tile`` (our ``--affine-loop-tile``), ``regtile`` (our ``--affine-register-tile``
@@ -140,7 +141,12 @@ POLYBENCH: dict[str, Benchmark] = {
 }
 
 # other kernels of the corpus, timed when named (--kernels transpose): not in the table
-OTHERS: dict[str, Benchmark] = {"transpose": Benchmark({"N": 4096, "M": 4000})}
+OTHERS: dict[str, Benchmark] = {
+    "transpose": Benchmark({"N": 4096, "M": 4000}),
+    "conv2d": Benchmark(
+        {"H": 4100, "W": 4098, "OH": 4096, "OW": 4096}, lambda s: 2.0 * 15 * s["OH"] * s["OW"]
+    ),
+}
 KNOWN = {**POLYBENCH, **OTHERS}
 
 VERSIONS = ("original", "mlir-tile", "tile", "regtile", "tile+regtile", "auto")

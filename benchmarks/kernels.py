@@ -48,6 +48,7 @@ SIZES: dict[str, dict[str, int]] = {
     "tiled_layout": {"N": 512},
     "transposed_layout": {"M": 9000, "N": 8000},
     "transpose": {"N": 4096, "M": 4000},
+    "conv2d": {"H": 4100, "W": 4098, "OH": 4096, "OW": 4096},
     "strided_layout": {"N": 8000, "LD": 8004},
     "mod_floordiv": {"N": 65536, "NB": 16384},
     "min_max_bounds": {"N": 700},

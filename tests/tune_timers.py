@@ -21,6 +21,14 @@ def fake_time(module: Module, func: str, inputs: Sequence[Any], log: str = "") -
     return 1e-3 + int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 16**8
 
 
+def favouring_time(
+    module: Module, func: str, inputs: Sequence[Any], favoured: str, log: str = ""
+) -> float:
+    """:func:`fake_time`, a hundred times less for the module printed as ``favoured``."""
+    seconds = fake_time(module, func, inputs, log)
+    return seconds / 100 if print_module(module) == favoured else seconds
+
+
 def dying_time(module: Module, func: str, inputs: Sequence[Any], marker: str, log: str) -> float:
     """:func:`fake_time`, except that the first call kills its worker process."""
     try:

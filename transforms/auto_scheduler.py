@@ -488,7 +488,7 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
         machine,
         context,
         fma=fma_pays,
-        pays=lambda band, tile: tile_pays(band, tile, machine.l2),
+        pays=lambda band, tile: tile_pays(band, tile, machine.l2, machine.l1),
         cache_tiles=True,
     )
     if not done:

@@ -44,6 +44,7 @@ from affine.analysis.value_map import (
     fully_compose,
     simplify_affine_expr,
     substitute,
+    substitute_value,
 )
 from affine.dialects.builders import affine_apply, affine_if, affine_yield, arith, memref_alloc
 from affine.ir.attributes import AffineMapAttr
@@ -66,7 +67,7 @@ from poly.legality import (
     where,
 )
 from poly.model import VIEW_OPS
-from poly.tile_model import choose_tile_sizes, element_bytes
+from poly.tile_model import LINE_BYTES, choose_tile_sizes, element_bytes
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -74,6 +75,7 @@ from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loo
 from transforms.machine import Machine, detect, machine_from_options
 from transforms.registry import PassContext
 from transforms.tiling import check_tiling, tile_with_model_order
+from transforms.unroll_jam import check_unroll_and_jam, unroll_and_jam_loop
 
 _MEMORY = ("affine.load", "affine.store")
 
@@ -1486,21 +1488,54 @@ def overlapping_loads(band: Sequence[Operation], loop: Operation | None) -> bool
     return False
 
 
+def _rows_read(body: Body, memref: Value, tile: RegisterTile) -> int:
+    """How many rows of ``memref`` (distinct outer subscripts) the tile's rows read in one
+    iteration of the loops inside them: its loads at every row, those whose outer
+    subscripts differ by constants counted once each."""
+    rows = [0] if tile.rows is None else range(tile.row_factor)
+    seen: set[tuple[int, ...]] = set()
+    others = 0
+    base: ValueMap | None = None
+    for op in body.ops:
+        if op.name != "affine.load" or op not in body.needed or body.memref(op) is not memref:
+            continue
+        for r in rows:
+            access = body.access[op]
+            if tile.rows is not None:
+                moved = _shifted(_identity(_iv(tile.rows)), r)
+                access = substitute_value(access, _iv(tile.rows), moved)
+            m = access.map
+            outer = ValueMap(
+                AffineMap.get(m.num_dims, m.num_symbols, m.results[:-1]), access.operands
+            )
+            base = base or outer
+            offsets = difference(outer, base).map.results if m.num_results > 1 else []
+            if all(e.is_constant for e in offsets):
+                seen.add(tuple(e.value for e in offsets))
+            else:
+                others += 1
+    return len(seen) + others
+
+
 def _unshared_strided(
-    band: Sequence[Operation], tile: RegisterTile, cache: int
+    band: Sequence[Operation], tile: RegisterTile, cache: int, l1: int
 ) -> Operation | None:
     """A load that a tile moving its reduction loop innermost makes walk memory by rows
     with no reuse: an outer subscript moves with the reduction loop, the tile's rows (if
-    any) do not share the load, and it is not read again at every iteration of a loop
-    around the tile from a memref of at most half of ``cache`` bytes; None when there is
-    none (gemm's ``B[k][j]`` is shared by the rows of ``C``; doitgen's ``C4[s][p]``,
-    100 KiB, is read again for every ``r`` and ``q``: 15.7-18.9x with the tile against
-    12.4x without, while covariance's ``data[k][j]``, 6.6 MiB, ran 13.7x with it against
-    17.0x with cache tiles)."""
+    any) do not share the load, it is not read again at every iteration of a loop around
+    the tile from a memref of at most half of ``cache`` bytes, and the lines the tile reads
+    of it over the whole reduction loop exceed half of ``l1`` (or of ``cache``, when
+    smaller: caches shrunk to stand for large data) (else the next group of
+    vectors reads them again from L1: a convolution's rows of input, 2.05-2.2x); None when
+    there is none (gemm's ``B[k][j]`` is shared by the rows of ``C``; doitgen's
+    ``C4[s][p]``, 100 KiB, is read again for every ``r`` and ``q``: 15.7-18.9x with the
+    tile against 12.4x without, while covariance's ``data[k][j]``, 6.6 MiB, ran 13.7x
+    with it against 17.0x with cache tiles)."""
     if tile.reduction is None or tile.reduction is band[-1]:
         return None
     body = Body(band)
     reduction = _iv(tile.reduction)
+    trip = constant_trip_count(tile.reduction)
     first = min(band.index(x) for x in tile.roles())
     around = [*band[:first], *(op for op in band[0].ancestors() if op.name == "affine.for")]
     for op in body.ops:
@@ -1510,10 +1545,16 @@ def _unshared_strided(
         outer = range(access.map.num_results - 1)
         if not any(_moves(access, n, reduction) for n in outer):
             continue
-        if _bytes_of(body.memref(op)) <= cache // 2 and any(
+        memref = body.memref(op)
+        if _bytes_of(memref) <= cache // 2 and any(
             _iv(loop) not in access.operands for loop in around
         ):
             continue  # read again from cache at every iteration of that loop
+        if trip is not None:
+            span = tile.vectors * tile.lanes * _bytes(memref.type.element_type)  # type: ignore[attr-defined]  # a memref's
+            lines = trip * _rows_read(body, memref, tile) * -(-span // LINE_BYTES)
+            if lines <= min(l1, cache) // LINE_BYTES // 2:
+                continue  # the next group of vectors reads these lines again from L1
         rows = tile.rows
         if rows is None or any(_moves(access, n, _iv(rows)) for n in range(access.map.num_results)):
             return op
@@ -1529,7 +1570,7 @@ def _bytes_of(memref: Value) -> int:
 
 
 def tile_pays(
-    band: Sequence[Operation], tile: RegisterTile, cache: int | None = None
+    band: Sequence[Operation], tile: RegisterTile, cache: int | None = None, l1: int | None = None
 ) -> str | None:
     """None when ``tile`` is expected to run faster than the band as LLVM compiles it, else
     why not. Measured here (docs/performance.md): a tile pays when it holds accumulators
@@ -1541,7 +1582,10 @@ def tile_pays(
     accumulator alone gains nothing (gramschmidt 0.89-0.94x, doitgen's source order 0.90x),
     and a reduction moved innermost that reads memory by rows with no reuse is slower
     (atax's ``A^T x``, 0.82x)."""
-    strided = _unshared_strided(band, tile, detect().l2 if cache is None else cache)
+    machine = detect()
+    strided = _unshared_strided(
+        band, tile, machine.l2 if cache is None else cache, machine.l1 if l1 is None else l1
+    )
     if strided is not None and tile.reduction is not None:
         return (
             f"the reduction {where(tile.reduction)} innermost would read {where(strided)} "
@@ -1655,6 +1699,43 @@ def _cache_tile_bands(
     return done
 
 
+SHORT_REDUCTION = 8  # a second reduction loop this short is unrolled into the tile's body
+
+
+def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
+    """Unroll fully, and jam into the loops inside, every loop of ``band`` but the longest
+    along which the body stores to an invariant address (a reduction loop) that runs at most
+    :data:`SHORT_REDUCTION` times, innermost first, where legal (the stores to each address
+    keep their order): a register tile holds its accumulators across one reduction loop,
+    and a convolution's ``O[i][j] += I[i + p][j + q] * W[p][q]`` has two (with ``q``
+    unrolled, 4096^2 by a 5 x 3 filter ran 2.05x, rows ``i`` and vectors along ``j`` held
+    across ``p``; without, the tile jammed rows of ``p`` and was refused). Returns what was
+    unrolled."""
+    body = _body_or_verdict(band)
+    if isinstance(body, Verdict):
+        return []
+    trips = {loop: constant_trip_count(loop) for loop in band}
+    reductions = [loop for loop in band if trips[loop] and held_groups(body, loop)]
+    if len(reductions) < 2:
+        return []
+    longest = max(reductions, key=lambda loop: trips[loop] or 0)
+    function = enclosing_function(band[0])
+    done = []
+    for loop in reversed(reductions):
+        trip = trips[loop] or 0
+        if loop is longest or trip > SHORT_REDUCTION or function is None:
+            continue
+        if not check_unroll_and_jam(loop, trip, analysis_of(function)):
+            continue
+        described = f"{where(loop)} unrolled into the body ({trip} iterations)"
+        try:
+            unroll_and_jam_loop(loop, trip)
+        except TransformError:
+            continue
+        done.append(described)
+    return done
+
+
 def register_tile_function(
     function: Operation,
     machine: Machine,
@@ -1680,6 +1761,8 @@ def register_tile_function(
     done = []
     if cache_tiles:
         done += _cache_tile_bands(function, machine, rows, vectors, pays)
+    for band in innermost_bands(function):
+        done += fold_short_reductions(band)
     analysis = analysis_of(function)
     for band in innermost_bands(function):
         what = "loop band not register-tiled"
@@ -1713,6 +1796,7 @@ __all__ = [
     "check_register_tile",
     "distribute_for_register_tiles",
     "fma_pays",
+    "fold_short_reductions",
     "held_groups",
     "innermost_bands",
     "nonempty_condition",
