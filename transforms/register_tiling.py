@@ -1706,7 +1706,7 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
     """Unroll fully, and jam into the loops inside, every loop of ``band`` but the longest
     along which the body stores to an invariant address (a reduction loop) that runs at most
     :data:`SHORT_REDUCTION` times, innermost first, where legal (the stores to each address
-    keep their order): a register tile holds its accumulators across one reduction loop,
+    keep their order; a loop whose IV bounds a loop inside, a tile's, is none): a register tile holds its accumulators across one reduction loop,
     and a convolution's ``O[i][j] += I[i + p][j + q] * W[p][q]`` has two (with ``q``
     unrolled, 4096^2 by a 5 x 3 filter ran 2.05x, rows ``i`` and vectors along ``j`` held
     across ``p``; without, the tile jammed rows of ``p`` and was refused). Returns what was
@@ -1715,7 +1715,13 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
     if isinstance(body, Verdict):
         return []
     trips = {loop: constant_trip_count(loop) for loop in band}
-    reductions = [loop for loop in band if trips[loop] and held_groups(body, loop)]
+    reductions = [
+        loop
+        for loop in band
+        if trips[loop]
+        and held_groups(body, loop)
+        and not any(_bounds_use(inner, [loop]) for inner in band)  # a tile's, not a reduction
+    ]
     if len(reductions) < 2:
         return []
     longest = max(reductions, key=lambda loop: trips[loop] or 0)
