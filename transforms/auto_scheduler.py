@@ -299,7 +299,7 @@ def crossing_tiled(
         saving += crossing_saving(accesses, CROSSING_TILE, counts)
         arrays = ", ".join(dict.fromkeys(value_label(a.memref) for a in accesses))
         tiles.append(
-            f"band of {_lines([a.op for a in accesses])}: {what.split(':')[0]}: the lines of "
+            f"band of {_lines([a.op for a in accesses])}: tiled {'x'.join(map(str, sizes))}: the lines of "
             f"{arrays} that its innermost loop crosses serve the tile's other loop too"
         )
         analysis = analysis_of(function)  # the loops changed

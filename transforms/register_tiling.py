@@ -1508,7 +1508,8 @@ def _rows_read(body: Body, memref: Value, tile: RegisterTile) -> int:
             outer = ValueMap(
                 AffineMap.get(m.num_dims, m.num_symbols, m.results[:-1]), access.operands
             )
-            base = base or outer
+            if base is None:
+                base = outer
             offsets = difference(outer, base).map.results if m.num_results > 1 else []
             if all(e.is_constant for e in offsets):
                 seen.add(tuple(e.value for e in offsets))
@@ -1582,10 +1583,11 @@ def tile_pays(
     accumulator alone gains nothing (gramschmidt 0.89-0.94x, doitgen's source order 0.90x),
     and a reduction moved innermost that reads memory by rows with no reuse is slower
     (atax's ``A^T x``, 0.82x)."""
-    machine = detect()
-    strided = _unshared_strided(
-        band, tile, machine.l2 if cache is None else cache, machine.l1 if l1 is None else l1
-    )
+    if cache is None or l1 is None:
+        machine = detect()
+        cache = machine.l2 if cache is None else cache
+        l1 = machine.l1 if l1 is None else l1
+    strided = _unshared_strided(band, tile, cache, l1)
     if strided is not None and tile.reduction is not None:
         return (
             f"the reduction {where(tile.reduction)} innermost would read {where(strided)} "
@@ -1726,10 +1728,12 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
         return []
     longest = max(reductions, key=lambda loop: trips[loop] or 0)
     function = enclosing_function(band[0])
+    if function is None:
+        return []
     done = []
     for loop in reversed(reductions):
         trip = trips[loop] or 0
-        if loop is longest or trip > SHORT_REDUCTION or function is None:
+        if loop is longest or trip > SHORT_REDUCTION:
             continue
         if not check_unroll_and_jam(loop, trip, analysis_of(function)):
             continue
