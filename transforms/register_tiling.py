@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.value_map import (
     ValueMap,
+    canonicalize_affine_ops,
     concat,
     difference,
     fully_compose,
@@ -1730,6 +1731,7 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
     function = enclosing_function(band[0])
     if function is None:
         return []
+    outer = band[0].parent_op
     done = []
     for loop in reversed(reductions):
         trip = trips[loop] or 0
@@ -1743,6 +1745,8 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
         except TransformError:
             continue
         done.append(described)
+    if done and outer is not None:
+        canonicalize_affine_ops(outer)  # the IV of the promoted copy, a constant, folded
     return done
 
 
