@@ -6,6 +6,7 @@ with a remark that names the dependence."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -418,5 +419,8 @@ def test_a_convolution_s_short_filter_loop_is_unrolled_and_its_rows_held_across_
     (main, *_) = loops_with_vector_accumulators(tiled)
     fmas = [op for op in ForOp(main).body.operations if op.name == "vector.fma"]
     assert len(fmas) == 3 * len(main.results)  # three filter columns per accumulator
+    text = print_module(tiled)  # the first copy's q, a constant, folded into the subscripts
+    columns = re.findall(r"affine.load %\w+\[%\w+, ([^\]]+)\] : memref<5x3xf32>", text)
+    assert set(columns) == {"0", "1", "2"}, columns  # W[p][q] per copy of q, not W[p][%c0]
     for backend in ("interp", "c"):
         assert check_equivalent(module, tiled, backend=backend)
