@@ -17,7 +17,7 @@ from functools import partial
 from affine.analysis.layout import strided_form
 from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.reductions import LoopReduction, combine, loop_reductions
-from affine.analysis.value_map import ValueMap, concat, difference, substitute_value
+from affine.analysis.value_map import ValueMap, combine_maps, concat, difference, substitute_value
 from affine.dialects.builders import affine_apply, affine_if
 from affine.dialects.common import segment_sizes
 from affine.exec.inputs import function_name
@@ -297,7 +297,11 @@ def _split_ramp(
     set_bound(steady, "upper", lowest_upper)
     if ramp.upper_ends[0] != ramp.upper_ends[1]:  # the copies' upper bounds differ
         ramp_out = block.insert_after(steady, inner.clone())
-        set_bound(ramp_out, "lower", concat([lowest_upper, highest_lower]))
+        step = ForOp(inner).step  # the steady loop's next point, on its lattice from hl:
+        resume = combine_maps(
+            highest_lower, lowest_upper, lambda hl, lu: hl + (lu - hl).ceildiv(step) * step
+        )
+        set_bound(ramp_out, "lower", concat([resume, highest_lower]))
         set_bound(ramp_out, "upper", highest_upper)
     if ramp.lower_ends[0] == ramp.lower_ends[1]:  # no copy starts later than another
         inner.erase()

@@ -25,7 +25,7 @@ sets) of every affine op together with the operands each one applies to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import gcd
 from typing import TypeVar
@@ -407,21 +407,28 @@ def fully_compose(vm: ValueMap) -> ValueMap:
     return vm
 
 
-def difference(a: ValueMap, b: ValueMap) -> ValueMap:
-    """``a - b`` result by result (MLIR's ``AffineValueMap::difference``), composed,
-    canonicalized and simplified."""
+def combine_maps(
+    a: ValueMap, b: ValueMap, result: Callable[[AffineExpr, AffineExpr], AffineExpr]
+) -> ValueMap:
+    """``result(x, y)`` for each pair of results of ``a`` and ``b`` over the operands of
+    both, composed, canonicalized and simplified."""
     if a.map.num_results != b.map.num_results:
-        raise ValueError("difference of value maps with different result counts")
+        raise ValueError("combining value maps with different result counts")
     operands = a.dim_operands + b.dim_operands + a.symbol_operands + b.symbol_operands
     b_map = b.map.shift_dims(a.map.num_dims).shift_symbols(a.map.num_symbols)
-    diff = AffineMap.get(
+    combined = AffineMap.get(
         b_map.num_dims,
         b_map.num_symbols,
-        [x - y for x, y in zip(a.map.results, b_map.results)],
+        [result(x, y) for x, y in zip(a.map.results, b_map.results)],
     )
-    composed = fully_compose(ValueMap(diff, operands))
+    composed = fully_compose(ValueMap(combined, operands))
     m, ops = canonicalize(composed.map, composed.operands)
     return ValueMap(simplify_affine_map(m), tuple(ops))
+
+
+def difference(a: ValueMap, b: ValueMap) -> ValueMap:
+    """``a - b`` result by result (MLIR's ``AffineValueMap::difference``)."""
+    return combine_maps(a, b, lambda x, y: x - y)
 
 
 def substitute(

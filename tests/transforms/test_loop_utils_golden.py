@@ -325,6 +325,43 @@ def test_unroll_and_jam_refusals() -> None:
     assert affine.check_equivalent(affine.parse(aligned, "<golden>"), result)
 
 
+@pytest.mark.parametrize(
+    "lower, upper",
+    [
+        # copies end at i + 1, i + 2, i + 3; the loop past the first end must resume on the
+        # lattice from 0 (it resumed at i + 1: copy 1 of i = 0 stored A[1][1], not in the
+        # original, whose row 1 runs j = 0 only)
+        ("0", "(d0) -> (d0 + 1)"),
+        ("0", "(d0) -> (d0 * 2 + 3)"),
+        # and from 2i, copies 2 apart: ramp in, steady, ramp out all on one lattice
+        ("(d0) -> (d0 * 2)", "(d0) -> (d0 * 3 + 1)"),
+    ],
+)
+@pytest.mark.parametrize("factor", [2, 3])
+def test_unroll_and_jam_keeps_a_stepped_inner_loop_on_its_lattice(
+    lower: str, upper: str, factor: int
+) -> None:
+    bound = {b: b if b == "0" else f"affine_map<{b}>(%i)" for b in (lower, upper)}
+    text = f"""
+    func.func @f(%A: memref<8x24xi32>) {{
+      %c = arith.constant 1 : i32
+      affine.for %i = 0 to 6 {{
+        affine.for %j = {bound[lower]} to {bound[upper]} step 2 {{
+          %v = affine.load %A[%i, %j] : memref<8x24xi32>
+          %w = arith.addi %v, %c : i32
+          affine.store %w, %A[%i, %j] : memref<8x24xi32>
+        }}
+      }}
+      return
+    }}
+    """
+    result = affine.parse(text, "<golden>")
+    unroll_and_jam_loop(loops(result)[0], factor)
+    for backend in ("interp", "c"):
+        outcome = affine.check_equivalent(affine.parse(text, "<golden>"), result, backend=backend)
+        assert outcome, str(outcome)
+
+
 TRIANGLE = """
 func.func @f(%A: memref<40x40xf32>) {
   affine.for %i = 0 to 40 {
