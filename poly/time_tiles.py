@@ -96,6 +96,8 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
     """The time loops of the function, and why each other top-level nest is not one."""
     groups: dict[int, list[Statement]] = {}
     for s in schedule.statements:
+        if s.domain.is_empty():
+            continue  # never runs: no place in a sweep (and no constant row to read)
         groups.setdefault(_row(schedule.maps[s.name], s.domain, 0), []).append(s)
     found, why = [], []
     for _, statements in sorted(groups.items()):
@@ -164,7 +166,9 @@ def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) 
         for pa in prefix:
             tiled = tiled.flat_range_product(isl.Map.from_pw_aff(pa))
         tail = source.project_out(isl.dim_type.out, 0, 1)
-        tiled = tiled.flat_range_product(tail).intersect_domain(s.domain)
+        tiled = tiled.flat_range_product(tail)
+        if not s.domain.is_empty():  # an empty map would leave the statement unscheduled
+            tiled = tiled.intersect_domain(s.domain)
         piece = isl.UnionMap.from_map(tiled)
         result = piece if result is None else result.union(piece)
     assert result is not None  # a time loop has statements

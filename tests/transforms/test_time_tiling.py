@@ -91,6 +91,23 @@ def test_time_tiles_compute_the_original_results(
     assert affine.check_equivalent(module, result.module)
 
 
+def test_a_sweep_that_never_runs_does_not_stop_the_time_tiles() -> None:
+    # jacobi-1d with an empty loop (5 to 5) inside the time loop: its statement has no
+    # instance, so no row of the schedule to read; the other sweeps are tiled as usual
+    text = (KERNELS / "jacobi_1d.mlir").read_text()
+    start = text.index("    affine.for %i")
+    empty = """    affine.for %e = 5 to 5 {
+      %x = affine.load %A[%e] : memref<40xf32>
+      affine.store %x, %B[%e] : memref<40xf32>
+    }
+"""
+    module = affine.parse(text[:start] + empty + text[start:], "jacobi_1d.mlir")
+    result = time_tile_function(module, "jacobi_1d", detect(), 2, (5,))
+    (plan,) = result.tiled
+    assert len(plan.loop.statements) == 2 and plan.tiling.skew == 1
+    assert affine.check_equivalent(module, result.module)
+
+
 def test_a_tile_leans_back_one_row_per_sweep_and_its_rows_have_no_guard() -> None:
     module = kernel("jacobi_1d")
     result = time_tile_function(module, "jacobi_1d", detect(), 4, (8,))
