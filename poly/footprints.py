@@ -129,6 +129,18 @@ def least_span(
     return best
 
 
+def _greatest(value: isl.PwAff) -> isl.Val:
+    """The greatest value ``value`` takes over its domain and parameters. ISL's own
+    ``max_val`` refuses a piece written with a rational coefficient, ``(62 - 2i - (i - 1)
+    mod 6) / 2`` (integral on its domain: steps 2 and 3 nested), so the maximum is taken
+    over the graph, with the parameters as set dimensions."""
+    graph = isl.Set.from_pw_aff(value)
+    graph = graph.move_dims(
+        isl.dim_type.set, 0, isl.dim_type.param, 0, graph.dim(isl.dim_type.param)
+    )
+    return graph.dim_max_val(graph.dim(isl.dim_type.set) - 1)
+
+
 def bounding_box(region: isl.Set) -> Box | str:
     """The bounding box of ``region`` (start affine in the parameters, constant extents), or
     why there is none. Where the least index is not one affine expression (a ``max`` of
@@ -140,7 +152,7 @@ def bounding_box(region: isl.Set) -> Box | str:
     with budget(what="bounding box"):
         for k in range(rank):
             low, high = region.dim_min(k), region.dim_max(k)
-            extent = high.sub(low).max_val()
+            extent = _greatest(high.sub(low))
             if not extent.is_int():
                 return f"dimension {k} of the region has no constant extent"
             try:
@@ -184,7 +196,7 @@ def box_set(region: isl.Set) -> isl.Set | str:
     on_elements = isl.LocalSpace.from_space(region.get_space())
     for k in range(rank):
         low, high = region.dim_min(k), region.dim_max(k)
-        extent = high.sub(low).max_val()
+        extent = _greatest(high.sub(low))
         if not extent.is_int():
             return f"dimension {k} of the region has no constant extent"
         start = low.insert_dims(isl.dim_type.in_, 0, rank).set_tuple_id(

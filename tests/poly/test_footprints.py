@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poly.footprints import COUNTABLE, element_count, is_box
+from poly.footprints import COUNTABLE, bounding_box, element_count, is_box
 
 # (region of memref A, fills its box): the math of each row in its comment
 IS_BOX = [
@@ -59,3 +59,24 @@ def test_is_box_and_element_count_agree_with_enumeration(mods, rows: int, column
     ranges = [range(min(p[k] for p in points), max(p[k] for p in points) + 1) for k in range(2)]
     assert is_box(region) is (points == set(itertools.product(*ranges)))
     assert len(points) <= COUNTABLE
+
+
+# (region, its bounding box's extents): the greatest extent over the parameters
+BOXES = [
+    ("{ A[i, j] : 0 <= i < 4 and 2 <= j <= 7 }", [4, 6]),
+    ("[N] -> { A[i] : N <= i < N + 4 }", [4]),
+    # row i0 of i from 1 step 2, j from i step 3: j runs 29 - i0 to 31 - i0 past i0, the
+    # extent's expression ISL writes with a /2 (its own max_val refused it)
+    (
+        "[i0] -> { A[i0, j] : (1 + i0) mod 2 = 0 and (3 + i0 + 2j) mod 6 = 0 and "
+        "0 < i0 <= 30 and i0 <= j <= 31 }",
+        [1, 31],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "extents"), BOXES)
+def test_bounding_box_extents(text: str, extents: list[int]) -> None:
+    box = bounding_box(isl.Set(text))
+    assert not isinstance(box, str), box
+    assert box.extents == extents
