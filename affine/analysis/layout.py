@@ -258,8 +258,8 @@ def normalize_memref_type(
     The new size of dimension ``k`` is the greatest value of layout result ``k`` over the
     index space, plus one (a 64x64 memref with 16x16 tiles
     ``(d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)`` becomes 4x4x16x16).
-    ``symbol_values`` binds layout symbols (the alloc's symbol operands) to constants.
-    Raises :class:`LayoutNotNormalizable` for dynamic shapes, unbound symbols, semi-affine
+    ``symbol_values`` binds layout symbols (the alloc's symbol operands) to constants. A
+    memref with no elements becomes one of size 0 in each result. Raises :class:`LayoutNotNormalizable` for dynamic shapes, unbound symbols, semi-affine
     layouts, layouts that are not one-to-one, and negative layout values.
     """
     oracle = oracle or BOX_ORACLE
@@ -279,6 +279,9 @@ def normalize_memref_type(
         raise LayoutNotNormalizable(f"the layout of {t} is semi-affine")
     if layout.num_dims != t.rank:
         raise LayoutNotNormalizable(f"the layout of {t} does not take {t.rank} indices")
+    if 0 in t.shape:  # no index to map: as empty, with the layout's rank
+        empty = [0] * layout.num_results
+        return MemRefType(empty, t.element_type, None, t.memory_space), layout
     if not oracle.one_to_one(layout, t.shape):
         raise LayoutNotNormalizable(
             f"the layout of {t} is not one-to-one on its index space (the seed "

@@ -96,6 +96,20 @@ def test_normalize_memref_type(layout, shape, new_shape, index, new_index) -> No
     assert m.evaluate(index) == new_index
 
 
+@pytest.mark.parametrize(
+    ("t", "new_shape"),
+    [
+        ("memref<0x4xf32, affine_map<(d0, d1) -> (d1, d0)>>", [0, 0]),
+        ("memref<4x0xf32, affine_map<(d0, d1) -> (d1 floordiv 2, d0, d1 mod 2)>>", [0, 0, 0]),
+    ],
+)
+def test_a_memref_with_no_elements_normalizes_to_one_with_none(t: str, new_shape) -> None:
+    # no index to bound the layout's results by (ISL's bounds of an empty box are infinite)
+    new_type, m = normalize_memref_type(parse_type(t))
+    assert new_type == MemRefType(new_shape, F32)
+    assert m == parse_type(t).layout_map()
+
+
 def test_normalize_binds_symbols_to_constants() -> None:
     # #affine_map42 = (d0, d1)[s0] -> (d0, d0 + d1 + floordiv(s0, 2)): with %N = 10 the
     # second result reaches 3 + 3 + 5 = 11 on a 4x4 memref.
