@@ -437,6 +437,9 @@ def _rows(
         # dimensions that take one value by that value)
         pma = isl.PwMultiAff.from_map(m if m.is_single_valued() else on_domain)
         rows[s.name] = [pma.get_pw_aff(j) for j in range(pma.dim(isl.dim_type.out))]
+    for s in statements:
+        if s.name not in rows and s.domain.is_empty():
+            rows[s.name] = [_zero(s)]  # never runs (ISL drops its empty map): any time will do
     missing = [s.name for s in statements if s.name not in rows]
     if missing:
         raise ScheduleError(f"the schedule does not schedule {', '.join(missing)}", where)
