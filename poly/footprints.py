@@ -145,6 +145,8 @@ def bounding_box(region: isl.Set) -> Box | str:
     """The bounding box of ``region`` (start affine in the parameters, constant extents), or
     why there is none. Where the least index is not one affine expression (a ``max`` of
     bounds), the start is the piece of it from which the region spans the fewest indices."""
+    if region.is_empty():
+        return "no element is accessed (the loops around never run)"
     names = param_names(region)
     starts: list[AffineExpr] = []
     extents: list[int] = []
