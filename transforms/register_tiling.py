@@ -803,11 +803,13 @@ class _TileEmitter:
         start = _group_start(lb, span, group)
         if span.map.is_single_constant():
             remainder = span.map.single_constant_result % group
-            if remainder > 0:
+            if span.map.single_constant_result > 0 and remainder > 0:
                 tail(at, start, remainder)
             return
         for size in sizes[1:]:
-            part = new_loop(start, _shifted(ub, 1 - size), size, like=loop)
+            # where the loop runs no iteration (ub < lb: j from i to 6 past i = 6), the
+            # groups' start floor(span / size) * size lies below lb: no group starts there
+            part = new_loop(concat([start, lb]), _shifted(ub, 1 - size), size, like=loop)
             at.add(part)
             self.groups_body(part, size, tail)
             start = _group_start(lb, span, size)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import CORPUS, run_mlir_opt
 
@@ -424,3 +425,51 @@ def test_a_convolution_s_short_filter_loop_is_unrolled_and_its_rows_held_across_
     assert set(columns) == {"0", "1", "2"}, columns  # W[p][q] per copy of q, not W[p][%c0]
     for backend in ("interp", "c"):
         assert check_equivalent(module, tiled, backend=backend)
+
+
+# inner loops that run no iteration for some outer ones: the rest after the full groups
+# starts at lb + floor((ub - lb) / size) * size, below lb when ub < lb (j from i to 6 at
+# i = 8: floor(-2 / 8) * 8 = -8, and the one-column loop ran j = 0 .. 5)
+EMPTY_FOR_SOME = [
+    """
+    func.func @f(%A: memref<10x16xi32>, %B: memref<10x16xi32>) {
+      affine.for %i = 0 to 10 {
+        affine.for %j = affine_map<(d0) -> (d0)>(%i) to 6 {
+          %a = affine.load %A[%i, %j] : memref<10x16xi32>
+          %b = affine.load %A[%i, %j + 1] : memref<10x16xi32>
+          %p = arith.muli %a, %b : i32
+          affine.store %p, %B[%i, %j] : memref<10x16xi32>
+        }
+      }
+      return
+    }
+    """,
+    """
+    func.func @f(%A: memref<4x16xi32>, %n: index) {
+      affine.for %i = 0 to 4 {
+        affine.for %j = 3 to %n {
+          %a = affine.load %A[%i, %j + 6] : memref<4x16xi32>
+          affine.store %a, %A[%i, %j + 5] : memref<4x16xi32>
+        }
+      }
+      return
+    }
+    """,
+]
+
+
+@pytest.mark.parametrize("source", EMPTY_FOR_SOME)
+@pytest.mark.parametrize("backend", ["interp", "c"])
+def test_an_inner_loop_empty_for_some_rows_runs_no_remainder_there(
+    source: str, backend: str
+) -> None:
+    module = affine.parse(source, "<empty>")
+    tiled = module.clone()
+    machine = machine_from_options({"vector-bits": 256})
+    register_tile_function(tiled.functions()[0], machine, PassContext(print_op_on_diagnostic=False))
+    assert "vector" in print_module(tiled)  # the tile was made
+    sizes = [0, 2, 3, 4, 10] if "%n" in source else [None]
+    for n in sizes:
+        args = [np.arange(1, 65, dtype=np.int32).reshape(4, 16), n] if n is not None else []
+        outcome = check_equivalent(module, tiled, *args, backend=backend)
+        assert outcome, f"n = {n}: {outcome}"
