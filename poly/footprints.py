@@ -35,6 +35,7 @@ class Footprint:
     writes: isl.Set | None
     accesses: list[Access] = field(default_factory=list)
     exact: bool = True
+    reached: isl.Set | None = None  # the parameter values (outer IVs, symbols) the loop runs at
 
     @property
     def region(self) -> isl.Set:
@@ -85,6 +86,11 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
         )
         elements = coalesced(relation.range())
         footprint = found.setdefault(access.memref, Footprint(access.memref, None, None))
+        reached = _outer_domain(statement.domain, outer)
+        if footprint.reached is not None:
+            footprint.reached, reached = align_params(footprint.reached, reached)
+            reached = coalesced(footprint.reached.union(reached))
+        footprint.reached = reached
         footprint.accesses.append(access)
         footprint.exact &= access.exact and statement.exact
         attr = "reads" if access.kind == READ else "writes"
@@ -105,6 +111,18 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
             ):
                 values[scope.iv_name(iv)] = iv
     return found, values
+
+
+def _outer_domain(domain: isl.Set, outer: int) -> isl.Set:
+    """The values of the first ``outer`` dimensions of ``domain`` that its outer loops run
+    at, as parameters: the constraints of the loops inside dropped (where those run no
+    iteration, the outer ones still do)."""
+    inner = domain.dim(isl.dim_type.set) - outer
+    around = domain.drop_constraints_involving_dims(isl.dim_type.set, outer, inner)
+    around = around.project_out(isl.dim_type.set, outer, inner)
+    return around.move_dims(
+        isl.dim_type.param, around.dim(isl.dim_type.param), isl.dim_type.set, 0, outer
+    ).params()
 
 
 def constant_span(points: isl.Set, aff: isl.Aff) -> tuple[int, int] | None:

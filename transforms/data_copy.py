@@ -43,6 +43,7 @@ from poly.footprints import (
     loop_footprints,
 )
 from poly.legality import LEGAL, Verdict, where
+from poly.space import align_params
 from transforms.errors import TransformError
 from transforms.loop_pass import functions, refuse
 from transforms.loop_utils import is_loop
@@ -211,6 +212,16 @@ def _point_copies(
     generate(copy_schedule(region), plan.params, block, before, emit)
 
 
+def _accessed_wherever_reached(plan: CopyPlan) -> bool:
+    """Whether the loop touches some element of the memref at every iteration of the loops
+    around it (an ``affine.if`` inside on the outer IVs counts as not known)."""
+    reached = plan.footprint.reached
+    if reached is None or any(op.name == "affine.if" for op in plan.loop.walk()):
+        return not plan.box.params
+    accessed, reached = align_params(plan.footprint.region.params(), reached)
+    return reached.is_subset(accessed)
+
+
 def dma_shape(plan: CopyPlan, min_dma_transfer: int) -> tuple[int, int | None, int | None] | str:
     """``(count, stride, per_stride)`` of one DMA moving the whole box (no stride when it
     is contiguous in the memref), or why one DMA cannot: the memref's shape is not static,
@@ -224,6 +235,10 @@ def dma_shape(plan: CopyPlan, min_dma_transfer: int) -> tuple[int, int | None, i
     whole = plan.box.extents == shape and not plan.box.params
     if not whole and not box_within(plan.footprint.region, shape):
         return "the bounding box leaves the memref for some iteration of the loops around"
+    if not whole and not _accessed_wherever_reached(plan):
+        # the DMA moves the box at every iteration, its start where no element is: j from
+        # i to 3 past i = 3 moved A[i][i .. i + 2], past the memref at i = 11
+        return "the loop accesses none of it at some iterations of the loops around"
     extents = plan.box.extents
     count = plan.box.volume
     partial = [k for k in range(len(shape)) if extents[k] != shape[k]]

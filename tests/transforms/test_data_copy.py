@@ -27,6 +27,7 @@ KERNELS = [
     CORPUS / "kernels" / "mod_floordiv.mlir",
     CORPUS / "kernels" / "dma_tiles.mlir",
     CORPUS / "affine" / "tiled_matmul.mlir",
+    CORPUS / "datamove" / "empty_rows.mlir",
 ]
 OPTIONS = {
     "loops": {},
@@ -132,6 +133,17 @@ def test_mlir_opt_accepts_the_output(mlir_opt: str, options: dict) -> None:
         result = transforms.copy_data(_parse(path), **options)
         done = run_mlir_opt(mlir_opt, affine.print_module(result.module))
         assert done.returncode == 0, (path, done.stderr)
+
+
+def test_no_dma_moves_a_box_where_the_loop_is_empty() -> None:
+    remarks = _remarks(
+        CORPUS / "datamove" / "empty_rows.mlir",
+        generate_dma=True,
+        fast_mem_capacity=1,
+        min_dma_transfer=4,
+    )
+    assert remarks.count("(no DMA: the loop accesses none of it at some iterations") == 2
+    assert "copied %B (memref<12x12xi32>) into a 1x12 buffer by DMA" in remarks
 
 
 def test_a_missing_copy_out_is_seen() -> None:
