@@ -40,6 +40,7 @@ from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.value_map import (
     ValueMap,
     canonicalize_affine_ops,
+    combine_maps,
     concat,
     difference,
     fully_compose,
@@ -53,7 +54,7 @@ from affine.ir.core import Block, Module, Operation, Value
 from affine.ir.registry import PURE
 from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, VectorType
 from affine.math.affine_map import AffineMap
-from affine.math.expr import AffineExpr, dim
+from affine.math.expr import dim
 from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp
 from poly.flow import FlowAnalysis
@@ -1061,23 +1062,10 @@ def _shifted(vm: ValueMap, offset: int) -> ValueMap:
     )
 
 
-def _combined(
-    a: ValueMap, b: ValueMap, f: Callable[[AffineExpr, AffineExpr], AffineExpr]
-) -> ValueMap:
-    """The single-result value map ``f(a, b)`` of two single-result value maps."""
-    both = concat([a, b])
-    if both.map.num_results == 1:  # equal results were merged
-        x = y = both.map.results[0]
-    else:
-        x, y = both.map.results
-    m = AffineMap.get(both.map.num_dims, both.map.num_symbols, [f(x, y)])
-    return fully_compose(ValueMap(m, both.operands))
-
-
 def _group_start(lb: ValueMap, span: ValueMap, size: int) -> ValueMap:
     """``lb + floor(span / size) * size``: where the iterations past the full groups of
     ``size`` start."""
-    return _combined(lb, span, lambda low, n: low + n.floordiv(size) * size)
+    return combine_maps(lb, span, lambda low, n: low + n.floordiv(size) * size)
 
 
 @dataclass(frozen=True)
@@ -1102,7 +1090,7 @@ def nonempty_condition(lb: ValueMap, ub: ValueMap) -> _Condition:
     return _nonnegative(
         concat(
             [
-                _combined(lb.result(i), ub.result(j), lambda low, high: high - low - 1)
+                combine_maps(lb.result(i), ub.result(j), lambda low, high: high - low - 1)
                 for i in range(lb.map.num_results)
                 for j in range(ub.map.num_results)
             ]
@@ -1160,7 +1148,7 @@ def trip_bound(loop: Operation) -> int | None:
 
 def _pack_index(iv: Value, lower: ValueMap, row: int) -> ValueMap:
     """``[iv - lower, row]``: where a packed value of reduction iteration ``iv`` sits."""
-    offset = _combined(_identity(iv), lower, lambda a, b: a - b)
+    offset = combine_maps(_identity(iv), lower, lambda a, b: a - b)
     m = offset.map
     return ValueMap(AffineMap.get(m.num_dims, m.num_symbols, [m.results[0], row]), offset.operands)
 
