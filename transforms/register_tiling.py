@@ -50,7 +50,7 @@ from affine.analysis.value_map import (
 )
 from affine.dialects.builders import affine_apply, affine_if, affine_yield, arith, memref_alloc
 from affine.ir.attributes import AffineMapAttr
-from affine.ir.core import Block, Module, Operation, Value
+from affine.ir.core import Block, Module, Operation, Value, uses_of
 from affine.ir.registry import PURE
 from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, VectorType
 from affine.math.affine_map import AffineMap
@@ -1722,6 +1722,8 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
     if function is None:
         return []
     outer = band[0].parent_op
+    entry = function.regions[0].blocks[0]
+    present = {id(op) for op in entry.operations}
     done = []
     for loop in reversed(reductions):
         trip = trips[loop] or 0
@@ -1737,6 +1739,10 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
         done.append(described)
     if done and outer is not None:
         canonicalize_affine_ops(outer)  # the IV of the promoted copy, a constant, folded
+        for op in list(entry.operations):  # and the constant then unused
+            if id(op) not in present and op.name == "arith.constant":
+                if not uses_of(function, op.results[0]):
+                    op.erase()
     return done
 
 
