@@ -213,11 +213,14 @@ def _point_copies(
 
 
 def _accessed_wherever_reached(plan: CopyPlan) -> bool:
-    """Whether the loop touches some element of the memref at every iteration of the loops
-    around it (an ``affine.if`` inside on the outer IVs counts as not known)."""
+    """Whether a DMA of the box at every iteration of the loops around is safe: the box is
+    constant, or the loop touches the memref at every such iteration (not known with an
+    ``affine.if`` inside, which may test the outer IVs)."""
+    if not plan.box.params:
+        return True  # one box at every iteration, inside the memref (box_within)
     reached = plan.footprint.reached
     if reached is None or any(op.name == "affine.if" for op in plan.loop.walk()):
-        return not plan.box.params
+        return False
     accessed, reached = align_params(plan.footprint.region.params(), reached)
     return reached.is_subset(accessed)
 
