@@ -189,13 +189,14 @@ def _pure(op: Operation) -> bool:
     return op.name == "affine.apply" or (d is not None and d.has(PURE))
 
 
-def _crossing(edge: Edge, loop: Operation, step: int) -> bool:
-    """Whether the edge can go from iteration ``i`` to iteration ``i + 1`` of ``loop`` (with
-    every enclosing loop at the same iteration)."""
+def _reversed_by_hoisting(edge: Edge, loop: Operation, step: int) -> bool:
+    """Whether the edge into a start can join two ops of one iteration of ``loop``, or go
+    from iteration ``i`` to ``i + 1`` (with every enclosing loop at the same iteration): the
+    start of iteration ``i + 1`` is issued at the top of iteration ``i``, before both."""
     distances = band_distances(edge, [loop])
     if distances is None:
         return False
-    return not distances.fix_dim_si(0, step).is_empty()
+    return any(not distances.fix_dim_si(0, d).is_empty() for d in (0, step))
 
 
 def check_pipelining(
@@ -251,7 +252,8 @@ def _check_dependences(
     loop: Operation, transfers: Sequence[Transfer], analysis: FlowAnalysis
 ) -> Verdict:
     """No value flows through a doubled buffer or tag from one iteration to a later one, and
-    nothing after the starts in iteration ``i`` depends on a start of iteration ``i + 1``."""
+    no start depends on an op of its own iteration or of the one before (it is issued one
+    iteration early, at the top of the body)."""
     doubled = {id(v) for t in transfers for v in (t.buffer, t.tag)}
     starts = {id(t.start) for t in transfers}
     step = ForOp(loop).step
@@ -269,7 +271,7 @@ def _check_dependences(
             continue
         if not loop.is_ancestor_of(edge.source.op):
             continue
-        if edge.unknown or _crossing(edge, loop, step):
+        if edge.unknown or _reversed_by_hoisting(edge, loop, step):
             return Verdict(
                 False, f"starting the DMA one iteration early reverses the {describe(edge)}", edge
             )

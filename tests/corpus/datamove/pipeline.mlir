@@ -97,6 +97,29 @@ func.func @source_written(%A: memref<17x8xf32>) {
   return
 }
 
+// Refused: the loop writes, before its DMA in the same iteration, the element that DMA
+// reads; issued one iteration early, the DMA would read it before the store.
+func.func @source_written_first(%A: memref<16x8xf32>, %R: memref<16xf32>) {
+  %buf = memref.alloc() : memref<1xf32, 1>
+  %tag = memref.alloc() : memref<1xi32>
+  %n = arith.constant 1 : index
+  %seven = arith.constant 7.0 : f32
+  affine.for %i = 0 to 16 {
+    affine.store %seven, %R[%i] : memref<16xf32>
+    affine.dma_start %R[%i], %buf[0], %tag[0], %n : memref<16xf32>, memref<1xf32, 1>, memref<1xi32>
+    affine.dma_wait %tag[0], %n : memref<1xi32>
+    affine.for %j = 0 to 8 {
+      %a = affine.load %A[%i, %j] : memref<16x8xf32>
+      %r = affine.load %buf[0] : memref<1xf32, 1>
+      %p = arith.mulf %a, %r : f32
+      affine.store %p, %A[%i, %j] : memref<16x8xf32>
+    }
+  }
+  memref.dealloc %tag : memref<1xi32>
+  memref.dealloc %buf : memref<1xf32, 1>
+  return
+}
+
 // Refused: the buffer is read after the loop.
 func.func @live_out(%A: memref<16x8xf32>, %B: memref<1xf32>) {
   %buf = memref.alloc() : memref<8xf32, 1>
