@@ -272,9 +272,8 @@ def _buffer_index(
         to_element.get_at(k).sub(offset.pullback_multi_aff(to_iteration))
         for k, offset in enumerate(offsets)
     ]
-    target = isl.Space.map_from_domain_and_range(
-        space.wrap(), isl.Space.set_alloc(isl_context(), 0, len(results))
-    ).align_params(space)
+    values = isl.Space.set_alloc(isl_context(), 0, len(results)).align_params(space)
+    target = isl.Space.map_from_domain_and_range(space.wrap(), values)
     afflist = isl.AffList.alloc(isl_context(), len(results))
     for aff in results:
         afflist = afflist.add(aff)

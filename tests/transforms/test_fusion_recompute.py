@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import affine
@@ -87,6 +88,37 @@ def test_a_raised_tolerance_recomputes_the_row_into_one_element() -> None:
     assert "the producer removed" in remark
     assert "%B_slice private: memref<32x64x1xf32> -> memref<1xf32>" in remark
     _equivalent(module, result.module)
+
+
+def test_a_consumer_bounded_by_a_symbol_is_fused_by_recomputation() -> None:
+    # the consumer's rows run to min(%n, 8): the buffer index's space carries the parameter
+    # n, which the space of its values lacked (ISL: "parameters need to match")
+    text = """
+    func.func @k(%C: memref<12x12xf32>, %n: index) {
+      %c3 = arith.constant 3.0 : f32
+      %T = memref.alloc() : memref<12x12xf32>
+      affine.for %z0 = 0 to 12 {
+        affine.for %z1 = 0 to 12 {
+          affine.store %c3, %T[%z0, %z1] : memref<12x12xf32>
+        }
+      }
+      affine.for %i = 0 to min affine_map<()[s0] -> (s0, 8)>()[%n] {
+        affine.for %j = 0 to 8 {
+          %v = affine.load %T[%i, %j + 1] : memref<12x12xf32>
+          affine.store %v, %C[%i, %j] : memref<12x12xf32>
+        }
+      }
+      return
+    }
+    """
+    module = affine.parse(text, "k.mlir")
+    result = transforms.fuse(module)
+    assert any("at depth 2, recomputing its slice" in r for r in result.remarks), result.remarks
+    for n in (0, 3, 12):
+        for backend in ("interp", "c"):
+            C = np.zeros((12, 12), np.float32)
+            verdict = affine.check_equivalent(module, result.module, C, n, backend=backend)
+            assert verdict, (n, verdict)
 
 
 def test_maximal_fuses_the_row_running_each_instance_once() -> None:
