@@ -40,6 +40,7 @@ _TOKEN = re.compile(
     re.VERBOSE,
 )
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_ESCAPE = re.compile(r'\\(?:[nt"\\]|[0-9a-fA-F]{2})?')  # a lone backslash: unknown
 _SKIP = re.compile(r"(?:[ \t\r\n\f\v]+|//[^\n]*)*")
 
 Token = tuple[str, int, int]  # (kind, start, end)
@@ -69,6 +70,9 @@ def lex(text: str, pos: int) -> Token:
         kind = text[start]
         return ("#-}" if text.startswith("#-}", start) else kind, start, end)
     if group == "str":
+        for escape in _ESCAPE.finditer(text, start, end - 1):
+            if escape.end() - escape.start() == 1:
+                return ("bad", escape.start(), escape.start() + 1)
         return ("str", start, end)
     if group == "caret":
         return ("^", start, end)

@@ -23,8 +23,16 @@ _MAX_DEPTH = 200  # nesting depth of regions/attributes/types before we refuse t
 
 
 def int_value(text: str) -> int:
-    """An integer literal: hexadecimal after ``0x``, else decimal (leading zeros allowed)."""
-    return int(text, 16) if text.startswith("0x") else int(text)
+    """An integer literal: hexadecimal after ``0x``, else decimal (leading zeros allowed, and
+    any number of digits: Python's str-to-int conversion refuses more than 4300)."""
+    if text.startswith("0x"):
+        return int(text, 16)
+    digits = text.lstrip("0") or "0"
+    value = 0
+    for start in range(0, len(digits), 4000):
+        chunk = digits[start : start + 4000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
 class TokenReader:
@@ -92,6 +100,8 @@ class TokenReader:
             elif char == ".":
                 message = "expected three consecutive dots for an ellipsis"
                 offset = self.start + 1
+            elif char == "\\":
+                message = "unknown escape in string literal"
             elif char in _BARE_SIGIL_WORDS:
                 message = _BARE_SIGIL_WORDS[char]
             else:

@@ -207,3 +207,17 @@ def test_scalar_for_a_memref_is_mlir_opts_error(op: str, mlir_opt: str) -> None:
     ours = str(error.value).splitlines()[0]
     expected = run_mlir_opt(mlir_opt, text).stderr.splitlines()[0]
     assert ours.removeprefix("-") == expected.removeprefix("<stdin>")
+
+
+def test_integer_literals_of_any_length(capsys: pytest.CaptureFixture[str]) -> None:
+    # Python converts at most 4300 decimal digits at once; mlir-opt reads any number
+    zeros = "0" * 5000
+    module = parse(
+        f"func.func @f() -> i64 {{\n  %c = arith.constant {zeros}7 : i64\n  return %c : i64\n}}\n"
+    )
+    assert "arith.constant 7 : i64" in str(module)
+    ones = "1" * 5000
+    with pytest.raises(ParseError, match="integer constant out of range for attribute"):
+        parse(
+            f"func.func @f() -> i64 {{\n  %c = arith.constant {ones} : i64\n  return %c : i64\n}}\n"
+        )
