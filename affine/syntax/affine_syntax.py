@@ -231,12 +231,19 @@ class AffineSyntaxReader(TokenReader):
             op, op_offset = high, self.start
             self.advance()
 
+    def _index_constant(self) -> int:
+        """The integer literal at the current token, which must fit a signed 64-bit index."""
+        value = int_value(self.tok)
+        if value >= 1 << 63:
+            self.error("constant too large for index")
+        self.advance()
+        return value
+
     def _affine_operand(self, lookup_id, has_lhs: bool = False) -> AffineExpr:
         """One operand; ``has_lhs`` when it is the right side of a binary operator."""
         kind = self.kind
         if kind == "int":
-            value = int_value(self.tok)
-            self.advance()
+            value = self._index_constant()
             return constant(value)
         if kind == "(":
             self._enter()
@@ -250,9 +257,7 @@ class AffineSyntaxReader(TokenReader):
         if kind == "-":
             self.advance()
             if self.kind == "int":
-                value = int_value(self.tok)
-                self.advance()
-                return constant(-value)
+                return constant(-self._index_constant())
             operand = self._affine_operand(lookup_id, has_lhs)
             return operand * -1
         if kind == "id":
