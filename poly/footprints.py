@@ -21,7 +21,7 @@ from affine.ir.types import MemRefType
 from affine.math.expr import AffineExpr
 from poly.context import budget, coalesced
 from poly.convert import NotExpressibleError, pw_aff_to_expr
-from poly.model import READ, Access, ModelError, build_model, within_shape
+from poly.model import READ, Access, ModelError, Statement, build_model, within_shape
 from poly.space import align_params, param_names
 from poly.tile_model import element_bytes
 
@@ -35,15 +35,14 @@ class Footprint:
     writes: isl.Set | None
     accesses: list[Access] = field(default_factory=list)
     exact: bool = True
-    reached: isl.Set | None = None  # the parameter values (outer IVs, symbols) the loop runs at
 
     @property
     def region(self) -> isl.Set:
-        parts = [s for s in (self.reads, self.writes) if s is not None]
-        result = parts[0]
-        for other in parts[1:]:
-            result, other = align_params(result, other)
-            result = result.union(other)
+        result = None
+        for part in (self.reads, self.writes):
+            if part is not None:
+                result = _joined(result, part)
+        assert result is not None  # a footprint reads or writes
         return coalesced(result)
 
 
@@ -60,6 +59,29 @@ class Box:
         return math.prod(self.extents)
 
 
+def _depth(loop: Operation) -> int:
+    """How many loops enclose ``loop``."""
+    return sum(1 for op in loop.ancestors() if op.name in ("affine.for", "affine.parallel"))
+
+
+def _outer_dims(statement: Statement, depth: int) -> int:
+    """How many of ``statement``'s dimensions the ``depth`` loops around a loop give (an
+    ``affine.parallel`` gives one per IV)."""
+    return sum(
+        len(outer_loop.regions[0].blocks[0].arguments)
+        if outer_loop.name == "affine.parallel"
+        else 1
+        for outer_loop in statement.loops[:depth]
+    )
+
+
+def _joined(current: isl.Set | None, new: isl.Set) -> isl.Set:
+    if current is None:
+        return new
+    current, new = align_params(current, new)
+    return coalesced(current.union(new))
+
+
 def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, Value]]:
     """The footprint of every memref ``loop``'s body accesses, and the IR value of every ISL
     parameter (outer IVs, symbols) they are expressed over."""
@@ -69,36 +91,22 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
     model = build_model(function)
     found: dict[Value, Footprint] = {}
     values: dict[str, Value] = {}
-    depth = sum(1 for op in loop.ancestors() if op.name in ("affine.for", "affine.parallel"))
+    depth = _depth(loop)
     for access in model.accesses:
         if not loop.is_ancestor_of(access.op):
             continue
         statement = access.statement
-        outer = sum(
-            len(outer_loop.regions[0].blocks[0].arguments)
-            if outer_loop.name == "affine.parallel"
-            else 1
-            for outer_loop in statement.loops[:depth]
-        )
+        outer = _outer_dims(statement, depth)
         relation = access.relation.intersect_domain(statement.domain)
         relation = relation.move_dims(
             isl.dim_type.param, relation.dim(isl.dim_type.param), isl.dim_type.in_, 0, outer
         )
         elements = coalesced(relation.range())
         footprint = found.setdefault(access.memref, Footprint(access.memref, None, None))
-        reached = _outer_domain(statement.domain, outer)
-        if footprint.reached is not None:
-            footprint.reached, reached = align_params(footprint.reached, reached)
-            reached = coalesced(footprint.reached.union(reached))
-        footprint.reached = reached
         footprint.accesses.append(access)
         footprint.exact &= access.exact and statement.exact
         attr = "reads" if access.kind == READ else "writes"
-        current = getattr(footprint, attr)
-        if current is not None:
-            current, elements = align_params(current, elements)
-            elements = coalesced(current.union(elements))
-        setattr(footprint, attr, elements)
+        setattr(footprint, attr, _joined(getattr(footprint, attr), elements))
         scope = statement.scope
         for key, name in scope.param_names.items():
             if isinstance(key, Value):
@@ -111,6 +119,20 @@ def loop_footprints(loop: Operation) -> tuple[dict[Value, Footprint], dict[str, 
             ):
                 values[scope.iv_name(iv)] = iv
     return found, values
+
+
+def reached(loop: Operation, footprint: Footprint) -> isl.Set:
+    """The parameter values (outer IVs, symbols) at which ``loop`` runs, over the domains
+    of the statements of ``footprint`` (``loop_footprints(loop)``'s), with the constraints
+    of the loops inside dropped: where those run no iteration, ``loop`` still runs. An
+    ``affine.if`` inside ``loop`` on the outer IVs is not told apart from a bound of theirs."""
+    depth = _depth(loop)
+    result: isl.Set | None = None
+    for access in footprint.accesses:
+        statement = access.statement
+        result = _joined(result, _outer_domain(statement.domain, _outer_dims(statement, depth)))
+    assert result is not None  # a footprint has accesses
+    return result
 
 
 def _outer_domain(domain: isl.Set, outer: int) -> isl.Set:
@@ -334,4 +356,5 @@ __all__ = [
     "first_volumes",
     "is_box",
     "loop_footprints",
+    "reached",
 ]

@@ -166,9 +166,7 @@ def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) 
         for pa in prefix:
             tiled = tiled.flat_range_product(isl.Map.from_pw_aff(pa))
         tail = source.project_out(isl.dim_type.out, 0, 1)
-        tiled = tiled.flat_range_product(tail)
-        if not s.domain.is_empty():  # an empty map would leave the statement unscheduled
-            tiled = tiled.intersect_domain(s.domain)
+        tiled = tiled.flat_range_product(tail).intersect_domain(s.domain)
         piece = isl.UnionMap.from_map(tiled)
         result = piece if result is None else result.union(piece)
     assert result is not None  # a time loop has statements

@@ -41,6 +41,7 @@ from poly.footprints import (
     first_volumes,
     is_box,
     loop_footprints,
+    reached,
 )
 from poly.legality import LEGAL, Verdict, where
 from poly.space import align_params
@@ -218,11 +219,12 @@ def _accessed_wherever_reached(plan: CopyPlan) -> bool:
     ``affine.if`` inside, which may test the outer IVs)."""
     if not plan.box.params:
         return True  # one box at every iteration, inside the memref (box_within)
-    reached = plan.footprint.reached
-    if reached is None or any(op.name == "affine.if" for op in plan.loop.walk()):
+    if any(op.name == "affine.if" for op in plan.loop.walk()):
         return False
-    accessed, reached = align_params(plan.footprint.region.params(), reached)
-    return reached.is_subset(accessed)
+    accessed, runs = align_params(
+        plan.footprint.region.params(), reached(plan.loop, plan.footprint)
+    )
+    return runs.is_subset(accessed)
 
 
 def dma_shape(plan: CopyPlan, min_dma_transfer: int) -> tuple[int, int | None, int | None] | str:

@@ -1699,8 +1699,9 @@ def fold_short_reductions(band: Sequence[Operation]) -> list[str]:
     """Unroll fully, and jam into the loops inside, every loop of ``band`` but the longest
     along which the body stores to an invariant address (a reduction loop) that runs at most
     :data:`SHORT_REDUCTION` times, innermost first, where legal (the stores to each address
-    keep their order; a loop whose IV bounds a loop inside, a tile's, is none): a register tile holds its accumulators across one reduction loop,
-    and a convolution's ``O[i][j] += I[i + p][j + q] * W[p][q]`` has two (with ``q``
+    keep their order; a loop whose IV bounds a loop inside, a tile's, is none): a register
+    tile holds its accumulators across one reduction loop, and a convolution's
+    ``O[i][j] += I[i + p][j + q] * W[p][q]`` has two (with ``q``
     unrolled, 4096^2 by a 5 x 3 filter ran 2.05x, rows ``i`` and vectors along ``j`` held
     across ``p``; without, the tile jammed rows of ``p`` and was refused). Returns what was
     unrolled."""

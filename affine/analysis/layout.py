@@ -259,7 +259,8 @@ def normalize_memref_type(
     index space, plus one (a 64x64 memref with 16x16 tiles
     ``(d0 floordiv 16, d1 floordiv 16, d0 mod 16, d1 mod 16)`` becomes 4x4x16x16).
     ``symbol_values`` binds layout symbols (the alloc's symbol operands) to constants. A
-    memref with no elements becomes one of size 0 in each result. Raises :class:`LayoutNotNormalizable` for dynamic shapes, unbound symbols, semi-affine
+    memref with no elements becomes one of size 0 in each result. Raises
+    :class:`LayoutNotNormalizable` for dynamic shapes, unbound symbols, semi-affine
     layouts, layouts that are not one-to-one, and negative layout values.
     """
     oracle = oracle or BOX_ORACLE
