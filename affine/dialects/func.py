@@ -154,7 +154,15 @@ def parse_function_like(
         props["arg_attrs"] = ArrayAttr(arg_attrs)
     if any(len(a) for a in res_attrs):
         props["res_attrs"] = ArrayAttr(res_attrs)
+    attrs_offset = p.start
     attrs = p.parse_optional_attr_dict_with_keyword()
+    for inferred in ("sym_visibility", "sym_name", "function_type"):
+        if inferred in attrs:
+            p.op_error(
+                f"'{inferred}' is an inferred attribute and should not be specified in the"
+                " explicit attribute dictionary",
+                attrs_offset,
+            )
     regions = []
     if p.at("{"):
         body_offset = p.start

@@ -261,25 +261,77 @@ class AttributeParser(TypeParser):
         return OpaqueAttr(text)
 
     def _parse_location(self) -> LocationAttr:
+        """``loc(...)``, checked against mlir-opt's location grammar and kept as text."""
         start = self.start
         self.advance()
-        if self.kind != "(":
-            self.error("expected '(' in location")
-        depth = 0
-        while True:
-            if self.kind == "(":
-                depth += 1
-            elif self.kind == ")":
-                depth -= 1
-                if depth == 0:
-                    end = self.end
-                    self.advance()
-                    return LocationAttr(self.text[start:end])
-            elif self.kind == "eof":
-                self.error("unbalanced '(' in location", start)
-            elif self.kind == "#" and self.tok[1:] not in self.attr_aliases:
+        self.expect("(", " in location")
+        if self.kind == "#" and "." not in self.tok:
+            if self.tok[1:] not in self.attr_aliases:  # may be defined later in the file
                 self.deferred_aliases.setdefault(self.tok[1:], self.start)
             self.advance()
+        else:
+            self._parse_location_instance()
+        if self.kind != ")":
+            self.wrong_token("expected ')' in location")
+        end = self.end
+        self.advance()
+        return LocationAttr(self.text[start:end])
+
+    def _parse_location_instance(self) -> None:
+        """One location: ``unknown``, ``"name"(child)``, ``"file":line[:col[ to ...]]``,
+        ``callsite(a at b)``, ``fused<metadata>[a, b]`` or an attribute alias."""
+        if self.kind == "#":
+            attr = self.parse_attribute()
+            if not isinstance(attr, LocationAttr):
+                self.error(f"expected location attribute, but got{attr}")
+        elif self.kind == "str":
+            self._parse_name_or_file_location()
+        elif self.kind == "id" and self.tok == "unknown":
+            self.advance()
+        elif self.kind == "id" and self.tok == "callsite":
+            self.advance()
+            self.expect("(", " in callsite location")
+            self._parse_location_instance()
+            if not self.accept_keyword("at"):
+                self.wrong_token("expected 'at' in callsite location")
+            self._parse_location_instance()
+            self.expect(")", " in callsite location")
+        elif self.kind == "id" and self.tok == "fused":
+            self.advance()
+            if self.accept("<"):
+                self.parse_attribute()
+                self.expect(">", " after fused location metadata")
+            self.expect("[", " in fused location")
+            while True:
+                self._parse_location_instance()
+                if not self.accept(","):
+                    break
+            self.expect("]", " in fused location")
+        else:
+            self.wrong_token("expected location instance")
+
+    def _parse_name_or_file_location(self) -> None:
+        self.advance()
+        if self.accept(":"):
+            self._expect_location_number("line")
+            if not self.accept(":"):
+                return
+            self._expect_location_number("column")
+            if not self.accept_keyword("to"):
+                return
+            if self.kind == "int":
+                self._expect_location_number("line")
+            if not self.accept(":"):
+                self.wrong_token("expected either integer or `:` post `to` in FileLineColRange")
+            self._expect_location_number("column")
+        elif self.accept("("):
+            self._parse_location_instance()
+            self.expect(")", " after child location of NameLoc")
+
+    def _expect_location_number(self, what: str) -> None:
+        if self.kind != "int" or int_value(self.tok) >= 2**32:
+            self.wrong_token(f"expected integer {what} number in FileLineColRange")
+        self.advance()
 
     def parse_optional_location(self) -> LocationAttr | None:
         if self.kind == "id" and self.tok == "loc":
