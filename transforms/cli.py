@@ -13,7 +13,7 @@ import tempfile
 import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import BinaryIO, NoReturn
 
 from affine import __version__
 from affine.dialects.verifier import verify
@@ -457,13 +457,13 @@ def run(argv: list[str]) -> int:
         return 1
     try:
         if opts.input == "-":
-            text = sys.stdin.read()
+            text = read_source(sys.stdin.buffer)
             filename = "<stdin>"
         else:
-            with open(opts.input, encoding="utf-8") as f:
-                text = f.read()
+            with open(opts.input, "rb") as f:
+                text = read_source(f)
             filename = opts.input
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
         print(
             f"poly-opt: cannot read '{opts.input}': {getattr(e, 'strerror', None) or e}",
             file=sys.stderr,
@@ -487,7 +487,7 @@ def run(argv: list[str]) -> int:
         return 1  # keep whatever the user had in the output file
     if opts.output is None or opts.output == "-":
         for piece in result:
-            sys.stdout.write(piece)
+            _write_stdout(piece)
     else:
         try:
             write_atomically(opts.output, result)
@@ -510,13 +510,31 @@ def _pieces(outputs: list[list[str | Iterable[str]]]) -> Iterator[str]:
                 yield from piece
 
 
+def read_source(stream: BinaryIO) -> str:
+    """The text of an MLIR file: UTF-8, with any other byte kept as a lone surrogate (as
+    mlir-opt, which reads bytes, accepts them in comments and string literals, and they
+    are written back unchanged)."""
+    return stream.read().decode("utf-8", errors="surrogateescape")
+
+
+def _write_stdout(piece: str) -> None:
+    """``piece`` on standard output, a byte the input held that is not UTF-8 written back
+    as it was (the text layer refuses lone surrogates; it encodes a piece before writing
+    any of it)."""
+    try:
+        sys.stdout.write(piece)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(piece.encode("utf-8", errors="surrogateescape"))
+
+
 def write_atomically(path: str, text: str | Iterable[str]) -> None:
     """Write ``text`` (a string, or strings one after the other) to ``path`` through a
     temporary file, so that a failed write leaves what was there."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".poly-opt-")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
             for piece in [text] if isinstance(text, str) else text:
                 f.write(piece)
         os.replace(tmp, path)

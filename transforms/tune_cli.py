@@ -15,7 +15,7 @@ from affine import parse
 from affine.errors import PolyError
 from affine.ir.diagnostics import DiagnosticError
 from affine.syntax.printer import print_module
-from transforms.cli import write_atomically
+from transforms.cli import read_source, write_atomically
 
 try:
     from transforms.tuner import LocalExecutor, Trial, TuneResult, tune
@@ -116,9 +116,9 @@ def run(argv: list[str]) -> int:
     if opts.trials < 1:
         raise PolyError(f"--trials must be at least 1 (got {opts.trials})")
     try:
-        with open(opts.input, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
+        with open(opts.input, "rb") as f:
+            text = read_source(f)
+    except OSError as e:
         raise PolyError(f"cannot read '{opts.input}': {getattr(e, 'strerror', None) or e}") from e
     module = parse(text, opts.input)
     executor = opts.executor

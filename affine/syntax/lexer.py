@@ -94,7 +94,7 @@ def unescape_string(literal: str) -> str:
     while i < len(body):
         ch = body[i]
         if ch != "\\":
-            out += ch.encode("utf-8")
+            out += ch.encode("utf-8", errors="surrogateescape")
             i += 1
             continue
         nxt = body[i + 1]

@@ -97,6 +97,45 @@ def test_output_file_and_unregistered_dialect_flag(tmp_path: Path) -> None:
     )
 
 
+# Latin-1 bytes (not UTF-8) in a comment, a string literal and an opaque dialect attribute:
+# mlir-opt reads bytes, so the file is valid; the string prints its byte as \E9, the opaque
+# attribute keeps the raw byte.
+NOT_UTF8 = (
+    b'func.func @f() {\n  // caf\xe9\n  "x.op"() {s = "caf\xe9", t = #foo<"\xe9">}'
+    b" : () -> ()\n  return\n}\n"
+)
+
+
+def test_bytes_that_are_not_utf8_are_read_and_written_back(tmp_path: Path) -> None:
+    source = tmp_path / "latin1.mlir"
+    source.write_bytes(NOT_UTF8)
+    out = tmp_path / "out.mlir"
+    assert main(["--allow-unregistered-dialect", str(source), "-o", str(out)]) == 0
+    assert b's = "caf\\E9", t = #foo<"\xe9">' in out.read_bytes()
+    printed = subprocess.run(
+        [sys.executable, "-m", "transforms.cli", "--allow-unregistered-dialect", str(source)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout == out.read_bytes()
+
+
+@pytest.mark.mlir
+def test_bytes_that_are_not_utf8_print_as_mlir_opts(mlir_opt: str, tmp_path: Path) -> None:
+    source = tmp_path / "latin1.mlir"
+    source.write_bytes(NOT_UTF8)
+    ours = subprocess.run(
+        [sys.executable, "-m", "transforms.cli", "--allow-unregistered-dialect", str(source)],
+        capture_output=True,
+        timeout=120,
+    )
+    theirs = subprocess.run(
+        [mlir_opt, "--allow-unregistered-dialect", str(source)], capture_output=True, timeout=120
+    )
+    assert ours.stdout == theirs.stdout
+
+
 def test_help_lists_every_accepted_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     text = capsys.readouterr().out
