@@ -31,7 +31,9 @@ an input file is never overwritten).  A checksum line reads::
     @gemm arg0 memref<20x24xf32>: sum=4742.615061 weighted=18885.48035
 
 where ``sum`` adds the elements in row-major order in float64 and ``weighted`` weighs
-element ``i`` by ``1 + i mod 7``; the time line gives the minimum and median.  An output
+element ``i`` by ``1 + i mod 7``.  Each returned value gets a line (``@sum result0 f32:
+23.41176224``: floats to 10 digits, integers exactly, ``i1`` as ``true``/``false``, a memref
+by its checksums); the time line gives the minimum and median.  An output
 holding NaN or Inf gets one warning line.  Accesses :mod:`poly.bounds` cannot prove in
 bounds are checked while the kernel runs: an access outside its memref is an error at its
 location, as is a loop whose step is not positive (before anything runs).
@@ -212,7 +214,7 @@ def _run(module: Module, options: RunOptions, multithreading: bool) -> RunResult
         if e.location is None:  # poly-opt then names the file
             raise PolyError(e.message) from None
         raise
-    inputs, _ = signature(func)
+    inputs, outputs = signature(func)
     shown = written or [a for a, t in enumerate(inputs) if isinstance(t, MemRefType)]
     source = "deterministic inputs" + "".join(
         f", {arguments.label(a)} from {p}" for a, p in files.items()
@@ -222,6 +224,8 @@ def _run(module: Module, options: RunOptions, multithreading: bool) -> RunResult
         for a in shown:
             total, weighted = checksums(values[a])
             lines.append(f"@{name} arg{a} {inputs[a]}: sum={total:.10g} weighted={weighted:.10g}")
+        for r, value in enumerate(timing.results):
+            lines.append(f"@{name} result{r} {outputs[r]}: {_shown_result(value, checksums)}")
     lines.append(f"@{name} time: {timing}")
     not_finite = [arguments.label(a) for a in written if not np.all(np.isfinite(values[a]))]
     warnings = []
@@ -230,6 +234,21 @@ def _run(module: Module, options: RunOptions, multithreading: bool) -> RunResult
     for a, path in targets.items():
         np.save(path, values[a], allow_pickle=False)
     return RunResult("\n".join(lines) + "\n", warnings)
+
+
+def _shown_result(value: Any, checksums: Any) -> str:
+    """A returned value as ``--run`` prints it: memrefs by their checksums, ``true``/``false``
+    for ``i1``, integers exactly, floats to 10 significant digits."""
+    import numpy as np  # lazy: start-up cost (numpy)
+
+    if isinstance(value, np.ndarray):
+        total, weighted = checksums(value)
+        return f"sum={total:.10g} weighted={weighted:.10g}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return f"{float(value):.10g}"
 
 
 class ArgumentNames:

@@ -179,13 +179,22 @@ class Kernel:
         return _pack_results(self.func, results)
 
 
-def _pack_results(func: Operation, results: Sequence[Any]) -> Any:
-    """None, one value or a tuple; ``i1`` results become bools."""
+def _result_values(func: Operation, results: Sequence[Any], arrays: bool = False) -> list[Any]:
+    """``i1`` results as bools, memrefs as arrays if ``arrays``, other values as they are."""
     types = signature(func)[1]
-    values = [
-        bool(v) if isinstance(t, IntegerType) and t.width == 1 else v
+    return [
+        bool(v)
+        if isinstance(t, IntegerType) and t.width == 1
+        else v.to_array()
+        if arrays and isinstance(v, MemRef)
+        else v
         for t, v in zip(types, results)
     ]
+
+
+def _pack_results(func: Operation, results: Sequence[Any]) -> Any:
+    """None, one value or a tuple; ``i1`` results become bools."""
+    values = _result_values(func, results)
     if not values:
         return None
     if len(values) == 1:
@@ -198,6 +207,7 @@ class Timing:
     """Wall-clock times of repeated kernel calls, in seconds (inputs reset before each)."""
 
     times: tuple[float, ...]
+    results: tuple[Any, ...] = ()  # of the last call: scalars, bools for i1, arrays for memrefs
 
     @property
     def min(self) -> float:
@@ -242,16 +252,17 @@ def time_kernel(
     buffers = [v.data for v in prepared.values if isinstance(v, MemRef)]
     originals = [b.copy() for b in buffers]
     times = []
+    results: list[Any] = []
     for i in range(warmup + repeats):
         for buffer, original in zip(buffers, originals):
             np.copyto(buffer, original)
         start = time.perf_counter()
-        kernel.invoke(prepared.values)
+        results = kernel.invoke(prepared.values)
         elapsed = time.perf_counter() - start
         if i >= warmup:
             times.append(elapsed)
     prepared.finish()
-    return Timing(tuple(times))
+    return Timing(tuple(times), tuple(_result_values(kernel.func, results, arrays=True)))
 
 
 # -- equivalence -------------------------------------------------------------------------------------

@@ -45,6 +45,47 @@ def test_run_prints_checksums_of_written_arguments_and_the_time(
     )
 
 
+# The sum of A's deterministic inputs 1 + (7i mod 17) / 17 for i < 4 is 4 + 25/17, computed
+# in f32; the i1 result prints as true, the index as given, a returned memref by its
+# checksums (the interpreter returns memrefs; the C backend returns scalars only).
+RETURNS = """\
+func.func @f(%A: memref<4xf32>, %n: index) -> (f32, index, i1{memref_type}) {{
+  %z = arith.constant 0.0 : f32
+  %B = memref.alloc() : memref<4xf32>
+  %s = affine.for %i = 0 to 4 iter_args(%acc = %z) -> f32 {{
+    %a = affine.load %A[%i] : memref<4xf32>
+    affine.store %a, %B[%i] : memref<4xf32>
+    %t = arith.addf %acc, %a : f32
+    affine.yield %t : f32
+  }}
+  %true = arith.constant true
+  return %s, %n, %true{memref} : f32, index, i1{memref_type}
+}}
+"""
+
+
+@pytest.mark.parametrize("backend", ["c", "interp"])
+def test_run_prints_the_returned_values(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, backend: str
+) -> None:
+    with_memref = backend == "interp"
+    source = RETURNS.format(
+        memref=", %B" if with_memref else "", memref_type=", memref<4xf32>" if with_memref else ""
+    )
+    path = tmp_path / "returns.mlir"
+    path.write_text(source)
+    status, out, err = poly_opt(capsys, str(path), f"--run=backend={backend} sizes=n=5")
+    assert status == 0, err
+    lines = out.splitlines()
+    label, value = lines[2].split(": ")
+    assert label == "@f result0 f32" and float(value) == pytest.approx(4 + 25 / 17, rel=1e-6)
+    assert lines[3:5] == ["@f result1 index: 5", "@f result2 i1: true"]
+    if with_memref:  # B is a copy of A, whose checksums line 1 shows
+        assert lines[1].startswith("@f arg0 memref<4xf32>: sum=")
+        assert lines[5] == "@f result3 memref<4xf32>: " + lines[1].split(": ")[1]
+    assert lines[-1].startswith("@f time: ")
+
+
 def test_run_without_options_takes_the_only_public_function(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
