@@ -430,6 +430,20 @@ def _check_divisor(kind: str, rhs: AffineExpr) -> None:
 
 # -- MLIR's construction-time simplifications ---------------------------------------------
 
+_INT64_MIN = -(2**63)
+
+
+def _checked_constant(value: int) -> AffineExpr | None:
+    """The folded constant, or None (no fold) when it leaves int64: MLIR 22 keeps
+    ``4611686018427387904 * 4`` as written."""
+    return constant(value) if _INT64_MIN <= value < -_INT64_MIN else None
+
+
+def _wrapped(value: int) -> int:
+    """``value`` modulo 2^64 as a signed int64: MLIR 22 folds ``(d0 * c1) * c2`` and
+    ``(d0 + c1) + c2`` in int64 arithmetic, which wraps."""
+    return (value - _INT64_MIN) % 2**64 + _INT64_MIN
+
 
 def _is_const(e: AffineExpr, value: int | None = None) -> bool:
     return e.kind == CONST and (value is None or e.value == value)
@@ -438,7 +452,7 @@ def _is_const(e: AffineExpr, value: int | None = None) -> bool:
 def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     lk, rk = lhs.kind, rhs.kind
     if lk == CONST and rk == CONST:
-        return constant(lhs.value + rhs.value)
+        return _checked_constant(lhs.value + rhs.value)
     # Constants go right; a symbolic operand goes right of a dimensional one.
     if lk == CONST or (lhs._symbolic and not rhs._symbolic):
         return rhs + lhs
@@ -449,7 +463,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
         return lhs
     # (e + c1) + c2 -> e + (c1 + c2)
     if lk == ADD and rk == CONST and lhs.rhs.kind == CONST:
-        return lhs.lhs + (lhs.rhs.value + rhs.value)
+        return lhs.lhs + _wrapped(lhs.rhs.value + rhs.value)
     # c1 * e + c2 * e -> (c1 + c2) * e
     if lk == MUL and lhs.rhs.kind == CONST:
         first, first_coeff = lhs.lhs, lhs.rhs.value
@@ -460,7 +474,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     else:
         second, second_coeff = rhs, 1
     if first is second:
-        return first * (first_coeff + second_coeff)
+        return first * _wrapped(first_coeff + second_coeff)
     # (e + c) + x -> (e + x) + c
     if lk == ADD and lhs.rhs.kind == CONST:
         return lhs.lhs + rhs + lhs.rhs
@@ -491,7 +505,7 @@ def _simplify_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
 def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     lk, rk = lhs.kind, rhs.kind
     if lk == CONST and rk == CONST:
-        return constant(lhs.value * rhs.value)
+        return _checked_constant(lhs.value * rhs.value)
     # The constant or symbolic operand goes right; two symbols are ordered by position.
     if not rhs._symbolic or lk == CONST:
         return rhs * lhs
@@ -505,12 +519,9 @@ def _simplify_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     if lk == MUL and lhs.rhs.kind == CONST:
         # (e * c1) * c2 -> e * (c1 * c2);  (e * c) * x -> (e * x) * c
         if rk == CONST:
-            return lhs.lhs * (lhs.rhs.value * rhs.value)
+            return lhs.lhs * _wrapped(lhs.rhs.value * rhs.value)
         return (lhs.lhs * rhs) * lhs.rhs
     return None
-
-
-_INT64_MIN = -(2**63)
 
 
 def _simplify_division(
@@ -618,10 +629,10 @@ def _print(e: AffineExpr, strong: bool, name: NameFn, out: list[str]) -> None:
             _print(rhs.lhs, rhs.lhs.kind == ADD, name, out)
         else:
             _print(rhs.lhs, True, name, out)
-            out.append(f" * {-coeff}")
+            out.append(f" * {_wrapped(-coeff)}")
     elif rhs.kind == CONST and rhs.value < 0:
         _print(lhs, False, name, out)
-        out.append(f" - {-rhs.value}")
+        out.append(f" - {_wrapped(-rhs.value)}")  # as int64: d0 - -9223372036854775808
     else:
         _print(lhs, False, name, out)
         out.append(" + ")
