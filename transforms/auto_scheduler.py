@@ -589,7 +589,7 @@ def plan_function(
     best = choose(candidates, original)
     if best is original:
         remarks.append(
-            "original schedule kept: no candidate has innermost accesses at least "
+            "original loop order kept: no reordered candidate has innermost accesses at least "
             f"{SAME_COST:.0%} cheaper in the model (its data: {size // 1024} KiB)"
         )
     if best.name.startswith("expanded"):

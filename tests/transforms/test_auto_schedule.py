@@ -178,8 +178,8 @@ def test_without_an_expected_gain_the_schedule_is_kept_and_chains_run_side_by_si
     (report,) = result.functions
     assert report.chosen == "original+chains"
     assert report.remarks[-2] == (
-        "original schedule kept: no candidate has innermost accesses at least 10% cheaper "
-        "in the model (its data: 3 KiB)"
+        "original loop order kept: no reordered candidate has innermost accesses at least 10% "
+        "cheaper in the model (its data: 3 KiB)"
     )
     # each point of a row waits for its left neighbour; with j skewed by 2i the points
     # (i, j'), (i + 1, j'), ... are independent, and 8 rows run side by side
