@@ -83,7 +83,7 @@ def verify(source: SourceFile, produced: list[Diagnostic]) -> list[Diagnostic]:
     """The errors of a ``--verify-diagnostics`` run (empty when everything matched)."""
     expected = expectations(source)
     problems: list[Diagnostic] = []
-    for d in produced:
+    for d in [d for diagnostic in produced for d in (diagnostic, *diagnostic.notes)]:
         line = d.location.line if d.location is not None else None
         match = next(
             (

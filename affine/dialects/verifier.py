@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from affine.dialects.arity import arity
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
-from affine.ir.diagnostics import VerifyError
+from affine.ir.diagnostics import Location, VerifyError
 from affine.ir.registry import (
     COMPLETE_DIALECTS,
     GRAPH_REGION,
@@ -107,15 +107,19 @@ def _has_predecessor(region: Region, block: Block) -> bool:
 
 def _verify_symbol_table(op: Operation) -> None:
     """A symbol table's ops have distinct ``sym_name``s; checked after its nested ops."""
-    seen: set[str] = set()
+    seen: dict[str, Operation] = {}
     for block in op.regions[0].blocks if op.regions else ():
         for nested in block.operations:
             name = symbol_name(nested)
             if name is None:
                 continue
             if name in seen:
-                raise VerifyError(f"redefinition of symbol named '{name}'", nested.loc)
-            seen.add(name)
+                raise VerifyError(
+                    f"redefinition of symbol named '{name}'",
+                    nested.loc,
+                    [("see existing symbol definition here", seen[name].loc)],
+                )
+            seen[name] = nested
 
 
 def _needs_terminator(block: Block) -> bool:
@@ -277,4 +281,55 @@ def _verify_dominance(root: Operation) -> None:
             continue
         for i, v in enumerate(op.operands):
             if not dominates(v, op):
-                raise VerifyError(f"operand #{i} does not dominate this use", op.loc)
+                raise VerifyError(
+                    f"operand #{i} does not dominate this use", op.loc, [_definition_note(v, op)]
+                )
+
+
+def _definition_note(value: Value, user: Operation) -> tuple[str, Location | None]:
+    """mlir-opt's note on where an operand that does not dominate its use is defined:
+    the defining op, or the op owning the block of a block argument, and how its block or
+    region stands to the user's."""
+    use_block = user.parent
+    use_region = use_block.parent if use_block is not None else None
+    if isinstance(value, BlockArgument):
+        block = value.owner
+        region = block.parent
+        parent = region.parent if region is not None else None
+        where = parent.loc if parent is not None else None
+        if region is None:
+            return " (block without parent)", where
+        text = f"operand defined as a block argument (block #{region.blocks.index(block)}"
+        return text + _relation(region, use_region, " in", " neither in") + ")", where
+    definer = value.owner  # type: ignore[attr-defined]  # not a block argument: an OpResult
+    block = definer.parent
+    if block is use_block:
+        return "operand defined here (op in the same block)", definer.loc
+    region = block.parent if block is not None else None
+    return (
+        "operand defined here (op" + _relation(region, use_region, " in", " is neither in") + ")",
+        definer.loc,
+    )
+
+
+def _relation(region: Region | None, use_region: Region | None, is_in: str, neither: str) -> str:
+    """`` in the same region``, `` in a parent region`` (``region`` holds ``use_region``),
+    `` in a child region``, or ``neither`` + `` a parent nor in a child region``."""
+    if region is use_region:
+        return f"{is_in} the same region"
+    if _holds(region, use_region):
+        return f"{is_in} a parent region"
+    if _holds(use_region, region):
+        return f"{is_in} a child region"
+    return f"{neither} a parent nor in a child region"
+
+
+def _holds(outer: Region | None, inner: Region | None) -> bool:
+    """Whether ``inner`` is nested (properly) in ``outer``."""
+    while inner is not None:
+        op = inner.parent
+        block = op.parent if op is not None else None
+        inner = block.parent if block is not None else None
+        if inner is not None and inner is outer:
+            return True
+    return False

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from affine.errors import PolyError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class SourceFile:
@@ -98,7 +102,8 @@ class Diagnostic:
     """A message attached to a location: what a pass reports (remarks, warnings) or an error.
 
     ``op_text`` is the op the message is about, shown in a trailing "see current operation"
-    note when the message is rendered with ``show_op``.
+    note when the message is rendered with ``show_op``; ``notes`` follow it (mlir-opt's
+    attached notes: "previously defined here").
     """
 
     severity: str
@@ -106,6 +111,7 @@ class Diagnostic:
     location: Location | None = None
     op_text: str | None = None
     filename: str | None = None  # shown when there is no location
+    notes: tuple[Diagnostic, ...] = ()
 
     def render(self, show_op: bool = True) -> str:
         text = render(self.location, self.severity, self.message)
@@ -114,6 +120,8 @@ class Diagnostic:
         if show_op and self.op_text is not None:
             where = f"{self.location}: " if self.location is not None else ""
             text += f"\n{where}note: see current operation: {self.op_text}"
+        for note in self.notes:
+            text += "\n" + note.render(show_op)
         return text
 
     def __repr__(self) -> str:
@@ -125,16 +133,23 @@ class DiagnosticError(PolyError):
 
     severity = "error"
 
-    def __init__(self, message: str, location: Location | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        notes: Sequence[tuple[str, Location | None]] = (),
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.location = location
+        self.notes = tuple(notes)  # (message, location) of each attached note
 
     def render(self) -> str:
-        return render(self.location, self.severity, self.message)
+        return self.diagnostic().render()
 
     def diagnostic(self) -> Diagnostic:
-        return Diagnostic(self.severity, self.message, self.location)
+        notes = tuple(Diagnostic("note", text, where) for text, where in self.notes)
+        return Diagnostic(self.severity, self.message, self.location, notes=notes)
 
     def __str__(self) -> str:
         return self.render()

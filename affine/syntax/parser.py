@@ -70,11 +70,12 @@ class ForwardRef(Value):
 class _Isolated:
     """Name scope of one isolated-from-above region tree."""
 
-    __slots__ = ("forward", "layers")
+    __slots__ = ("defined_at", "forward", "layers")
 
     def __init__(self) -> None:
         self.layers: list[dict[str, list[Value]]] = [{}]
         self.forward: dict[tuple[str, int], ForwardRef] = {}
+        self.defined_at: dict[str, int] = {}  # offset of each name's latest definition
 
 
 class _RegionBlocks:
@@ -142,8 +143,13 @@ class Parser(AttributeParser):
         scope = self.scopes[-1]
         for layer in scope.layers:
             if name in layer:
-                self.error(f"redefinition of SSA value '%{name}'", offset)
+                self.error(
+                    f"redefinition of SSA value '%{name}'",
+                    offset,
+                    [("previously defined here", scope.defined_at[name])],
+                )
         scope.layers[-1][name] = list(values)
+        scope.defined_at[name] = offset
         for index, value in enumerate(values):
             value.name = f"%{name}" if len(values) == 1 else f"%{name}#{index}"
         if scope.forward:
@@ -154,6 +160,7 @@ class Parser(AttributeParser):
                         self.error(
                             f"definition of SSA value '%{name}#{index}' has type '{value.type}'",
                             offset,
+                            [(f"previously used here with type '{ref.type}'", ref.offset)],
                         )
                     self._resolve_forward(ref, value)
 
@@ -483,8 +490,18 @@ class Parser(AttributeParser):
             entry = Block()
             scope = self.scopes[-1]
             for name, offset, arg_type in entry_args:
-                if (name, 0) in scope.forward or any(name in layer for layer in scope.layers):
-                    self.error(f"region entry argument '%{name}' is already in use", offset)
+                ref = scope.forward.get((name, 0))
+                if ref is not None or any(name in layer for layer in scope.layers):
+                    self.error(
+                        f"region entry argument '%{name}' is already in use",
+                        offset,
+                        [
+                            (
+                                "previously referenced here",
+                                scope.defined_at[name] if ref is None else ref.offset,
+                            )
+                        ],
+                    )
                 arg = entry.add_argument(arg_type, self.loc(offset))
                 self.define_values(name, [arg], offset)
             if self.kind == "^":  # the region starts with a labelled block

@@ -7,6 +7,7 @@ are :class:`~affine.ir.diagnostics.ParseError` at a location in ``source``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NoReturn
 
 from affine.ir.diagnostics import Location, ParseError, SourceFile
@@ -82,10 +83,12 @@ class TokenReader:
     def loc(self, offset: int | None = None) -> Location:
         return Location(self.source, self.start if offset is None else offset)
 
-    def error(self, message: str, offset: int | None = None) -> NoReturn:
-        """``message`` at ``offset`` (the current token by default); but when the current
-        token starts with a character that starts no token, mlir-opt's lexer has already
-        reported that, so that is the error."""
+    def error(
+        self, message: str, offset: int | None = None, notes: Sequence[tuple[str, int]] = ()
+    ) -> NoReturn:
+        """``message`` at ``offset`` (the current token by default), with ``notes`` (text,
+        offset) attached; but when the current token starts with a character that starts no
+        token, mlir-opt's lexer has already reported that, so that is the error."""
         if self.kind == "bad":
             # The real problem is the character that starts no token (mlir-opt's lexer words).
             char = self.text[self.start]
@@ -106,7 +109,8 @@ class TokenReader:
                 message = _BARE_SIGIL_WORDS[char]
             else:
                 message = "unexpected character"
-        raise ParseError(message, self.loc(offset))
+            notes = ()
+        raise ParseError(message, self.loc(offset), [(text, self.loc(at)) for text, at in notes])
 
     def wrong_token_offset(self) -> int:
         """Where mlir-opt reports a missing token: right after the previous token (backing

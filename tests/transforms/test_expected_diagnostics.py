@@ -4,9 +4,11 @@ only has to contain the text."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from transforms.cli import main
 
@@ -45,3 +47,22 @@ def test_annotations_are_read_as_mlir_opt_reads_them(
     path.write_text(SOURCE.format(annotation=annotation))
     status = main(["--verify-diagnostics", str(path)])
     assert (status == 0) is accepted, capsys.readouterr().err
+
+
+@pytest.mark.mlir
+def test_notes_are_mlir_opts(mlir_opt: str) -> None:
+    """The golden file of notes (redefinitions, dominance, symbols) holds for mlir-opt too."""
+    path = ROOT / "tests" / "affine" / "syntax" / "diagnostics" / "notes.mlir"
+    result = subprocess.run(
+        [
+            mlir_opt,
+            "--allow-unregistered-dialect",
+            "--split-input-file",
+            "--verify-diagnostics",
+            path,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
