@@ -108,11 +108,16 @@ def _memref_position(op: Operation) -> int:
 
 def check_data_copy(loop: Operation, footprint: Footprint, slow_mem_space: int = 0) -> Verdict:
     """Whether the accesses of ``loop`` to ``footprint.memref`` can go through a buffer: the
-    memref is in the slow space, only affine loads and stores touch it in the loop (through
-    the memref itself, not a view), and the footprint is exact."""
+    memref is in the slow space with the identity layout, only affine loads and stores
+    touch it in the loop (through the memref itself, not a view), and the footprint is
+    exact."""
     memref = footprint.memref
     if memory_space(memref) != slow_mem_space:
         return Verdict(False, f"it is not in memory space {slow_mem_space}")
+    t = memref.type
+    if isinstance(t, MemRefType) and not t.has_identity_layout:
+        # its footprint holds the layout's elements; a buffer is indexed like the memref
+        return Verdict(False, "it has a layout map, which mlir-opt does not copy either")
     for op in loop.walk():
         if not any(v is memref for v in op.operands):
             continue

@@ -236,6 +236,11 @@ def check_private_buffer(
     alloc = _allocation(program.prologue, memref)
     if alloc is None or alloc.operands:
         return {}, f"{name} is not a constant-shaped allocation of the function"
+    allocated = alloc.results[0].type
+    assert isinstance(allocated, MemRefType)
+    if not allocated.has_identity_layout:
+        # the dependences index its elements through the layout, the buffer by the indices
+        return {}, f"{name} has a layout map ({allocated})"
     inside = {
         op
         for item in (fused.candidate.first, fused.candidate.second)
@@ -262,9 +267,7 @@ def check_private_buffer(
         why = f"every dimension of {name} varies within one fused iteration"
     if not modular:
         return {}, why
-    memref_type = alloc.results[0].type
-    assert isinstance(memref_type, MemRefType)
-    wrapped = modular_storage(fused, program, memref, statements, memref_type.shape)
+    wrapped = modular_storage(fused, program, memref, statements, allocated.shape)
     if isinstance(wrapped, str):
         return {}, f"{why}, and {wrapped}"
     k, m = wrapped

@@ -56,6 +56,16 @@ def test_greedy_fusion_computes_the_same_results_in_both_backends(path: Path) ->
     _equivalent(module, result.module, "c")
 
 
+def test_a_buffer_with_a_layout_map_keeps_its_shape() -> None:
+    module = _parse(ROOT / "fusion" / "permuted_layout.mlir")
+    result = transforms.fuse(module)
+    assert any(
+        "%A kept: %A has a layout map (memref<4x6xf32, affine_map<(d0, d1) -> (d1, d0)>>)" in r
+        for r in result.remarks
+    ), result.remarks
+    _equivalent(module, result.module, "interp")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
 @pytest.mark.parametrize("path", KERNELS, ids=lambda p: p.stem)
