@@ -87,10 +87,10 @@ with, against 1.11-1.15x for rotated loads without tiles).
 Register tiles, wherever they go, then have their overlapping vector loads of a row (a
 stencil's ``X[j - 1]``, ``X[j]``, ``X[j + 1]``) read once, carried from iteration to
 iteration and shuffled into place (:mod:`transforms.load_rotation`) where vectors are
-:data:`ROTATION_BITS` wide: measured at LARGE sizes with time tiles and 512-bit vectors,
-jacobi-1d 1.74x (1.27x without), jacobi-2d 1.82x (1.63x), fdtd-2d 1.36x (1.09x), heat-3d
-1.18-1.29x (1.01x); with 256-bit vectors the shuffles cost more than the loads they save
-(jacobi-1d 1.35x rotated, 1.49x not).
+:data:`~transforms.machine.ROTATION_BITS` wide: measured at LARGE sizes with time tiles and
+512-bit vectors, jacobi-1d 1.74x (1.27x without), jacobi-2d 1.82x (1.63x), fdtd-2d 1.36x
+(1.09x), heat-3d 1.18-1.29x (1.01x); with 256-bit vectors the shuffles cost more than the
+loads they save (jacobi-1d 1.35x rotated, 1.49x not).
 
 Options: ``l1=``, ``l2=``, ``l3=`` (KiB) and ``vector-bits=`` override what the OS says
 (:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
@@ -143,11 +143,6 @@ MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
 TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
 SAME_COST = 0.1  # a candidate less than 10 % cheaper is no gain to the model
 ROTATED_GAIN = 2.0  # time tiles whose register tiles rotate loads: heat-3d's (2) 1.2-1.3x
-# Loads are rotated with vectors this wide: a lane shift of a 512-bit vector is one
-# instruction (valignd); of a 256-bit one a cross-lane permute and an align, slower than
-# the unaligned loads it replaces (in L2 with 256-bit vectors: jacobi-1d 1.09x rotated
-# against 1.18x not, heat-3d 1.53x against 1.72x)
-ROTATION_BITS = 512
 
 
 @dataclass
@@ -493,7 +488,7 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
     )
     if not done:
         return None
-    if machine.vector_bits >= ROTATION_BITS:
+    if machine.rotates_loads:
         done += rotate_function_loads(_function_in(module, name))
     return Candidate(f"{base.name}+regtile", module, base.cost, base.schedule, [*base.tiles, *done])
 
@@ -528,9 +523,8 @@ def time_tiled(
     kept if the gain is at least :data:`~transforms.time_tiling.MIN_GAIN` or the register
     tiles rotate their loads (:mod:`transforms.load_rotation`: heat-3d's tiles, gain 2,
     1.18-1.29x with rotated loads against 1.11-1.15x without tiles, 0.91-0.99x without
-    rotation), or, where vectors are narrower than :data:`ROTATION_BITS`, have register
-    tiles inside;
-    None (and why in ``remarks``) otherwise."""
+    rotation), or, where vectors are narrower than :data:`~transforms.machine.ROTATION_BITS`,
+    have register tiles inside; None (and why in ``remarks``) otherwise."""
     result = time_tile_function(module, name.lstrip("@"), machine, min_gain=ROTATED_GAIN)
     if result.schedule is None:
         remarks.extend(f"not time-tiled: {p}" for p in result.plans)
@@ -543,8 +537,7 @@ def time_tiled(
     # below MIN_GAIN, tiles are kept for the register tiles inside: those that rotate
     # loads, or any where vectors are too narrow to rotate
     inside_pays = registers is not None and (
-        machine.vector_bits < ROTATION_BITS
-        or any(t.startswith("loads rotated") for t in registers.tiles)
+        not machine.rotates_loads or any(t.startswith("loads rotated") for t in registers.tiles)
     )
     gain = min(p.gain for p in result.tiled)
     if gain < MIN_GAIN and not inside_pays:

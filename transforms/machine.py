@@ -23,6 +23,12 @@ from pathlib import Path
 SYSFS_CACHE = Path("/sys/devices/system/cpu/cpu0/cache")
 CPUINFO = Path("/proc/cpuinfo")
 KIB = 1024
+# Overlapping vector loads of a row are rotated (one load, shifted into place) with vectors
+# this wide: a lane shift of a 512-bit vector is one instruction (valignd); of a 256-bit
+# one a cross-lane permute and an align, slower than the unaligned loads it replaces (in
+# L2 with 256-bit vectors: jacobi-1d 1.09x rotated against 1.18x not, heat-3d 1.53x
+# against 1.72x)
+ROTATION_BITS = 512
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,11 @@ class Machine:
         if element_bytes <= 0:
             raise ValueError(f"element size must be positive, got {element_bytes}")
         return max(1, self.vector_bits // 8 // element_bytes)
+
+    @property
+    def rotates_loads(self) -> bool:
+        """Whether overlapping vector loads pay to be rotated (:data:`ROTATION_BITS`)."""
+        return self.vector_bits >= ROTATION_BITS
 
     def override(self, source: str = "override", **values: int | None) -> Machine:
         """This machine with the given fields replaced (``None`` keeps a field); cache

@@ -162,6 +162,43 @@ def test_sizes_fit_the_l2_cache_and_rows_stay_long() -> None:
     assert (plan.tiling.space_sizes[0] + halo) ** 2 * 120 * 4 * 2 <= 1024 * 1024
 
 
+# jacobi-2d at 1300^2 (A and B, 8 bytes a point) on L1 32 KiB, L2 512 KiB, 8 f32 lanes.
+# One step of a tile b x c touches (b + 2) x (c + 2) x 8 bytes (a halo of one row per
+# sweep): within 5/8 of L1 for 16 x 128 (18.7 KiB), not 32 x 128 (35 KiB); c >= 16 x 8.
+# 16 steps x 16 x 128 read (16 + 32) x (128 + 32) points for 16 x 16 x 128 updates:
+# traffic / 4.27, its 48 x 160 x 8 bytes (60 KiB) within L2. 32 steps tie on the traffic
+# with twice the data; fewer rows cut less (8 x 128: 2.56). On 16 lanes rows of 128 are
+# too short, and the tiles keep whole rows (8 steps x 32 rows: traffic / 5.33).
+L1_STEPS = [(256, (16, (16, 128))), (512, (8, (32,)))]
+
+
+@pytest.mark.parametrize(("bits", "expected"), L1_STEPS)
+def test_steps_of_a_2d_stencil_s_tiles_fit_the_l1_cache(bits: int, expected: tuple) -> None:
+    module = kernel("jacobi_2d", {"N": 1300, "T": 500})
+    machine = detect().override(l1=32 * 1024, l2=512 * 1024, vector_bits=bits)
+    (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine)
+    assert isinstance(plan, TimeTilePlan)
+    assert (plan.tiling.time_size, plan.tiling.space_sizes) == expected, plan.describe()
+
+
+def test_the_auto_scheduler_jams_eight_rows_in_l1_sized_steps() -> None:
+    # jacobi-2d at 300^2 (703 KiB, more than L2) with 256-bit vectors: 16 steps x 16 x 128
+    # tiles (one step 18.7 KiB), 8 rows jammed in each sweep (loads not rotated)
+    from transforms.auto_scheduler import auto_schedule
+
+    module = kernel("jacobi_2d", {"N": 300, "T": 5})
+    result = auto_schedule(module, l1=32, l2=512, vector_bits=256)
+    (report,) = result.functions
+    assert report.tiles[0].startswith(
+        "time tiles of %t: 16 steps x 16 x 128 of the first 2 written dimensions"
+    ), report.tiles
+    assert [t.split(": ", 1)[1].split(",")[0] for t in report.tiles[1:]] == [
+        "8 rows of affine.for at jacobi_2d.mlir:5:5",
+        "8 rows of affine.for at jacobi_2d.mlir:20:5",
+    ]
+    assert affine.check_equivalent(module, result.module, backend="c")
+
+
 def test_without_a_fitting_tile_the_sizes_say_so() -> None:
     module = kernel("heat_3d", {"N": 120, "T": 500})
     schedule_loops = plan_time_tiles(module.function("heat_3d"), detect().override(l2=64 * 1024))
