@@ -28,7 +28,7 @@ from affine.dialects.builders import affine_apply, constant_index, memref_alloc,
 from affine.dialects.memref import MemRefDmaStart
 from affine.ir.core import Module, Operation, OpResult, Value, replace_uses
 from affine.ir.registry import PURE, lookup
-from affine.ir.types import MemRefType
+from affine.ir.types import DYNAMIC, MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, dim
 from affine.ops import DmaStartOp, ForOp
@@ -337,7 +337,8 @@ def double_buffer(memref: Value, loop: Operation) -> Value:
     t = memref.type
     assert isinstance(t, MemRefType)
     new_type = MemRefType([2, *t.shape], t.element_type, None, t.memory_space)
-    alloc = memref_alloc(new_type, list(old_alloc.operands))
+    dynamic_sizes = sum(1 for d in t.shape if d == DYNAMIC)  # the layout's symbols follow
+    alloc = memref_alloc(new_type, list(old_alloc.operands[:dynamic_sizes]))
     alloc.attributes.update(old_alloc.attributes)
     alloc.loc = old_alloc.loc
     block = loop.parent

@@ -4,10 +4,11 @@ and, for local buffers, across loops.
 Invariant: an access is replaced or removed only when it provably touches the same element
 as the access that replaces it (every index differs by the constant 0 once both are
 composed through ``affine.apply``: :func:`affine.analysis.value_map.difference`) and no op
-between them may touch that element: an access of the same memref whose indices differ by a
-non-zero constant in some dimension provably does not; a memref that may alias (function
-arguments, views, anything not a distinct allocation) may; ops with regions or effects the
-pass does not model (calls, non-affine memory ops) may touch everything. A vector access
+between them may touch that element: an access of the same memref, with the identity
+layout, whose indices differ by a non-zero constant in some dimension provably does not; a
+memref that may alias (function arguments, views, anything not a distinct allocation) may;
+ops with regions or effects the pass does not model (calls, non-affine memory ops) may
+touch everything. A vector access
 (``affine.vector_load``/``vector_store``) covers its shape's elements along the trailing
 dimensions: it is the same as another only with the same index and vector type, and apart
 from it only where their ranges provably do not meet.
@@ -39,7 +40,7 @@ from affine.analysis.value_map import ValueMap, difference
 from affine.dialects.affine_dialect import LoadOp, StoreOp
 from affine.ir.core import Block, Module, Operation, Value, replace_uses
 from affine.ir.diagnostics import Diagnostic
-from affine.ir.types import VectorType
+from affine.ir.types import MemRefType, VectorType
 from poly.flow import FlowAnalysis
 from poly.legality import has_unseen_effects
 from transforms.loop_utils import is_loop
@@ -119,10 +120,13 @@ def _relation(a: _Access, b: _Access) -> str:
         return "same" if a.value.type == b.value.type else "may"
     results = difference(a.index, b.index).map.results
     # b's index minus a's: the ranges [0, extent_a) and [d, d + extent_b) are apart when
-    # d >= extent_a or -d >= extent_b in some dimension.
-    for r, extent_a, extent_b in zip(results, a.extents(), b.extents()):
-        if r.is_constant and (r.value >= extent_a or -r.value >= extent_b):
-            return "distinct"
+    # d >= extent_a or -d >= extent_b in some dimension; through a layout map other than
+    # the identity, different indices may name one element (d0 + d1: [0, 1] and [1, 0])
+    t = a.memref.type
+    if not isinstance(t, MemRefType) or t.has_identity_layout:
+        for r, extent_a, extent_b in zip(results, a.extents(), b.extents()):
+            if r.is_constant and (r.value >= extent_a or -r.value >= extent_b):
+                return "distinct"
     if all(r.is_constant and r.value == 0 for r in results) and a.value.type == b.value.type:
         return "same"
     return "may"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import NoReturn
 
 from affine.dialects.affine_dialect import ensure_terminator
@@ -657,6 +658,9 @@ def _canonical_strided(like: MemRefType, shape, strides, offset: int) -> MemRefT
     """MLIR's ``canonicalizeStridedLayout``: the strided layout as an affine map (dropped
     when it is the identity)."""
 
+    contiguous = [math.prod(shape[k + 1 :]) for k in range(len(shape))]
+    if shape and offset == 0 and DYNAMIC not in shape and list(strides) == contiguous:
+        return MemRefType(shape, like.element_type, None, like.memory_space)
     layout = StridedLayout(strides, offset).to_affine_map()
     return MemRefType(shape, like.element_type, layout, like.memory_space)
 

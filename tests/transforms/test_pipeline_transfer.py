@@ -19,6 +19,7 @@ from transforms.pipeline_transfer import check_pipelining, find_transfers, pipel
 CORPUS = Path(__file__).parent.parent / "corpus"
 PIPELINE = CORPUS / "datamove" / "pipeline.mlir"
 SEED = CORPUS / "seed" / "dma_seed.mlir"
+LAYOUT_SYMBOL = CORPUS / "datamove" / "pipeline_layout_symbol.mlir"
 
 REFUSED = {
     "source_written": "starting the DMA one iteration early reverses the RAW dependence",
@@ -36,7 +37,7 @@ def _names(module: Module) -> list[str]:
     return [f.get_attr("sym_name").value for f in module.functions()]  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("path", [PIPELINE, SEED], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [PIPELINE, SEED, LAYOUT_SYMBOL], ids=lambda p: p.name)
 @pytest.mark.parametrize("backend", ["interp", "c"])
 def test_pipelined_loops_compute_the_same(path: Path, backend: str) -> None:
     module = _parse(path)

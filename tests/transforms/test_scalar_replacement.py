@@ -61,6 +61,25 @@ def test_a_store_to_an_argument_that_may_alias_blocks_forwarding() -> None:
     _equivalent(module, result.module)
 
 
+def test_different_indices_through_a_layout_may_name_one_element() -> None:
+    # d0 + d1 maps [0, 1] and [1, 0] to element 1: the second store overwrites the first
+    text = """
+    func.func @f(%A: memref<2x2xf32, affine_map<(d0, d1) -> (d0 + d1)>>, %B: memref<1xf32>) {
+      %c1 = arith.constant 1.0 : f32
+      %c2 = arith.constant 2.0 : f32
+      affine.store %c1, %A[0, 1] : memref<2x2xf32, affine_map<(d0, d1) -> (d0 + d1)>>
+      affine.store %c2, %A[1, 0] : memref<2x2xf32, affine_map<(d0, d1) -> (d0 + d1)>>
+      %v = affine.load %A[0, 1] : memref<2x2xf32, affine_map<(d0, d1) -> (d0 + d1)>>
+      affine.store %v, %B[0] : memref<1xf32>
+      return
+    }
+    """
+    module = affine.parse(text, "layout.mlir")
+    result = transforms.scalar_replace(module)
+    assert result.remarks == []
+    _equivalent(module, result.module)
+
+
 def test_a_store_through_a_view_of_an_allocation_blocks_forwarding() -> None:
     text = """
     func.func @f(%A: memref<8xf32>, %B: memref<8xf32>) {
