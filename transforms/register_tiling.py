@@ -52,7 +52,15 @@ from affine.dialects.builders import affine_apply, affine_if, affine_yield, arit
 from affine.ir.attributes import AffineMapAttr
 from affine.ir.core import Block, Module, Operation, Value, uses_of
 from affine.ir.registry import PURE
-from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType, Type, VectorType
+from affine.ir.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StridedLayout,
+    Type,
+    VectorType,
+)
 from affine.math.affine_map import AffineMap
 from affine.math.expr import dim
 from affine.math.integer_set import IntegerSet
@@ -310,6 +318,13 @@ def rows_in_registers(
     return best
 
 
+def _unit_stride_layout(t: Type) -> bool:
+    """The identity layout, or a strided one whose last stride is 1."""
+    if not isinstance(t, MemRefType) or t.has_identity_layout:
+        return True
+    return isinstance(t.layout, StridedLayout) and t.layout.strides[-1:] == (1,)
+
+
 def vector_blocker(body: Body, loop: Operation) -> str | None:
     """Why ``loop`` cannot be the vector loop of ``body`` (None: it can)."""
     iv = _iv(loop)
@@ -323,6 +338,11 @@ def vector_blocker(body: Body, loop: Operation) -> str | None:
             continue
         if iv in access.operands and not _contiguous(access, iv):
             return f"{where(op)} is not contiguous along {where(loop)}"
+        if iv in access.operands and not _unit_stride_layout(body.memref(op).type):
+            # its last index may not be its last in memory: vector.load refuses the memref
+            return (
+                f"{where(op)} reads through a layout map whose last dimension may not be stride-1"
+            )
         if op.name == "affine.store" and iv not in access.operands:
             return f"{where(op)} stores to the same address at every iteration of {where(loop)}"
     return None
@@ -436,7 +456,7 @@ def plan_register_tile(
     if vector_loop is None and reduction is None:
         return Verdict(
             False,
-            "no loop to vectorise (every loop has an access that is not contiguous along "
+            "no loop to vectorise (every loop has an access that is not contiguous in memory along "
             "it) and no address stored to at every iteration of a loop",
         )
     if reduction is None and rows is None and not overlapping_loads(band, vector_loop):

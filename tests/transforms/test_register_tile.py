@@ -342,6 +342,26 @@ def test_which_register_tiles_pay() -> None:
     assert conv[1] is None and "reduction" in conv[0], conv
 
 
+def test_no_vector_runs_across_a_permuted_layout() -> None:
+    # A[i][j] of a transposed memref is not contiguous along j in memory: vector.load
+    # refuses such a memref, so the loop is not vectorised
+    text = """
+    func.func @f(%A: memref<8x16xf32, affine_map<(d0, d1) -> (d1, d0)>>, %B: memref<8x16xf32>) {
+      affine.for %i = 0 to 8 {
+        affine.for %j = 0 to 16 {
+          %v = affine.load %A[%i, %j] : memref<8x16xf32, affine_map<(d0, d1) -> (d1, d0)>>
+          affine.store %v, %B[%i, %j] : memref<8x16xf32>
+        }
+      }
+      return
+    }
+    """
+    module = affine.parse(text, "permuted.mlir")
+    result = transforms.register_tile(module)
+    assert "vector" not in affine.print_module(result.module)
+    assert any("not contiguous in memory" in r for r in result.remarks), result.remarks
+
+
 def _first_plan(name: str, registers: int, bits: int = 256):
     """The register tile plan of the first innermost band of corpus kernel ``name`` on a
     machine of ``registers`` registers of ``bits`` bits."""
