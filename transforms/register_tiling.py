@@ -336,13 +336,12 @@ def vector_blocker(body: Body, loop: Operation) -> str | None:
     for op, access in body.access.items():
         if op not in body.needed:
             continue
-        if iv in access.operands and not _contiguous(access, iv):
-            return f"{where(op)} is not contiguous along {where(loop)}"
-        if iv in access.operands and not _unit_stride_layout(body.memref(op).type):
-            # its last index may not be its last in memory: vector.load refuses the memref
-            return (
-                f"{where(op)} reads through a layout map whose last dimension may not be stride-1"
-            )
+        if iv in access.operands:
+            if not _contiguous(access, iv):
+                return f"{where(op)} is not contiguous along {where(loop)}"
+            if not _unit_stride_layout(body.memref(op).type):
+                # its last index may not be its last in memory: vector.load refuses the memref
+                return f"{where(op)} reads through a layout map whose last dimension may not be stride-1"
         if op.name == "affine.store" and iv not in access.operands:
             return f"{where(op)} stores to the same address at every iteration of {where(loop)}"
     return None

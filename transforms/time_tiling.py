@@ -114,14 +114,18 @@ def _step_tiles(loop: TimeLoop, skew: int, machine: Machine) -> Iterator[TimeTil
     types = [t for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
     lanes = machine.lanes(max(element_bytes(t) for t in types))
     row = max(t.shape[loop.rank - 1] for t in types if len(t.shape) >= loop.rank)
+    fitting = []  # space sizes one step of which fits in L1
+    for b in SPACE_SIZES:
+        for c in SPACE_SIZES:
+            sizes = (b,) * (loop.rank - 1) + (c,)
+            if (  # whole rows (c >= row): the tiles of time_tile_sizes
+                VECTOR_ROW * lanes <= c < row
+                and _footprint(loop, TimeTiling(1, sizes, skew)) <= machine.l1 * L1_SHARE
+            ):
+                fitting.append(sizes)
     for bt in TIME_SIZES:
-        for b in SPACE_SIZES:
-            for c in SPACE_SIZES:
-                if not VECTOR_ROW * lanes <= c < row:  # whole rows: the tiles above
-                    continue
-                sizes = (b,) * (loop.rank - 1) + (c,)
-                if _footprint(loop, TimeTiling(1, sizes, skew)) <= machine.l1 * L1_SHARE:
-                    yield TimeTiling(bt, sizes, skew)
+        for sizes in fitting:
+            yield TimeTiling(bt, sizes, skew)
 
 
 def _least_traffic(

@@ -325,11 +325,11 @@ def _relation(region: Region | None, use_region: Region | None, is_in: str, neit
 
 
 def _holds(outer: Region | None, inner: Region | None) -> bool:
-    """Whether ``inner`` is nested (properly) in ``outer``."""
-    while inner is not None:
-        op = inner.parent
-        block = op.parent if op is not None else None
-        inner = block.parent if block is not None else None
-        if inner is not None and inner is outer:
-            return True
-    return False
+    """Whether ``inner`` is nested (properly) in ``outer``: the op owning it, or one around
+    that op, lies in ``outer``."""
+    owner = inner.parent if inner is not None else None
+    if outer is None or owner is None:
+        return False
+    return any(
+        op.parent is not None and op.parent.parent is outer for op in (owner, *owner.ancestors())
+    )

@@ -492,15 +492,11 @@ class Parser(AttributeParser):
             for name, offset, arg_type in entry_args:
                 ref = scope.forward.get((name, 0))
                 if ref is not None or any(name in layer for layer in scope.layers):
+                    previous = scope.defined_at[name] if ref is None else ref.offset
                     self.error(
                         f"region entry argument '%{name}' is already in use",
                         offset,
-                        [
-                            (
-                                "previously referenced here",
-                                scope.defined_at[name] if ref is None else ref.offset,
-                            )
-                        ],
+                        [("previously referenced here", previous)],
                     )
                 arg = entry.add_argument(arg_type, self.loc(offset))
                 self.define_values(name, [arg], offset)
