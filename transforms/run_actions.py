@@ -281,8 +281,9 @@ def build_arguments(
     func: Operation, names: ArgumentNames, given: dict[int, str], files: dict[int, str]
 ) -> list[Any]:
     """One value per argument: arrays from ``files``, shapes and scalars from ``given``,
-    generated arrays (in [1, 2)) for the rest; missing sizes are one error with a hint
-    that runs."""
+    generated arrays and floats (in [1, 2)) for the rest; missing sizes and integer values
+    are one error with a hint that runs."""
+    from affine.exec.elements import element_info  # lazy: start-up cost (numpy)
     from affine.exec.inputs import (  # lazy: start-up cost (numpy)
         deterministic_values,
         function_name,
@@ -307,16 +308,28 @@ def build_arguments(
             values.append(deterministic_values(t.element_type, count, a, True).reshape(shape))
         elif a in given:
             values.append(scalar_argument(t, _number(given[a], names.label(a)), a))
+        elif element_info(t).kind == "float":
+            values.append(deterministic_values(t, 1, a, True)[0].item())
         else:
             missing.append(a)
             values.append(None)
     if missing:
         hint = ",".join(f"{names.label(a)}={_example(inputs[a])}" for a in missing)
-        what = ", ".join(f"{names.label(a)} ({inputs[a]})" for a in missing)
+        what = " and ".join(
+            f"{kind} of {', '.join(f'{names.label(a)} ({inputs[a]})' for a in group)}"
+            for kind, group in _by_kind(missing, inputs)
+        )
         raise PolyError(
-            f'@{function_name(func)}: give the sizes of {what} to run it, e.g. --run="sizes={hint}"'
+            f'@{function_name(func)}: give the {what} to run it, e.g. --run="sizes={hint}"'
         )
     return values
+
+
+def _by_kind(missing: list[int], inputs: list[Any]) -> list[tuple[str, list[int]]]:
+    """The missing arguments split into arrays (sizes) and integer scalars (values)."""
+    arrays = [a for a in missing if isinstance(inputs[a], MemRefType)]
+    scalars = [a for a in missing if not isinstance(inputs[a], MemRefType)]
+    return [(kind, group) for kind, group in (("sizes", arrays), ("values", scalars)) if group]
 
 
 def _example(t: Any) -> str:

@@ -227,3 +227,32 @@ def test_bad_run_options_are_errors(
     status, out, err = poly_opt(capsys, path, f"--run={option}")
     assert (status, out) == (1, "")
     assert err == f"{path}: error: {message}\n"
+
+
+SCALED = """\
+func.func @scale(%A: memref<?xf32>, %n: index, %s: f32, %k: i32) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xf32>
+    %b = arith.mulf %a, %s : f32
+    affine.store %b, %A[%i] : memref<?xf32>
+  }
+  return
+}
+"""
+
+
+def test_float_scalars_are_generated_integer_scalars_asked_for(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write(tmp_path, "k.mlir", SCALED)
+    status, _, err = poly_opt(capsys, path, "--run")
+    assert status == 1
+    assert err == (
+        f"{path}: error: @scale: give the sizes of A (memref<?xf32>) and values of n (index), "
+        'k (i32) to run it, e.g. --run="sizes=A=8,n=8,k=8"\n'
+    )
+    status, out, err = poly_opt(capsys, path, "--run=sizes=A=4,n=4,k=1")
+    assert status == 0 and err == ""
+    # A in [1, 2) times s in [1, 2): each of the 4 elements in [1, 4)
+    total = float(out.splitlines()[1].split("sum=")[1].split()[0])
+    assert 4 <= total < 16
