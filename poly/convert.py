@@ -294,18 +294,31 @@ def map_from_isl(m: isl.Map | isl.MultiPwAff, symbols: Sequence[str] | None = No
     relation = m if isinstance(m, isl.Map) else isl.Map.from_multi_pw_aff(m)
     if not relation.is_single_valued():
         raise NotExpressibleError(f"{relation} is not a function (some input has several images)")
+    outputs = relation.dim(isl.dim_type.out)
+    affs = _one_piece(relation)
+    if affs is None:
+        # ISL may split the whole map where each result alone is one piece: take them apart
+        affs = []
+        for k in range(outputs):
+            alone = relation.project_out(isl.dim_type.out, k + 1, outputs - k - 1)
+            result = _one_piece(alone.project_out(isl.dim_type.out, 0, k))
+            if result is None:
+                raise NotExpressibleError(f"{relation} is piecewise, not one affine map")
+            affs += result
+    space = relation.get_space().domain()
+    reader = _Reader(space, symbols)
+    results = [reader.expr(aff) for aff in affs]
+    return simplify_map(AffineMap.get(space.dim(isl.dim_type.set), len(reader.symbols), results))
+
+
+def _one_piece(relation: isl.Map) -> list[isl.Aff] | None:
+    """The results of a single-valued ``relation`` as one quasi-affine piece, or None."""
     pma = coalesced(relation.as_pw_multi_aff())
     if pma.n_piece() != 1:
-        raise NotExpressibleError(
-            f"{relation} is piecewise ({pma.n_piece()} pieces), not one affine map"
-        )
+        return None
     pieces: list[isl.MultiAff] = []
     pma.foreach_piece(lambda _domain, multi: pieces.append(multi))
-    (multi,) = pieces
-    space = multi.get_domain_space()
-    reader = _Reader(space, symbols)
-    results = [reader.expr(multi.get_at(k)) for k in range(multi.dim(isl.dim_type.out))]
-    return simplify_map(AffineMap.get(space.dim(isl.dim_type.set), len(reader.symbols), results))
+    return [pieces[0].get_at(k) for k in range(pieces[0].dim(isl.dim_type.out))]
 
 
 def set_from_isl(s: isl.Set | isl.BasicSet, symbols: Sequence[str] | None = None) -> IntegerSet:
