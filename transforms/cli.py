@@ -437,7 +437,11 @@ def process_reporting(
     try:
         return process(chunk, filename, opts, line_offset)
     except DiagnosticError as e:
-        return None, [e.diagnostic()]
+        errors = e.diagnostics()
+        if not opts.print_op_on_diagnostic or opts.verify_diagnostics:
+            for d in errors:
+                d.op_text = None
+        return None, errors
     except PolyError as e:
         return None, [Diagnostic("error", str(e), filename=filename)]
     except RecursionError:

@@ -48,6 +48,7 @@ from affine.ir.registry import (
     AUTOMATIC_ALLOCATION_SCOPE,
     CONSTANT,
     ISOLATED,
+    PROPERTIES_IN_ATTRIBUTE_LIST,
     PURE,
     TERMINATOR,
     define,
@@ -331,7 +332,7 @@ def _verify_apply(op: Operation) -> None:
 
 
 def _located(op: Operation, message: str):
-    return VerifyError(message, op.loc)
+    return VerifyError(message, op.loc, op=op)
 
 
 def _verify_min_max(op: Operation) -> None:
@@ -349,7 +350,7 @@ define(
     print=_print_map_op,
     verify=_verify_apply,
     properties=("map",),
-    traits=(PURE,),
+    traits=(PURE, PROPERTIES_IN_ATTRIBUTE_LIST),
 )
 for _kind in ("min", "max"):
     define(
@@ -358,7 +359,7 @@ for _kind in ("min", "max"):
         print=_print_map_op,
         verify=_verify_min_max,
         properties=("map",),
-        traits=(PURE,),
+        traits=(PURE, PROPERTIES_IN_ATTRIBUTE_LIST),
     )
 
 
@@ -453,7 +454,7 @@ def _parse_assignment_list(p: Parser) -> list[tuple[str, int, tuple[Value, int]]
         p.expect("=")
         return name, name_offset, p.parse_operand()
 
-    return p.parse_comma_list("(", pair)
+    return p.parse_comma_list("(", pair, until=True)
 
 
 def parse_index_arguments(p: Parser, context: str = "") -> list[tuple[str, int, Type]]:
@@ -865,6 +866,7 @@ for _vector, _load, _store in (
         print=_print_load,
         verify=_verify_load,
         properties=("map",),
+        traits=(PROPERTIES_IN_ATTRIBUTE_LIST,),
     )
     define(
         _store,
@@ -872,6 +874,7 @@ for _vector, _load, _store in (
         print=_print_store,
         verify=_verify_store,
         properties=("map",),
+        traits=(PROPERTIES_IN_ATTRIBUTE_LIST,),
     )
 
 
@@ -981,6 +984,26 @@ def _groups_attr(groups: list[int]) -> DenseElementsAttr:
     )
 
 
+def _parse_reduction_kind(p: Parser) -> str:
+    """A string attribute, read as mlir-opt reads an attribute of type none: a number is
+    not valid for that type, another attribute not of the string kind."""
+    start = p.start
+    negative = p.at("-")
+    if negative:
+        p.advance()
+    if p.at("int"):
+        p.error("integer literal not valid for specified type")
+    if p.at("float"):
+        p.advance()
+        p.error("floating point value not valid for specified type")
+    if negative or not p.at("str"):
+        p.parse_attribute()
+        p.op_error("invalid kind of attribute specified", start)
+    kind = unescape_string(p.tok)
+    p.advance()
+    return kind
+
+
 def _parse_parallel(p: Parser, offset: int) -> Operation:
     ivs = parse_index_arguments(p, " in argument list")
     p.expect("=")
@@ -998,11 +1021,7 @@ def _parse_parallel(p: Parser, offset: int) -> Operation:
         p.expect("(")
         while True:
             loc = p.start
-            if not p.at("str"):
-                p.op_error("expected string reduction kind")
-
-            kind = unescape_string(p.tok)
-            p.advance()
+            kind = _parse_reduction_kind(p)
             if kind not in REDUCTION_KINDS:
                 p.op_error(f'invalid reduction value: "{kind}"', loc)
             reductions.append(IntegerAttr(REDUCTION_KINDS.index(kind), I64))
@@ -1321,7 +1340,7 @@ define("affine.dma_wait", parse=_parse_dma_wait, print=_print_dma_wait, verify=_
 def _parse_prefetch(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     m, indices = p.parse_affine_map_of_ssa_ids()
-    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p, attr_dict=True)
     values = [p.resolve(memref, t)] + _resolve_index(p, indices)
     is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
     props: dict[str, Attribute] = {
@@ -1354,6 +1373,7 @@ define(
     print=_print_prefetch,
     verify=_verify_prefetch,
     properties=("map", "isWrite", "localityHint", "isDataCache"),
+    traits=(PROPERTIES_IN_ATTRIBUTE_LIST,),
 )
 
 # -- affine.delinearize_index / affine.linearize_index ---------------------------------------------

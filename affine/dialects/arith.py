@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from affine.dialects.common import FASTMATH_NONE, OVERFLOW_NONE, create, op_error, parse_flags
+from affine.dialects.common import (
+    FASTMATH_NONE,
+    OVERFLOW_NONE,
+    attribute_constraint_error,
+    create,
+    op_error,
+    parse_flags,
+)
 from affine.dialects.format import AttrSyntax, Group, define_format, enum_syntax, same_as
 from affine.ir.attributes import (
     Attribute,
@@ -14,7 +21,7 @@ from affine.ir.attributes import (
     OpaqueAttr,
 )
 from affine.ir.core import Operation
-from affine.ir.registry import CONSTANT, PURE, define
+from affine.ir.registry import CONSTANT, PURE, define, define_attribute
 from affine.ir.types import (
     I1,
     FloatType,
@@ -28,6 +35,7 @@ from affine.ir.types import (
 from affine.math.float_formats import semantics
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
+from affine.syntax.reader import TokenReader
 
 # -- ODS type constraints, with the words mlir-opt uses for them -----------------------------------
 
@@ -205,13 +213,14 @@ def _flags_syntax(keyword: str) -> AttrSyntax:
     """``<nnan,ninf>`` after ``fastmath`` (``<nsw>`` after ``overflow``), kept in mlir-opt's
     canonical spelling (:func:`parse_flags`)."""
 
-    def parse(p: Parser) -> Attribute:
+    def parse(p: TokenReader) -> Attribute:
         return OpaqueAttr(f"#arith.{keyword}<{parse_flags(p, keyword)}>")
 
     def show(pr: Printer, attr: Attribute) -> str:
         assert isinstance(attr, OpaqueAttr)  # made by parse or the builders
         return f"<{attr.body}>"
 
+    define_attribute(f"arith.{keyword}", parse)  # ``#arith.fastmath<...>`` reads the same
     return AttrSyntax(parse, show)
 
 
@@ -295,7 +304,7 @@ def _define_cmp(name: str, predicates: list[str], fastmath: bool, kind: str) -> 
             op_error(op, "requires attribute 'predicate'")
         if not isinstance(pred, IntegerAttr) or not 0 <= pred.value < len(predicates):
             cases = ", ".join(str(k) for k in range(len(predicates)))
-            op_error(
+            attribute_constraint_error(
                 op,
                 "attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless "
                 f"integer cases: {cases}",
@@ -332,11 +341,7 @@ _define_cmp("arith.cmpf", CMPF_PREDICATES, True, "float")
 
 
 def _parse_select(p: Parser, offset: int) -> Operation:
-    c = p.parse_operand()
-    p.expect(",")
-    a = p.parse_operand()
-    p.expect(",")
-    b = p.parse_operand()
+    c, a, b = p.parse_operands(3)
     attrs = p.parse_optional_attr_dict()
     types = p.parse_colon_type_list()
     cond_type: Type

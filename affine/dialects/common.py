@@ -15,13 +15,16 @@ from affine.ir.attributes import (
     SymbolRefAttr,
 )
 from affine.ir.core import Operation, Region, Value
-from affine.ir.diagnostics import VerifyError
+from affine.ir.diagnostics import Location, ParseError, VerifyError
+from affine.ir.registry import PROPERTIES_IN_ATTRIBUTE_LIST, lookup
 from affine.ir.symbols import lookup_nearest_symbol_from
 from affine.ir.types import DYNAMIC, I1, I32, INDEX, MemRefType, Type
+from affine.syntax.lexer import unescape_string
 
 if TYPE_CHECKING:
     from affine.syntax.parser import Parser
     from affine.syntax.printer import Printer
+    from affine.syntax.reader import TokenReader
 
 V = TypeVar("V")  # the value of an attribute
 
@@ -98,8 +101,18 @@ class AttrValue(Generic[V]):
         return value
 
 
-def op_error(op: Operation, message: str) -> NoReturn:
-    """Raise ``'op.name' op message`` at the op's location (MLIR's emitOpError)."""
+def op_error(
+    op: Operation, message: str, notes: Sequence[tuple[str, Location | None]] = ()
+) -> NoReturn:
+    """Raise ``'op.name' op message`` at the op's location (MLIR's emitOpError), with
+    ``notes`` (text, location) attached."""
+    raise VerifyError(f"'{op.name}' op {message}", op.loc, notes, op=op)
+
+
+def attribute_constraint_error(op: Operation, message: str) -> NoReturn:
+    """Raise ``'op.name' op attribute ... failed to satisfy constraint`` at the op's location
+    without the op: only the generic form can write such a value, and mlir-opt's parser
+    rejects it there (verifyInherentAttrs), before the op exists to be shown."""
     raise VerifyError(f"'{op.name}' op {message}", op.loc)
 
 
@@ -110,16 +123,19 @@ def verify_types_match(
     count_message: str,
     type_message: Callable[[int, Type, Type], str],
     prefix: bool = True,
+    notes: Sequence[tuple[str, Location | None]] = (),
 ) -> None:
     """``values`` are as many as ``types`` and each has the type at its position; otherwise
     MLIR's error at ``op``: ``count_message``, or ``type_message(i, value type, type)`` for
-    the first that differs (after the op's name like the other unless ``prefix`` is False)."""
+    the first that differs (after the op's name like the other unless ``prefix`` is False),
+    with ``notes`` attached."""
     if len(values) != len(types):
-        op_error(op, count_message)
+        op_error(op, count_message, notes)
     for i, (v, t) in enumerate(zip(values, types)):
         if v.type != t:
             message = type_message(i, v.type, t)
-            raise VerifyError(f"'{op.name}' op {message}" if prefix else message, op.loc)
+            text = f"'{op.name}' op {message}" if prefix else message
+            raise VerifyError(text, op.loc, notes, op=op)
 
 
 def memref_at(
@@ -144,6 +160,22 @@ def create(
     regions: Sequence[Region] = (),
     successors=(),
 ) -> Operation:
+    """The op a custom parser read; an entry of its attribute dictionary that names a
+    property sets it, as in mlir-opt (or is refused where MLIR's parser has already put
+    that property in the attribute list)."""
+    op_def = lookup(name)
+    if attributes and op_def is not None:
+        named = [key for key in attributes if key in op_def.properties]
+        if named:
+            if op_def.has(PROPERTIES_IN_ATTRIBUTE_LIST) and properties:
+                repeated = next((key for key in named if key in properties), None)
+                if repeated is not None:
+                    p.op_error(
+                        f"attribute '{repeated}' occurs more than once in the attribute list",
+                        offset,
+                    )
+            properties = {**(properties or {}), **{key: attributes[key] for key in named}}
+            attributes = {k: v for k, v in attributes.items() if k not in named}
     return Operation.create(
         name,
         operands,
@@ -179,13 +211,14 @@ OVERFLOW_NONE = OpaqueAttr("#arith.overflow<none>")
 
 
 # keyword -> (MLIR enum name, flags in bit order, separator mlir-opt prints between them)
-_FLAG_ENUMS = {
+_FLAG_ENUMS = {  # enum, attribute, flags in bit order, separator when printed
     "fastmath": (
         "FastMathFlags",
+        "Arith_FastMathAttr",
         ("reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"),
         ",",
     ),
-    "overflow": ("IntegerOverflowFlags", ("nsw", "nuw"), ", "),
+    "overflow": ("IntegerOverflowFlags", "Arith_IntegerOverflowAttr", ("nsw", "nuw"), ", "),
 }
 
 
@@ -198,22 +231,37 @@ def parse_optional_flags(p: Parser, keyword: str, dialect_name: str) -> OpaqueAt
     return OpaqueAttr(f"#arith.{dialect_name}<{parse_flags(p, keyword)}>")
 
 
-def parse_flags(p: Parser, keyword: str) -> str:
+def parse_enum_keywords(
+    p: TokenReader, enum: str, attribute: str, allowed: Sequence[str], bits: bool = False
+) -> list[str]:
+    """The value of an MLIR enum attribute: a keyword or string among ``allowed``, or for a
+    bit enum (``bits``) a comma-separated list of them. A wrong one gets mlir-opt's two
+    errors: the enum's (at the value's start), then the attribute's (at the next token)."""
+    start = p.start
+    failed = f"failed to parse {attribute} parameter 'value' which is to be a `{enum}`"
+    words: list[str] = []
+    while True:
+        if p.kind not in ("id", "str"):
+            p.op_error("expected valid keyword or string", followed_by=[(failed, p.start)])
+        word = p.tok if p.kind == "id" else unescape_string(p.tok)
+        p.advance()
+        if word not in allowed:
+            message = f"expected {enum} to be one of: {', '.join(allowed)}"
+            p.op_error(message, start, followed_by=[(failed, p.start)])
+        words.append(word)
+        if not (bits and p.accept(",")):
+            return words
+
+
+def parse_flags(p: TokenReader, keyword: str) -> str:
     """The flags ``<nnan,ninf>`` after ``keyword`` (``fastmath`` or ``overflow``) in
     mlir-opt's canonical spelling: flags in bit order, all fastmath flags ``fast``."""
-    enum, names, separator = _FLAG_ENUMS[keyword]
+    enum, attribute, names, separator = _FLAG_ENUMS[keyword]
     every = ("none", *names, "fast") if keyword == "fastmath" else ("none", *names)
-    p.expect("<", f" after '{keyword}'")
+    p.expect("<")
     chosen: set[str] = set()
-    while True:
-        if p.kind != "id":
-            p.op_error("expected valid keyword or string")
-        if p.tok not in every:
-            p.op_error(f"expected ::mlir::arith::{enum} to be one of: {', '.join(every)}")
-        chosen.update(names if p.tok == "fast" else () if p.tok == "none" else (p.tok,))
-        p.advance()
-        if not p.accept(","):
-            break
+    for word in parse_enum_keywords(p, f"::mlir::arith::{enum}", attribute, every, bits=True):
+        chosen.update(names if word == "fast" else () if word == "none" else (word,))
     p.expect(">")
     if keyword == "fastmath" and chosen == set(names):
         return "fast"
@@ -269,12 +317,8 @@ def parse_dma_start(
         tag_map, tag_idx = subscripts()
         p.expect(",")
         num = p.parse_operand()
-    strides = []
-    if p.accept(","):  # MLIR's trailing operand list: a comma, then zero or more operands
-        while p.at("%"):
-            strides.append(p.parse_operand())
-            if not p.accept(","):
-                break
+    # MLIR's trailing operand list: a comma, then zero or more operands
+    strides = p.parse_operand_list() if p.accept(",") else []
     if strides and len(strides) != 2:
         p.op_error("expected two stride related operands", offset)
     types = p.parse_colon_type_list()
@@ -314,9 +358,13 @@ def parse_dynamic_index_list(
         if p.at("%"):
             dynamic.append(p.parse_operand())
             return DYNAMIC
-        return p.parse_integer()
+        return p.parse_op_integer()
 
-    return p.parse_comma_list(open_, entry), dynamic
+    try:
+        return p.parse_comma_list(open_, entry, " in dynamic index list"), dynamic
+    except ParseError as error:
+        p.add_op_error(error, "expected SSA value or integer")
+        raise
 
 
 def print_dynamic_index_list(
@@ -347,19 +395,32 @@ def referenced_symbol(
 # -- the prefetch syntax shared by affine.prefetch and memref.prefetch ---------------------------
 
 
-def parse_prefetch_tail(p: Parser) -> tuple[str, int, str, dict[str, Attribute], Type]:
-    """``, read|write, locality<N>, data|instr {attrs} : memref<...>`` after the indices:
-    the words as written (checked by :func:`prefetch_flags`), the attributes and the type."""
+def parse_integer_attribute(p: Parser, t: Type) -> IntegerAttr:
+    """An integer attribute of type ``t`` (written without its type), read as mlir-opt's
+    custom parsers read an attribute of a given type."""
+    start = p.start
+    attr = p.parse_attribute(t)
+    if not isinstance(attr, IntegerAttr):
+        p.op_error("invalid kind of attribute specified", start)
+    return attr
+
+
+def parse_prefetch_tail(
+    p: Parser, attr_dict: bool
+) -> tuple[str, int, str, dict[str, Attribute], Type]:
+    """``, read|write, locality<N>, data|instr {attrs} : memref<...>`` after the indices
+    (``{attrs}`` only with ``attr_dict``: memref.prefetch's syntax has none): the words as
+    written (checked by :func:`prefetch_flags`), the attributes and the type."""
     p.expect(",")
     rw = p.parse_keyword()
     p.expect(",")
     p.expect_op_keyword("locality")
     p.expect("<")
-    hint = p.parse_integer()
+    hint = parse_integer_attribute(p, I32).value
     p.expect(">")
     p.expect(",")
     cache = p.parse_keyword()
-    attrs = p.parse_optional_attr_dict()
+    attrs = p.parse_optional_attr_dict() if attr_dict else {}
     t = p.parse_colon_type_of(MemRefType, "builtin.memref", True)
     return rw, hint, cache, attrs, t
 

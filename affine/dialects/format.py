@@ -33,13 +33,14 @@ from typing import Any
 from affine.dialects.common import (
     create,
     parse_dynamic_index_list,
+    parse_integer_attribute,
     print_dynamic_index_list,
     segment_sizes,
 )
 from affine.ir.attributes import AffineMapAttr, Attribute, DenseArrayAttr, IntegerAttr
 from affine.ir.core import Operation, Value
 from affine.ir.registry import define
-from affine.ir.types import I64, Type, element_type_of
+from affine.ir.types import I64, FunctionType, Type, element_type_of
 from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer, print_map
@@ -86,7 +87,7 @@ class AttrSyntax:
 
 def integer_syntax(t: Type) -> AttrSyntax:
     """A bare integer, an ``IntegerAttr`` of type ``t``."""
-    return AttrSyntax(lambda p: IntegerAttr(p.parse_integer(), t), lambda pr, a: str(_integer(a)))
+    return AttrSyntax(lambda p: parse_integer_attribute(p, t), lambda pr, a: str(_integer(a)))
 
 
 def enum_syntax(cases: Sequence[str], what: str) -> AttrSyntax:
@@ -246,6 +247,7 @@ class OpFormat:
     defaults: Mapping[str, Attribute]
     optional_defaults: Mapping[str, Attribute]
     segmented: bool  # operandSegmentSizes gives the operand groups' sizes
+    properties: tuple[str, ...]  # every property (an attribute dictionary may set any)
 
     def _is_default(self, name: str, value: Attribute | None) -> bool:
         return value is None or value in (
@@ -264,12 +266,21 @@ class OpFormat:
     def parse(self, p: Parser, offset: int) -> Operation:
         read = _Read()
         self._parse_elements(p, offset, self.elements, read)
+        for name in self.properties:
+            if name in read.attributes:  # as mlir-opt: the dictionary's value wins
+                read.properties[name] = read.attributes.pop(name)
         for name, value in self.defaults.items():
             read.properties.setdefault(name, value)
         values: list[Value] = []
         for g in self.operands:
             types = self._types_of(g, read)
             operands = read.operands.get(g.name, [])
+            if len(operands) != len(types) and g.name in read.types and operands:
+                p.op_error(  # the types written for the group (MLIR's resolveOperands at it)
+                    f"number of operands and types do not match: got {len(operands)} operands "
+                    f"and {len(types)} types",
+                    operands[0][1],
+                )
             if len(operands) != len(types):
                 p.op_error(f"{len(operands)} operands present, but expected {len(types)}")
             values += [p.resolve(o, t) for o, t in zip(operands, types)]
@@ -301,9 +312,6 @@ class OpFormat:
                 self._parse_variable(p, element.name, read)
             elif isinstance(element, _AttrDict):
                 read.attributes = p.parse_optional_attr_dict()
-                for name in self.in_attr_dict:
-                    if name in read.attributes:
-                        read.properties[name] = read.attributes.pop(name)
             elif isinstance(element, _TypeOf):
                 self._parse_types(p, offset, element.name, read)
             elif isinstance(element, _FunctionalType):
@@ -355,7 +363,7 @@ class OpFormat:
         read.types[name] = [t]
 
     def _parse_functional_type(self, p: Parser, offset: int, read: _Read) -> None:
-        ftype = p.parse_function_type()
+        ftype = p.parse_type_of(FunctionType, "builtin.function")
         operands = [(g, len(read.operands.get(g.name, []))) for g in self.operands]
         count = sum(n for _, n in operands)
         if count != len(ftype.inputs):
@@ -528,8 +536,16 @@ def define_format(
         dict(defaults or {}),
         dict(optional_defaults or {}),
         "operandSegmentSizes" in properties,
+        tuple(properties),
     )
-    define(name, parse=syntax.parse, print=syntax.print, properties=properties, **definition)
+    define(
+        name,
+        parse=syntax.parse,
+        print=syntax.print,
+        properties=properties,
+        property_defaults=syntax.defaults,
+        **definition,
+    )
     return syntax
 
 

@@ -304,8 +304,7 @@ def _parse_call(p: Parser, offset: int) -> Operation:
     callee = p._parse_symbol_ref()
     operands = p.parse_operand_list("(")
     attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    ftype = p.parse_function_type()
+    ftype = p.parse_colon_type_of(FunctionType, "builtin.function")
     if len(ftype.inputs) != len(operands):
         p.op_error(f"expected {len(ftype.inputs)} operands but got {len(operands)}", offset)
     values = p.resolve_all(operands, ftype.inputs)
@@ -359,8 +358,7 @@ def _parse_call_indirect(p: Parser, offset: int) -> Operation:
     callee = p.parse_operand()
     operands = p.parse_operand_list("(")
     attrs = p.parse_optional_attr_dict()
-    p.expect(":")
-    ftype = p.parse_function_type()
+    ftype = p.parse_colon_type_of(FunctionType, "builtin.function")
     values = [p.resolve(callee, ftype)] + p.resolve_all(operands, ftype.inputs)
     return create(p, "func.call_indirect", offset, values, ftype.results, attributes=attrs)
 
@@ -481,11 +479,14 @@ def _verify_branch(op: Operation) -> None:
                 f"branch has {len(args)} operands for successor #{number}, but target block "
                 f"has {len(block.arguments)}",
                 op.loc,
+                op=op,
             )
         for a, v in zip(block.arguments, args):
             if a.type != v.type:
                 raise VerifyError(
-                    f"type mismatch for bb argument #{a.index} of successor #{number}", op.loc
+                    f"type mismatch for bb argument #{a.index} of successor #{number}",
+                    op.loc,
+                    op=op,
                 )
 
 

@@ -8,6 +8,7 @@ from typing import NoReturn
 from affine.dialects.affine_dialect import ensure_terminator
 from affine.dialects.common import (
     DmaStartView,
+    attribute_constraint_error,
     create,
     memref_at,
     op_error,
@@ -831,7 +832,7 @@ define_return_like(
 def _verify_assume_alignment(op: Operation) -> None:
     alignment = op.properties.get("alignment")
     if not isinstance(alignment, IntegerAttr) or alignment.value <= 0:
-        op_error(
+        attribute_constraint_error(
             op,
             "attribute 'alignment' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose value is positive",
@@ -856,7 +857,7 @@ define_format(
 def _parse_memref_prefetch(p: Parser, offset: int) -> Operation:
     memref = p.parse_operand()
     indices = p.parse_operand_list("[")
-    rw, hint, cache, attrs, t = parse_prefetch_tail(p)
+    rw, hint, cache, attrs, t = parse_prefetch_tail(p, attr_dict=False)
     values = [p.resolve(memref, t)] + p.resolve_all(indices, INDEX)
     is_write, locality, is_data = prefetch_flags(p, offset, rw, hint, cache)
     props: dict[str, Attribute] = {
@@ -875,7 +876,7 @@ def _print_memref_prefetch(pr: Printer, op: Operation) -> None:
 def _verify_memref_prefetch(op: Operation) -> None:
     hint = op.properties.get("localityHint")
     if hint is None or not 0 <= hint.value <= 3:  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-        op_error(
+        attribute_constraint_error(
             op,
             "attribute 'localityHint' failed to satisfy constraint: 32-bit signless integer "
             "attribute whose minimum value is 0 whose maximum value is 3",
@@ -939,7 +940,7 @@ def _verify_offsets_sizes_strides(op: Operation, max_ranks: tuple[int, int, int]
     """``OffsetSizeAndStrideOpInterface``: list lengths and non-negative static values."""
 
     def error(message: str) -> NoReturn:
-        raise VerifyError(message, op.loc)
+        raise VerifyError(message, op.loc, op=op)
 
     props = op.properties
     offsets = props["static_offsets"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
@@ -982,12 +983,14 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             f"different memory spaces specified for source type '{source}' and result memref "
             f"type '{result}'",
             op.loc,
+            op=op,
         )
     if source.element_type != result.element_type:
         raise VerifyError(
             f"different element types specified for source type '{source}' and result memref "
             f"type '{result}'",
             op.loc,
+            op=op,
         )
 
     def show(v: int) -> str:
@@ -1000,11 +1003,12 @@ def _verify_reinterpret_cast(op: Operation) -> None:
                 f"expected result type with size = {show(expected)} instead of {actual} in "
                 f"dim = {index}",
                 op.loc,
+                op=op,
             )
     layout = strides_and_offset(result)
     if layout is None:
         raise VerifyError(
-            f"expected result type to have strided layout but found '{result}'", op.loc
+            f"expected result type to have strided layout but found '{result}'", op.loc, op=op
         )
     strides, result_offset = layout
     expected_offset = op.properties["static_offsets"].values[0]  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
@@ -1013,6 +1017,7 @@ def _verify_reinterpret_cast(op: Operation) -> None:
             f"expected result type with offset = {show(expected_offset)} instead of "
             f"{result_offset}",
             op.loc,
+            op=op,
         )
     expected_strides = op.properties["static_strides"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     for index, (actual, expected) in enumerate(zip(strides, expected_strides)):
@@ -1021,6 +1026,7 @@ def _verify_reinterpret_cast(op: Operation) -> None:
                 f"expected result type with stride = {show(expected)} instead of {actual} in "
                 f"dim = {index}",
                 op.loc,
+                op=op,
             )
 
 
@@ -1043,12 +1049,24 @@ define_format(
 
 
 def _parse_reassociation(p: Parser) -> Attribute:
-    """``[[0, 1], [2]]``: the groups of dimensions, as arrays of i64 attributes."""
+    """``[[0, 1], [2]]``: the groups of dimensions, as arrays of i64 attributes (read as any
+    attribute, then checked, as mlir-opt does)."""
+    attr = p.parse_attribute()
+    if not _is_reassociation(attr):
+        p.error(
+            f"'{p.custom_op}' op attribute 'reassociation' failed to satisfy constraint: Array "
+            "of 64-bit integer array attributes",
+            p.custom_op_at,
+        )
+    return attr
 
-    def group() -> Attribute:
-        return ArrayAttr(p.parse_comma_list("[", lambda: IntegerAttr(p.parse_integer(), I64)))
 
-    return ArrayAttr(p.parse_comma_list("[", group))
+def _is_reassociation(attr: Attribute) -> bool:
+    return isinstance(attr, ArrayAttr) and all(
+        isinstance(group, ArrayAttr)
+        and all(isinstance(e, IntegerAttr) and e.type == I64 for e in group.elements)
+        for group in attr.elements
+    )
 
 
 def _groups(attr: Attribute) -> list[list[int]]:
@@ -1240,14 +1258,15 @@ def _verify_view(op: Operation) -> None:
     base = memref_at(op, "operand", 0, "1D memref of 8-bit signless integer values")
     view = memref_at(op, "result", 0, "memref of any type values")
     if not _is_identity_layout(base):
-        raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc)
+        raise VerifyError(f"unsupported map for base memref type '{base}'", op.loc, op=op)
     if not _is_identity_layout(view):
-        raise VerifyError(f"unsupported map for result memref type '{view}'", op.loc)
+        raise VerifyError(f"unsupported map for result memref type '{view}'", op.loc, op=op)
     if base.memory_space != view.memory_space:
         raise VerifyError(
             f"different memory spaces specified for base memref type '{base}' and view memref "
             f"type '{view}'",
             op.loc,
+            op=op,
         )
     dynamic = view.num_dynamic_dims
     if len(op.operands) - 2 != dynamic:
@@ -1313,7 +1332,7 @@ def _memref_rank_reduction_mask(
 
 def _verify_subview(op: Operation) -> None:
     def error(message: str) -> NoReturn:
-        raise VerifyError(message, op.loc)
+        raise VerifyError(message, op.loc, op=op)
 
     base, result = op.operands[0].type, op.results[0].type
     if not isinstance(base, MemRefType) or not isinstance(result, MemRefType):

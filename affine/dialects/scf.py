@@ -44,18 +44,28 @@ from affine.ir.registry import (
     TERMINATOR,
     define,
 )
-from affine.ir.types import I1, I64, INDEX, IndexType, IntegerType, OpaqueType, Type
+from affine.ir.types import (
+    I1,
+    I64,
+    INDEX,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    OpaqueType,
+    Type,
+)
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
 # -- control flow between regions (MLIR's RegionBranchOpInterface checks) ------------------------
 
 
-def check_edge(op: Operation, source: str, target: str, values: list, inputs: list) -> None:
-    """The values passed along one control-flow edge match the inputs of its target, in
-    count then types (``source``/``target`` in mlir-opt's words: ``parent``,
-    ``Operation scf.yield``, ``Region #1``)."""
-    edge = f"along control flow edge from {source} to {target}"
+def check_edge(op: Operation, source: Operation, target: str, values: list, inputs: list) -> None:
+    """The values passed along one control-flow edge, from ``op`` itself or a terminator in
+    it, match the inputs of its target, in count then types (``target`` in mlir-opt's
+    words: ``parent``, ``Region #1``); the error notes the edge's source."""
+    where = "parent" if source is op else f"Operation {source.name}"
+    edge = f"along control flow edge from {where} to {target}"
     verify_types_match(
         op,
         values,
@@ -66,6 +76,7 @@ def check_edge(op: Operation, source: str, target: str, values: list, inputs: li
             f"{edge}: successor operand type #{i} '{have}' should match "
             f"successor input type #{i} '{want}'"
         ),
+        notes=[("region branch point", source.loc)],
     )
 
 
@@ -76,7 +87,7 @@ def _verify_yields_to_results(op: Operation) -> None:
     for region in op.regions:
         terminator = region.blocks[0].terminator if region.blocks else None
         if terminator is not None and terminator.name == "scf.yield":
-            check_edge(op, "Operation scf.yield", "parent", terminator.operands, results)
+            check_edge(op, terminator, "parent", terminator.operands, results)
 
 
 # -- scf.for --------------------------------------------------------------------------------------
@@ -231,8 +242,7 @@ define(
 def _parse_scf_while(p: Parser, offset: int) -> Operation:
     pairs = _parse_assignment_list(p) if p.at("(") else []
     type_offset = p.start
-    p.expect(":")
-    ftype = p.parse_function_type()
+    ftype = p.parse_colon_type_of(FunctionType, "builtin.function", at_colon=True)
     if len(ftype.inputs) != len(pairs):
         p.op_error(
             f"expected as many input types as operands (expected {len(pairs)} got "
@@ -265,7 +275,11 @@ def _verify_scf_while(op: Operation) -> None:
     for region, name, terminator in ((0, "before", "scf.condition"), (1, "after", "scf.yield")):
         block = op.regions[region].blocks[0]  # one block: checked before
         if block.terminator is None or block.terminator.name != terminator:
-            op_error(op, f"expects the '{name}' region to terminate with '{terminator}'")
+            op_error(
+                op,
+                f"expects the '{name}' region to terminate with '{terminator}'",
+                [] if block.terminator is None else [("terminator here", block.terminator.loc)],
+            )
 
 
 def _verify_while_edges(op: Operation) -> None:
@@ -273,16 +287,14 @@ def _verify_while_edges(op: Operation) -> None:
     to the 'after' region (in mlir-opt's order); scf.yield goes back to the 'before' region."""
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
     before_inputs = [a.type for a in before.arguments]
-    check_edge(op, "parent", "Region #0", op.operands, before_inputs)
+    check_edge(op, op, "Region #0", op.operands, before_inputs)
     condition = before.terminator
     assert condition is not None
     forwarded = condition.operands[1:]
-    check_edge(op, "Operation scf.condition", "parent", forwarded, [r.type for r in op.results])
-    check_edge(
-        op, "Operation scf.condition", "Region #1", forwarded, [a.type for a in after.arguments]
-    )
+    check_edge(op, condition, "parent", forwarded, [r.type for r in op.results])
+    check_edge(op, condition, "Region #1", forwarded, [a.type for a in after.arguments])
     assert after.terminator is not None
-    check_edge(op, "Operation scf.yield", "Region #0", after.terminator.operands, before_inputs)
+    check_edge(op, after.terminator, "Region #0", after.terminator.operands, before_inputs)
 
 
 define(
@@ -484,7 +496,7 @@ def _parse_bound_list(p: Parser, count: int) -> list:
 
 
 def _parse_scf_parallel(p: Parser, offset: int) -> Operation:
-    ivs = parse_index_arguments(p)
+    ivs = parse_index_arguments(p, " in argument list")
     p.expect("=")
     lbs = _parse_bound_list(p, len(ivs))
     p.expect_op_keyword("to")
@@ -542,7 +554,11 @@ def _verify_scf_parallel(op: Operation) -> None:
         op_error(op, "expects arguments for the induction variable to be of index type")
     terminator = body.operations[-1] if body.operations else None
     if terminator is None or terminator.name != "scf.reduce":
-        op_error(op, "expects body to terminate with 'scf.reduce'")
+        op_error(
+            op,
+            "expects body to terminate with 'scf.reduce'",
+            [] if terminator is None else [("terminator here", terminator.loc)],
+        )
     reductions = len(terminator.regions)
     if len(op.results) != reductions:
         op_error(
@@ -715,7 +731,7 @@ def _parse_index_switch(p: Parser, offset: int) -> Operation:
     cases: list[int] = []
     case_regions = []
     while p.accept_keyword("case"):
-        cases.append(p.parse_integer())
+        cases.append(p.parse_op_integer())
         case_regions.append(p.parse_region())
     p.expect_op_keyword("default")
     default = p.parse_region()

@@ -13,15 +13,17 @@ from collections.abc import Sequence
 
 from affine.dialects.common import (
     FASTMATH_NONE,
+    attribute_constraint_error,
     create,
     op_error,
+    parse_enum_keywords,
     parse_optional_flags,
     print_flags,
 )
 from affine.dialects.format import VARIADIC, Group, define_format, same_as
 from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr
 from affine.ir.core import Operation, Value
-from affine.ir.registry import PURE, define
+from affine.ir.registry import PURE, define, define_attribute
 from affine.ir.types import (
     DYNAMIC,
     I64,
@@ -34,6 +36,7 @@ from affine.ir.types import (
 )
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
+from affine.syntax.reader import TokenReader
 
 _VECTOR = (VectorType, "builtin.vector")
 
@@ -132,16 +135,21 @@ def combining_kind(op: Operation) -> str:
     return attr.body
 
 
-def _parse_reduction(p: Parser, offset: int) -> Operation:
+def _parse_combining_kind(p: TokenReader) -> str:
+    """``<add>``: a combining kind, as ``vector.reduction`` and ``#vector.kind`` write it."""
     p.expect("<")
-    kind_offset = p.start
-    word = p.parse_keyword() if p.at("id") else ""
-    if word not in COMBINING_KINDS:
-        p.op_error(
-            "expected ::mlir::vector::CombiningKind to be one of: " + ", ".join(COMBINING_KINDS),
-            kind_offset,
-        )
+    (word,) = parse_enum_keywords(
+        p, "::mlir::vector::CombiningKind", "Vector_CombiningKindAttr", COMBINING_KINDS
+    )
     p.expect(">")
+    return word
+
+
+define_attribute("vector.kind", lambda p: OpaqueAttr(f"#vector.kind<{_parse_combining_kind(p)}>"))
+
+
+def _parse_reduction(p: Parser, offset: int) -> Operation:
+    word = _parse_combining_kind(p)
     p.expect(",")
     operands = [p.parse_operand()]
     if p.accept(","):
@@ -184,7 +192,9 @@ def _verify_reduction(op: Operation) -> None:
         and kind.text.startswith("#vector.kind<")
         and kind.body in COMBINING_KINDS
     ):
-        op_error(op, "attribute 'kind' failed to satisfy constraint: Kind of combining function")
+        attribute_constraint_error(
+            op, "attribute 'kind' failed to satisfy constraint: Kind of combining function"
+        )
     source = op.operands[0].type
     if not isinstance(source, VectorType):
         op_error(op, f"operand #0 must be vector of any type values, but got '{source}'")
@@ -231,7 +241,7 @@ def _verify_positions(op: Operation, vector: VectorType, dest: str) -> tuple[int
     messages of ``vector.insert``)."""
     attr = op.properties.get("static_position")
     if not isinstance(attr, DenseArrayAttr) or attr.element_type != I64:
-        op_error(
+        attribute_constraint_error(
             op,
             "attribute 'static_position' failed to satisfy constraint: i64 dense array attribute",
         )
@@ -377,7 +387,9 @@ def _verify_shuffle(op: Operation) -> None:
     assert isinstance(first, VectorType) and isinstance(second, VectorType)
     attr = op.properties.get("mask")
     if not isinstance(attr, DenseArrayAttr) or attr.element_type != I64:
-        op_error(op, "attribute 'mask' failed to satisfy constraint: i64 dense array attribute")
+        attribute_constraint_error(
+            op, "attribute 'mask' failed to satisfy constraint: i64 dense array attribute"
+        )
     if len(first.shape) != 1 or len(second.shape) != 1:
         op_error(op, "only shuffles of one-dimensional vectors are supported")
     if first.element_type != second.element_type or not isinstance(result, VectorType):

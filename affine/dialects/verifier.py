@@ -25,14 +25,21 @@ from affine.syntax.printer import print_operation_in_context
 
 
 def verify(root: Module | Operation) -> None:
-    """Check ``root`` and everything nested in it; raise on the first problem."""
+    """Check ``root`` and everything nested in it; raise on the first problem, with the op
+    at fault printed as mlir-opt's verifier shows it (generic form, its function's value
+    names)."""
     op = root.operation if isinstance(root, Module) else root
-    _verify_structure(op)
-    _verify_dominance(op)
+    try:
+        _verify_structure(op)
+        _verify_dominance(op)
+    except VerifyError as e:
+        if e.op is not None and e.op_text is None:
+            e.op_text = print_operation_in_context(e.op, generic=True)
+        raise
 
 
 def _error(op: Operation, message: str) -> VerifyError:
-    return VerifyError(f"'{op.name}' op {message}", op.loc)
+    return VerifyError(f"'{op.name}' op {message}", op.loc, op=op)
 
 
 def _verify_structure(root: Operation) -> None:
@@ -70,6 +77,7 @@ def _verify_structure(root: Operation) -> None:
                 f"unregistered operation '{op.name}' found in dialect ('{dialect}') that does "
                 "not allow unknown operations",
                 op.loc,
+                op=op,
             )
         shape = arity(op.name)
         if shape is not None:
@@ -118,6 +126,7 @@ def _verify_symbol_table(op: Operation) -> None:
                     f"redefinition of symbol named '{name}'",
                     nested.loc,
                     [("see existing symbol definition here", seen[name].loc)],
+                    op=nested,
                 )
             seen[name] = nested
 
@@ -155,6 +164,7 @@ def _verify_block_terminator(block: Block) -> None:
         raise VerifyError(
             f"block with no terminator, has {_describe(last)}",
             last.loc or (parent.loc if parent is not None else None),
+            op=last,
         )
 
 
@@ -282,7 +292,10 @@ def _verify_dominance(root: Operation) -> None:
         for i, v in enumerate(op.operands):
             if not dominates(v, op):
                 raise VerifyError(
-                    f"operand #{i} does not dominate this use", op.loc, [_definition_note(v, op)]
+                    f"operand #{i} does not dominate this use",
+                    op.loc,
+                    [_definition_note(v, op)],
+                    op=op,
                 )
 
 

@@ -16,6 +16,8 @@ from affine.errors import PolyError
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from affine.ir.core import Operation
+
 
 class SourceFile:
     """The text of one input buffer and the offsets of its line starts (computed lazily)."""
@@ -87,14 +89,18 @@ class Location:
         return f"{self.source.name}:{line}:{col}"
 
 
-def render(location: Location | None, severity: str, message: str) -> str:
-    """Format a diagnostic as mlir-opt does: header line, source line, caret line."""
+def render(location: Location | None, severity: str, message: str, source_line: bool = True) -> str:
+    """Format a diagnostic as mlir-opt does: header line, then (with ``source_line``) the
+    source line and a caret line."""
     if location is None:
         return f"{severity}: {message}"
     line, col = location.source.line_col(location.offset)
+    header = f"{location.source.name}:{line}:{col}: {severity}: {message}"
+    if not source_line:
+        return header
     text = location.source.line_text(location.offset)
     caret = " " * (col - 1) + "^"
-    return f"{location.source.name}:{line}:{col}: {severity}: {message}\n{text}\n{caret}"
+    return f"{header}\n{text}\n{caret}"
 
 
 @dataclass(slots=True, eq=False, repr=False)
@@ -119,9 +125,15 @@ class Diagnostic:
             text = f"{self.filename}: {text}"
         if show_op and self.op_text is not None:
             where = f"{self.location}: " if self.location is not None else ""
-            text += f"\n{where}note: see current operation: {self.op_text}"
+            # an op printed over several lines starts on a line of its own, as in mlir-opt
+            gap = "\n" if "\n" in self.op_text else ""
+            text += f"\n{where}note: see current operation: {gap}{self.op_text}"
+        previous = self.location
         for note in self.notes:
-            text += "\n" + note.render(show_op)
+            # as mlir-opt: a note shows its source line where its location is not the last one
+            shown = note.location is None or note.location != previous
+            text += "\n" + render(note.location, note.severity, note.message, shown)
+            previous = note.location
         return text
 
     def __repr__(self) -> str:
@@ -129,7 +141,10 @@ class Diagnostic:
 
 
 class DiagnosticError(PolyError):
-    """An error attached to a source location."""
+    """An error attached to a source location; ``op_text`` is the op it is about, as the
+    "see current operation" note shows it (set by whoever can print it); ``followed_by``
+    are the errors mlir-opt reports right after it for the same cause (a custom op's
+    attribute that fails to parse is reported by the attribute's parser, then by the op's)."""
 
     severity = "error"
 
@@ -138,18 +153,27 @@ class DiagnosticError(PolyError):
         message: str,
         location: Location | None = None,
         notes: Sequence[tuple[str, Location | None]] = (),
+        followed_by: Sequence[tuple[str, Location | None]] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
         self.location = location
         self.notes = tuple(notes)  # (message, location) of each attached note
+        self.followed_by = tuple(followed_by)
+        self.op_text: str | None = None
 
     def render(self) -> str:
-        return self.diagnostic().render()
+        return "\n".join(d.render() for d in self.diagnostics())
 
     def diagnostic(self) -> Diagnostic:
+        """The first error, with its notes."""
         notes = tuple(Diagnostic("note", text, where) for text, where in self.notes)
-        return Diagnostic(self.severity, self.message, self.location, notes=notes)
+        return Diagnostic(self.severity, self.message, self.location, self.op_text, notes=notes)
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every error reported, in order."""
+        then = [Diagnostic(self.severity, text, where) for text, where in self.followed_by]
+        return [self.diagnostic(), *then]
 
     def __str__(self) -> str:
         return self.render()
@@ -160,4 +184,16 @@ class ParseError(DiagnosticError):
 
 
 class VerifyError(DiagnosticError):
-    """Well-formed text describing invalid IR."""
+    """Well-formed text describing invalid IR; ``op`` is the op at fault where the error
+    is one of its own (MLIR's ``op->emitError``), which the verifier prints in the
+    "see current operation" note."""
+
+    def __init__(
+        self,
+        message: str,
+        location: Location | None = None,
+        notes: Sequence[tuple[str, Location | None]] = (),
+        op: Operation | None = None,
+    ) -> None:
+        super().__init__(message, location, notes)
+        self.op = op

@@ -6,14 +6,16 @@ registered is still parsed, printed (in generic form) and walked; it is simply o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from affine.ir.attributes import Attribute
     from affine.ir.core import Operation
     from affine.syntax.parser import Parser
     from affine.syntax.printer import Printer
+    from affine.syntax.reader import TokenReader
 
 # Traits understood by the parser, printer and verifier.
 TERMINATOR = "terminator"
@@ -28,6 +30,10 @@ FUNCTION = "function"  # FunctionOpInterface: sym_name, function_type, one body 
 CONSTANT = "constant_like"
 RETURN_LIKE = "return_like"
 AUTOMATIC_ALLOCATION_SCOPE = "automatic_allocation_scope"  # memref.alloca is freed at its end
+# MLIR's custom parser of the op puts its properties in the attribute list, so a dictionary
+# written after them may not name one again ("occurs more than once"); for the other ops a
+# dictionary entry naming a property sets it
+PROPERTIES_IN_ATTRIBUTE_LIST = "properties_in_attribute_list"
 
 # Dialects whose every op is registered here: an unknown op name in them is an error, as
 # mlir-opt reports for dialects that do not allow unknown operations.
@@ -61,6 +67,7 @@ class OpDef:
     implicit_terminator: str | None = None  # op created when a region is left without one
     default_dialect: str | None = None  # dialect of unprefixed op names in the regions
     verify_regions: VerifyFn | None = None  # on exit, after the nested ops (MLIR's verifyRegions)
+    property_defaults: Mapping[str, Attribute] = field(default_factory=dict)  # DefaultValuedAttr
 
     def has(self, trait: str) -> bool:
         return trait in self.traits
@@ -86,6 +93,7 @@ def define(
     implicit_terminator: str | None = None,
     default_dialect: str | None = None,
     verify_regions: VerifyFn | None = None,
+    property_defaults: Mapping[str, Attribute] | None = None,
 ) -> OpDef:
     return register(
         OpDef(
@@ -100,6 +108,7 @@ def define(
             implicit_terminator,
             default_dialect,
             verify_regions,
+            dict(property_defaults or {}),
         )
     )
 
@@ -112,3 +121,21 @@ def lookup(name: str) -> OpDef | None:
 
 def all_ops() -> dict[str, OpDef]:
     return dict(_REGISTRY)
+
+
+# -- dialect attributes read by their own syntax ---------------------------------------------------
+
+AttributeParseFn = Callable[["TokenReader"], "Attribute"]  # (reader at the '<') -> attribute
+
+_ATTRIBUTES: dict[str, AttributeParseFn] = {}
+
+
+def define_attribute(name: str, parse: AttributeParseFn) -> None:
+    """Read ``#name<...>`` (``name`` as ``arith.fastmath``) with ``parse``, which checks
+    and canonicalises it as mlir-opt's dialect does; other dialect attributes are kept as
+    written."""
+    _ATTRIBUTES[name] = parse
+
+
+def lookup_attribute(name: str) -> AttributeParseFn | None:
+    return _ATTRIBUTES.get(name)

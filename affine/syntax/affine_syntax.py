@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, TypeVar, overload
 
+from affine.ir.diagnostics import ParseError
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, AffineExprError, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
@@ -144,17 +145,13 @@ class AffineSyntaxReader(TokenReader):
 
     def _parse_constraint(self, lookup_id) -> tuple[AffineExpr, bool]:
         lhs = self.parse_affine_expr(lookup_id)
-        if self.kind == ">" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
+        # mlir-opt's tokens: '>' then '=' (a blank between them is allowed), each tried in
+        # turn after the one before was taken
+        if self.accept(">") and self.accept("="):
             return self._sub(lhs, self.parse_affine_expr(lookup_id)), False
-        if self.kind == "<" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
+        if self.accept("<") and self.accept("="):
             return self._sub(self.parse_affine_expr(lookup_id), lhs), False
-        if self.kind == "=" and self.text.startswith("=", self.end):
-            self.advance()
-            self.advance()
+        if self.accept("=") and self.accept("="):
             return self._sub(lhs, self.parse_affine_expr(lookup_id)), True
         self.error("expected '== affine-expr' or '>= affine-expr' at end of affine constraint")
 
@@ -258,7 +255,11 @@ class AffineSyntaxReader(TokenReader):
             self.advance()
             if self.kind == "int":
                 return constant(-self._index_constant())
-            operand = self._affine_operand(lookup_id, has_lhs)
+            try:
+                operand = self._affine_operand(lookup_id, has_lhs)
+            except ParseError as error:  # mlir-opt adds its own error where the operand failed
+                error.followed_by += (("missing operand of negation", self.loc()),)
+                raise
             return operand * -1
         if kind == "id":
             word = self.tok
@@ -284,6 +285,8 @@ class AffineSyntaxReader(TokenReader):
 
 def name_resolver(names: dict[str, AffineExpr]) -> Callable[[AffineSyntaxReader], AffineExpr]:
     def lookup_id(p: AffineSyntaxReader) -> AffineExpr:
+        if p.kind == "%":  # an SSA name where only the map's own names can be used
+            p.wrong_token("unexpected ssa identifier")
         if p.kind != "id":
             p.error("expected bare identifier")
         expr = names.get(p.tok)

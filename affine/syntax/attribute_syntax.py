@@ -30,6 +30,7 @@ from affine.ir.attributes import (
     TypeAttr,
 )
 from affine.ir.diagnostics import ParseError
+from affine.ir.registry import lookup_attribute
 from affine.ir.types import (
     F64,
     I1,
@@ -115,7 +116,8 @@ class AttributeParser(TypeParser):
                     elements.append(self.parse_attribute())
                     if not self.accept(","):
                         break
-                self.expect("]", " in array attribute")
+                if not self.accept("]"):
+                    self.wrong_token("expected ',' or ']'")
             self._leave()
             return ArrayAttr(elements)
         if kind == "{":
@@ -147,7 +149,7 @@ class AttributeParser(TypeParser):
             attr_type: Type = (
                 type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
             )
-            if self.accept(":"):
+            if type_hint is None and self.accept(":"):  # a given type is not written
                 attr_type = self.parse_type()
             if isinstance(attr_type, FloatType):
                 bits = self._float_bits_of_integer(text, negative, offset, attr_type)
@@ -161,7 +163,7 @@ class AttributeParser(TypeParser):
             if negative:
                 value_f = -value_f
             float_type = F64
-            if self.accept(":"):
+            if type_hint is None and self.accept(":"):
                 written = self.parse_type()
                 if not isinstance(written, FloatType):
                     self.error("floating point value not valid for specified type")
@@ -221,6 +223,14 @@ class AttributeParser(TypeParser):
         return SymbolRefAttr(root, nested)
 
     def _parse_hash_attr(self) -> Attribute:
+        own_syntax = lookup_attribute(self.tok[1:])
+        if own_syntax is not None and self.text.startswith("<", self.end):
+            self.advance()
+            saved, self.custom_op = self.custom_op, None  # the dialect's errors, not the op's
+            try:
+                return own_syntax(self)
+            finally:
+                self.custom_op = saved
         symbol = self._parse_dialect_symbol(self.attr_aliases)
         if not isinstance(symbol, str):
             return symbol
@@ -353,7 +363,7 @@ class AttributeParser(TypeParser):
                     if not name:
                         self.error("expected valid attribute name")
                 else:
-                    self.error("expected attribute name")
+                    self.wrong_token("expected attribute name")
                 self.advance()
                 if name in seen:
                     self.error(f"duplicate key '{name}' in dictionary attribute", name_start)
@@ -652,7 +662,7 @@ class AttributeParser(TypeParser):
                 elif element == I1 and self.kind == "id":
                     values.append(self.parse_keyword() == "true")
                 else:
-                    values.append(self.parse_integer())
+                    values.append(self.parse_integer("integer literal"))
                 if not self.accept(","):
                     break
             self.expect(">", " to close an array attribute")

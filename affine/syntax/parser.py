@@ -88,6 +88,13 @@ class _RegionBlocks:
         self.forward: dict[str, tuple[Block, int]] = {}
 
 
+# mlir-opt's note on a custom op of a dialect it cannot load
+_AVAILABLE_DIALECTS = (
+    f"Available dialects: {', '.join(sorted(MLIR_OPT_DIALECTS))} ; for more info on dialect "
+    "registration see https://mlir.llvm.org/getting_started/Faq/"
+    "#registered-loaded-dependent-whats-up-with-dialects-management"
+)
+
 _SSA_NAME = re.compile(r"%[A-Za-z0-9_$.\-]+")
 
 
@@ -200,11 +207,12 @@ class Parser(AttributeParser):
         return self.parse_operand() if self.kind == "%" else None
 
     def parse_comma_list(
-        self, open_: str, parse_element: Callable[[], E], context: str = ""
+        self, open_: str, parse_element: Callable[[], E], context: str = "", until: bool = False
     ) -> list[E]:
         """``[a, b]`` or ``(a, b)``, possibly empty, each element read by ``parse_element``
         (MLIR's parseCommaSeparatedList with a delimiter; ``context`` completes the message
-        of a missing delimiter)."""
+        of a missing delimiter; with ``until``, the list's end is missing as in MLIR's
+        parseCommaSeparatedListUntil: "expected ',' or ')'")."""
         close = {"[": "]", "(": ")", "<": ">", "{": "}"}[open_]
         self.expect(open_, context)
         elements: list[E] = []
@@ -214,6 +222,8 @@ class Parser(AttributeParser):
             elements.append(parse_element())
             if not self.accept(","):
                 break
+        if until and not self.at(close):
+            self.wrong_token(f"expected ',' or '{close}'")
         self.expect(close, context)
         return elements
 
@@ -253,6 +263,19 @@ class Parser(AttributeParser):
             self.expect(close, context)
         return operands
 
+    def parse_operands(self, count: int) -> list[tuple[Value, int]]:
+        """Exactly ``count`` operands, comma-separated (MLIR's parseOperandList with a
+        required count)."""
+        start = self.start
+        if self.kind != "%":
+            if self.kind in ("(", "["):
+                self.op_error("unexpected delimiter", start)
+            self.wrong_token("expected operand")
+        operands = self.parse_operand_list()
+        if len(operands) != count:
+            self.op_error(f"expected {count} operands", start)
+        return operands
+
     def resolve(self, operand: tuple[Value, int], type: Type) -> Value:
         """Check that ``operand`` has ``type`` (or give a forward reference that type)."""
         value, offset = operand
@@ -266,10 +289,15 @@ class Parser(AttributeParser):
         if actual != type:
             m = _SSA_NAME.match(self.text, offset)
             name = m.group(0) if m else self.text[offset:].split(None, 1)[0]
+            if isinstance(value, ForwardRef):
+                prior: int | None = value.offset
+            else:
+                prior = self.scopes[-1].defined_at.get(name[1:]) if self.scopes else None
             self.error(
                 f"use of value '{name}' expects different type than prior uses: "
                 f"'{type}' vs '{actual}'",
                 offset,
+                [] if prior is None else [("prior use here", prior)],
             )
         return value
 
@@ -291,12 +319,19 @@ class Parser(AttributeParser):
         at the colon for hand-written mlir-opt parsers, at the type for generated ones."""
         colon = self.start
         self.expect(":")
+        return self.parse_type_of(cls, mnemonic, colon if at_colon else None)
+
+    def parse_type_of(
+        self, cls: type[TypeClass], mnemonic: str, error_offset: int | None = None
+    ) -> TypeClass:
+        """A type that must be a ``cls``, else mlir-opt's error at ``error_offset`` (by
+        default the type's)."""
         type_offset = self.start
         t = self.parse_type()
         if not isinstance(t, cls):
             self.op_error(
                 f"invalid kind of type specified: expected {mnemonic}, but found '{t}'",
-                colon if at_colon else type_offset,
+                type_offset if error_offset is None else error_offset,
             )
         return t
 
@@ -394,6 +429,8 @@ class Parser(AttributeParser):
                 expr = ssa_id(p, True)
                 p.expect(")")
                 return expr
+            if p.kind == "id":  # a name, but none is declared in this map
+                p.wrong_token("use of undeclared identifier")
             p.error("expected bare identifier")
 
         dims: list[tuple[Value, int]] = []
@@ -672,8 +709,7 @@ class Parser(AttributeParser):
             self.expect(">", " to close properties")
         regions: list[Region] = []
         isolated = op_def is not None and op_def.has(ISOLATED)
-        if self.kind == "(" and lex(self.text, self.end)[0] == "{":
-            self.advance()
+        if self.accept("("):  # a region list (each region must start with '{')
             while True:
                 regions.append(self.parse_region(isolated=isolated))
                 if not self.accept(","):
@@ -704,6 +740,8 @@ class Parser(AttributeParser):
             for key in list(attributes):
                 if key in op_def.properties and key not in properties:
                     properties[key] = attributes.pop(key)
+            for key, value in op_def.property_defaults.items():
+                properties.setdefault(key, value)  # as the custom form sets them
         op = Operation.create(
             name,
             values,
@@ -748,11 +786,12 @@ class Parser(AttributeParser):
             self.advance()  # mlir-opt has read the next token (a lexer error there comes first)
             self._unknown_custom_op(word, name_offset)
         self.advance()
-        saved_custom_op, self.custom_op = self.custom_op, op_def.name
+        saved = self.custom_op, self.custom_op_at
+        self.custom_op, self.custom_op_at = op_def.name, name_offset
         self.default_dialects.append(op_def.default_dialect or "")  # for its regions
         op = op_def.parse(self, name_offset)
         self.default_dialects.pop()
-        self.custom_op = saved_custom_op
+        self.custom_op, self.custom_op_at = saved
         return op
 
     def _unknown_custom_op(self, word: str, offset: int) -> NoReturn:
@@ -763,7 +802,11 @@ class Parser(AttributeParser):
         dialect = name.partition(".")[0]
         tried = f" (tried '{name}' as well)" if name != word else ""
         if dialect not in MLIR_OPT_DIALECTS:
-            self.error(f"Dialect `{dialect}' not found for custom op '{word}' {tried}", offset)
+            self.error(
+                f"Dialect `{dialect}' not found for custom op '{word}' {tried}",
+                offset,
+                [(_AVAILABLE_DIALECTS, offset)],
+            )
         self.error(f"custom op '{word}' is unknown{tried}", offset)
 
     # -- top level ----------------------------------------------------------------------------------

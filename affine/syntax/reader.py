@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from affine.ir.diagnostics import Location, ParseError, SourceFile
+from affine.ir.diagnostics import DiagnosticError, Location, ParseError, SourceFile
 from affine.syntax.lexer import _TOKEN, lex
 
 # mlir-opt's lexer words for a sigil that no name follows
@@ -45,6 +45,7 @@ class TokenReader:
         self.kind, self.start, self.end = lex(text, 0)
         self.depth = 0
         self.custom_op: str | None = None  # the custom op being read (outside its regions)
+        self.custom_op_at = 0  # the offset of its name
 
     # -- tokens -------------------------------------------------------------------------
 
@@ -84,11 +85,16 @@ class TokenReader:
         return Location(self.source, self.start if offset is None else offset)
 
     def error(
-        self, message: str, offset: int | None = None, notes: Sequence[tuple[str, int]] = ()
+        self,
+        message: str,
+        offset: int | None = None,
+        notes: Sequence[tuple[str, int]] = (),
+        followed_by: Sequence[tuple[str, int]] = (),
     ) -> NoReturn:
         """``message`` at ``offset`` (the current token by default), with ``notes`` (text,
-        offset) attached; but when the current token starts with a character that starts no
-        token, mlir-opt's lexer has already reported that, so that is the error."""
+        offset) attached and the errors ``followed_by`` (text, offset) after it; but when
+        the current token starts with a character that starts no token, mlir-opt's lexer
+        has already reported that, so that is the error."""
         if self.kind == "bad":
             # The real problem is the character that starts no token (mlir-opt's lexer words).
             char = self.text[self.start]
@@ -109,8 +115,13 @@ class TokenReader:
                 message = _BARE_SIGIL_WORDS[char]
             else:
                 message = "unexpected character"
-            notes = ()
-        raise ParseError(message, self.loc(offset), [(text, self.loc(at)) for text, at in notes])
+            notes = followed_by = ()
+        raise ParseError(
+            message,
+            self.loc(offset),
+            [(text, self.loc(at)) for text, at in notes],
+            [(text, self.loc(at)) for text, at in followed_by],
+        )
 
     def wrong_token_offset(self) -> int:
         """Where mlir-opt reports a missing token: right after the previous token (backing
@@ -139,12 +150,21 @@ class TokenReader:
             self.error(message)
         raise ParseError(message, self.loc(self.wrong_token_offset()))
 
-    def op_error(self, message: str, offset: int | None = None) -> NoReturn:
+    def op_error(
+        self, message: str, offset: int | None = None, followed_by: Sequence[tuple[str, int]] = ()
+    ) -> NoReturn:
         """An error of the custom op being read, worded as mlir-opt's custom-op parsers
-        report it: ``custom op 'affine.for' <message>``."""
-        if self.custom_op is not None:
-            message = f"custom op '{self.custom_op}' {message}"
-        self.error(message, offset)
+        report it: ``custom op 'affine.for' <message>`` (and so the errors ``followed_by``)."""
+        prefix = "" if self.custom_op is None else f"custom op '{self.custom_op}' "
+        self.error(
+            prefix + message, offset, followed_by=[(prefix + m, at) for m, at in followed_by]
+        )
+
+    def add_op_error(self, error: DiagnosticError, message: str) -> None:
+        """Report ``message`` at the custom op's name after ``error`` (mlir-opt's custom
+        parsers add such an error when a part they read fails)."""
+        prefix = "" if self.custom_op is None else f"custom op '{self.custom_op}' "
+        error.followed_by += ((prefix + message, self.loc(self.custom_op_at)),)
 
     def expect_op_keyword(self, word: str, context: str = "") -> None:
         """A keyword of a custom op's syntax (an op error at the current token)."""
@@ -202,6 +222,13 @@ class TokenReader:
         value = int_value(self.tok)
         self.advance()
         return -value if negative else value
+
+    def parse_op_integer(self) -> int:
+        """An integer a custom op's parser reads (its error is the op's, as mlir-opt's
+        ``OpAsmParser::parseInteger`` reports it)."""
+        if self.kind != "int" and not (self.kind == "-" and lex(self.text, self.end)[0] == "int"):
+            self.op_error("expected integer value")
+        return self.parse_integer()
 
     def parse_optional_integer(self) -> int | None:
         if self.kind == "int" or (self.kind == "-" and lex(self.text, self.end)[0] == "int"):

@@ -199,7 +199,7 @@ class TypeParser(AffineSyntaxReader, ABC):
         inputs: list[Type] = []
         if not self.accept(")"):
             inputs = self.parse_type_list_no_parens()
-            self.expect(")", " in function type")
+            self.expect(")")
         self.expect("->", " in function type")
         result = FunctionType(inputs, self.parse_function_result_types())
         self._leave()

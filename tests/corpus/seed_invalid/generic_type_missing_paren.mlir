@@ -1,4 +1,4 @@
-// ERROR: 5:38: expected ')' in function type
+// ERROR: 5:38: expected ')'
 // Original problem: seeds/002 'cmpi': the generic vector example misses a `)` in its function type.
 func @cmp(%lhs: vector<4xi64>, %rhs: vector<4xi64>) {
   %x = "std.cmpi"(%lhs, %rhs){predicate: 0}

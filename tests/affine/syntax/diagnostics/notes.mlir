@@ -82,3 +82,58 @@ func.func @f() {
   }
   return
 }
+
+// -----
+
+func.func @f(%a: i32) { // expected-note {{prior use here}}
+  %b = arith.addf %a, %a : f32 // expected-error {{use of value '%a' expects different type than prior uses: 'f32' vs 'i32'}}
+  return
+}
+
+// -----
+
+func.func @f(%c: i1, %x: i32) -> (i32, i32) {
+  // expected-error @+1 {{'scf.if' op along control flow edge from Operation scf.yield to parent: region branch point has 1 operands, but region successor needs 2 inputs}}
+  %a, %b = scf.if %c -> (i32, i32) {
+    scf.yield %x, %x : i32, i32
+  } else {
+    scf.yield %x : i32 // expected-note {{region branch point}}
+  }
+  return %a, %b : i32, i32
+}
+
+// -----
+
+func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) { // expected-error {{'scf.parallel' op expects body to terminate with 'scf.reduce'}}
+    scf.yield // expected-note {{terminator here}}
+  }
+  return
+}
+
+// -----
+
+func.func @f(%x: f32) {
+  // expected-error @+2 {{custom op 'arith.addf' expected ::mlir::arith::FastMathFlags to be one of: none, reassoc, nnan, ninf, nsz, arcp, contract, afn, fast}}
+  // expected-error @+1 {{custom op 'arith.addf' failed to parse Arith_FastMathAttr parameter 'value' which is to be a `::mlir::arith::FastMathFlags`}}
+  %0 = arith.addf %x, %x fastmath<fast,quick> : f32
+  return
+}
+
+// -----
+
+func.func @f(%x: f32) {
+  // expected-error @+2 {{expected ::mlir::vector::CombiningKind to be one of: add, mul, minui, minsi, minnumf, maxui, maxsi, maxnumf, and, or, xor, maximumf, minimumf}}
+  // expected-error @+1 {{failed to parse Vector_CombiningKindAttr parameter 'value' which is to be a `::mlir::vector::CombiningKind`}}
+  %0 = arith.addf %x, %x {tag = #vector.kind<sum>} : f32
+  return
+}
+
+// -----
+
+func.func @f(%x: f32, %m: memref<4xf32>, %i: index) {
+  %0 = affine.load %m[%i] {map = affine_map<(d0) -> (d0)>} : memref<4xf32> // expected-error {{custom op 'affine.load' attribute 'map' occurs more than once in the attribute list}}
+  return
+}
