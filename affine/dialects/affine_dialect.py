@@ -374,7 +374,7 @@ def _parse_bound(p: Parser, offset: int, lower: bool) -> tuple[AffineMap, list[V
             p.op_error("expected only one loop bound operand", offset)
         return AffineMap.symbol_identity(), _resolve_index(p, operands)
     attr_offset = p.start
-    if p.kind == "(":  # seed syntax: an inline map
+    if p.kind == "(" and p.seed_map_follows():  # seed syntax: an inline map
         m = p.parse_affine_map_attr()
     else:
         attr = p.parse_attribute(INDEX)

@@ -125,30 +125,17 @@ def parse_function_like(
         p.expect(")")
     result_types: list[Type] = []
     res_attrs: list[DictionaryAttr] = []
-    if p.accept("->"):
-        if p.at("("):
-            state = p.save()
-            p.advance()
-            if p.accept(")"):
-                pass
-            else:
-                try:
-                    while True:
-                        result_types.append(p.parse_type())
-                        res_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
-                        if not p.accept(","):
-                            break
-                    p.expect(")")
-                except Exception:
-                    p.restore(state)
-                    result_types, res_attrs = [p.parse_type()], [DictionaryAttr({})]
-                else:
-                    if p.at("->"):  # a single function type result
-                        p.restore(state)
-                        result_types, res_attrs = [p.parse_type()], [DictionaryAttr({})]
-        else:
+    if p.accept("->"):  # MLIR's parseFunctionResultList: a type, or types in parentheses
+        if not p.accept("("):
             result_types.append(p.parse_type())
             res_attrs.append(DictionaryAttr({}))
+        elif not p.accept(")"):
+            while True:
+                result_types.append(p.parse_type())
+                res_attrs.append(p.parse_attr_dict() if p.at("{") else DictionaryAttr({}))
+                if not p.accept(","):
+                    break
+            p.expect(")")
     props["function_type"] = TypeAttr(FunctionType(arg_types, result_types))
     if any(len(a) for a in arg_attrs):
         props["arg_attrs"] = ArrayAttr(arg_attrs)

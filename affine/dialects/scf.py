@@ -483,7 +483,7 @@ define(
 
 
 def _parse_paren_operands(p: Parser) -> list:
-    return p.parse_operand_list("(")
+    return p.parse_operand_list("(", " in operand list")
 
 
 def _parse_bound_list(p: Parser, count: int) -> list:

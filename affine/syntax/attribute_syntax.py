@@ -47,7 +47,7 @@ from affine.ir.types import (
 )
 from affine.math.affine_map import AffineMap
 from affine.math.float_formats import SEMANTICS
-from affine.syntax.lexer import lex, unescape_string
+from affine.syntax.lexer import balanced_end, lex, unescape_string
 from affine.syntax.reader import int_value
 from affine.syntax.type_syntax import TypeParser
 
@@ -133,6 +133,8 @@ class AttributeParser(TypeParser):
                     return TypeAttr(self.parse_type())
                 except ParseError:
                     self.restore(state)
+                    if not self.seed_map_follows():
+                        raise  # a function type, as mlir-opt reads it
                     result = self._parse_seed_map_or_set()
                     if isinstance(result, AffineMap):
                         return AffineMapAttr(result)
@@ -237,6 +239,12 @@ class AttributeParser(TypeParser):
         attr_type = self.parse_type() if self.accept(":") else None
         return OpaqueAttr(symbol, attr_type)
 
+    def seed_map_follows(self) -> bool:
+        """Whether the ``(...)`` group at the current token is followed as a seed-syntax map
+        or set's dimensions are (by ``->``, ``[`` or ``:``)."""
+        end, _ = balanced_end(self.text, self.start)
+        return end >= 0 and lex(self.text, end)[0] in ("->", "[", ":")
+
     def _parse_dense_resource(self) -> Attribute:
         """``dense_resource<name> : shaped type`` (kept as text: the blob is not read)."""
         start = self.start
@@ -322,6 +330,8 @@ class AttributeParser(TypeParser):
 
     def _parse_name_or_file_location(self) -> None:
         self.advance()
+        if self.kind == "::":  # mlir-opt reads two colons: the second is not a line number
+            self.error("expected integer line number in FileLineColRange", self.start + 1)
         if self.accept(":"):
             self._expect_location_number("line")
             if not self.accept(":"):

@@ -26,6 +26,7 @@ from typing import Any, Literal, NoReturn, Protocol, TypeVar, overload
 from affine.ir.attributes import (
     AffineMapAttr,
     Attribute,
+    DictionaryAttr,
     IntegerSetAttr,
 )
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
@@ -423,11 +424,11 @@ class Parser(AttributeParser):
                 return ssa_id(p, False)
             if p.kind == "id" and p.tok == "symbol":
                 p.advance()
-                p.expect("(")
+                p.expect("(", " at start of SSA symbol")
                 if p.kind != "%":
                     p.wrong_token("expected SSA operand")
                 expr = ssa_id(p, True)
-                p.expect(")")
+                p.expect(")", " at end of SSA symbol")
                 return expr
             if p.kind == "id":  # a name, but none is declared in this map
                 p.wrong_token("use of undeclared identifier")
@@ -703,10 +704,18 @@ class Parser(AttributeParser):
                     break
             self.expect("]", " to end successor list")
         properties: dict[str, Attribute] = {}
-        if self.kind == "<" and self.text.startswith("{", self.end):
-            self.advance()
-            properties = dict(self.parse_attr_dict().entries)
+        if self.accept("<"):  # properties: any attribute, a dictionary for registered ops
+            attr = self.parse_attribute()
             self.expect(">", " to close properties")
+            if not isinstance(attr, DictionaryAttr):
+                if op_def is not None:
+                    self.error(
+                        f"invalid properties {attr} for op {name}: expected DictionaryAttr "
+                        "to set properties",
+                        name_offset,
+                    )
+                self.error("properties other than a dictionary are not supported", name_offset)
+            properties = dict(attr.entries)
         regions: list[Region] = []
         isolated = op_def is not None and op_def.has(ISOLATED)
         if self.accept("("):  # a region list (each region must start with '{')
