@@ -169,9 +169,10 @@ def _verify_block_terminator(block: Block) -> None:
 
 
 def _describe(op: Operation) -> str:
-    """The op as mlir-opt shows it in a diagnostic: generic form, names in context."""
-
-    return print_operation_in_context(op, generic=True)
+    """The op as mlir-opt shows it in a diagnostic: generic form, names in context, on a
+    line of its own when it takes several."""
+    text = print_operation_in_context(op, generic=True)
+    return "\n" + text if "\n" in text else text
 
 
 # -- dominance --------------------------------------------------------------------------------------

@@ -380,7 +380,8 @@ class AttributeParser(TypeParser):
                 seen.add(name)
                 if self.accept("="):
                     entries.append((name, self.parse_attribute()))
-                elif self.kind == ":":  # seed syntax: `{name: value}`
+                elif self.kind == ":" and getattr(self, "seed_functions", 0):
+                    # seed syntax, in a seed-syntax function: `{name: value}`
                     self.advance()
                     entries.append((name, self.parse_attribute()))
                 else:

@@ -110,6 +110,7 @@ class Parser(AttributeParser):
         self.region_blocks: list[_RegionBlocks] = []
         self.default_dialects: list[str] = ["builtin"]
         self.pending_forward = 0
+        self.undeclared: list[int] = []  # offsets of uses of names never defined
         self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
         self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
@@ -120,10 +121,10 @@ class Parser(AttributeParser):
         self.scopes.append(_Isolated())
 
     def _pop_isolated(self) -> None:
+        """Names used and never defined in the scope are reported when the whole buffer is
+        read (mlir-opt's finalize): a parse error after them comes first."""
         scope = self.scopes.pop()
-        if scope.forward:
-            ref = min(scope.forward.values(), key=lambda r: r.offset)
-            self.error("use of undeclared SSA value name", ref.offset)
+        self.undeclared += [ref.offset for ref in scope.forward.values()]
 
     def _push_layer(self) -> None:
         self.scopes[-1].layers.append({})
@@ -426,7 +427,7 @@ class Parser(AttributeParser):
                 p.advance()
                 p.expect("(", " at start of SSA symbol")
                 if p.kind != "%":
-                    p.wrong_token("expected SSA operand")
+                    p.wrong_token("expected ssa identifier")
                 expr = ssa_id(p, True)
                 p.expect(")", " at end of SSA symbol")
                 return expr
@@ -842,6 +843,10 @@ class Parser(AttributeParser):
             self.pre_ops.clear()
             top.append(op)
         self._pop_isolated()
+        if self.undeclared:
+            first, *rest = sorted(self.undeclared)
+            message = "use of undeclared SSA value name"
+            self.error(message, first, followed_by=[(message, at) for at in rest])
         for name, offset in self.deferred_aliases.items():
             if name not in self.attr_aliases:
                 self.error(f"undefined symbol alias id '{name}'", offset)

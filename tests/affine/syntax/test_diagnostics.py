@@ -256,3 +256,18 @@ def test_integer_literals_of_any_length(capsys: pytest.CaptureFixture[str]) -> N
         parse(
             f"func.func @f() -> i64 {{\n  %c = arith.constant {ones} : i64\n  return %c : i64\n}}\n"
         )
+
+
+def test_an_op_over_several_lines_starts_on_its_own_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # mlir-opt's Diagnostic::appendOp: a multi-line op is shown from a new line, in the
+    # message as in the "see current operation" note
+    path = tmp_path / "k.mlir"
+    path.write_text("func.func @f() {\n  affine.for %i = 0 to 4 {\n  }\n}\n")
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"{path}:2:3: error: block with no terminator, has "
+    assert err[1].startswith('"affine.for"() <{lowerBoundMap = affine_map<() -> (0)>')
+    assert err[2] == "^bb0(%arg0: index):"
+    assert f"{path}:2:3: note: see current operation: " in err
