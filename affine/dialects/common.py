@@ -299,7 +299,7 @@ def parse_dma_start(
     def subscripts() -> tuple[Any, list]:
         if affine_subscripts:
             return p.parse_affine_map_of_ssa_ids()
-        return None, p.parse_operand_list("[")
+        return None, p.parse_operand_list("[", " in operand list")
 
     src = p.parse_operand()
     src_map, src_idx = subscripts()
