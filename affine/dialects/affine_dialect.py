@@ -474,6 +474,8 @@ def parse_optional_iter_args(
     pairs and the result types, as many (mlir-opt's error ``mismatch`` otherwise)."""
     if not p.accept_keyword("iter_args"):
         return [], []
+    if not p.at("("):  # MLIR's parseAssignmentList
+        p.op_error("expected '('")
     pairs = _parse_assignment_list(p)
     result_types = p.parse_arrow_type_list()
     if len(result_types) != len(pairs):

@@ -241,9 +241,17 @@ class AttributeParser(TypeParser):
 
     def seed_map_follows(self) -> bool:
         """Whether the ``(...)`` group at the current token is followed as a seed-syntax map
-        or set's dimensions are (by ``->``, ``[`` or ``:``)."""
+        or set's dimensions are: by ``->`` or ``:``, after a ``[...]`` of symbols if any."""
         end, _ = balanced_end(self.text, self.start)
-        return end >= 0 and lex(self.text, end)[0] in ("->", "[", ":")
+        if end < 0:
+            return False
+        kind, start, _ = lex(self.text, end)
+        if kind == "[":
+            end, _ = balanced_end(self.text, start)
+            if end < 0:
+                return False
+            kind = lex(self.text, end)[0]
+        return kind in ("->", ":")
 
     def _parse_dense_resource(self) -> Attribute:
         """``dense_resource<name> : shaped type`` (kept as text: the blob is not read)."""
