@@ -19,11 +19,13 @@ from affine.ir.attributes import (
     FloatAttr,
     IntegerAttr,
     OpaqueAttr,
+    StringAttr,
 )
 from affine.ir.core import Operation
 from affine.ir.registry import CONSTANT, PURE, define, define_attribute
 from affine.ir.types import (
     I1,
+    NONE,
     FloatType,
     IndexType,
     IntegerType,
@@ -107,10 +109,11 @@ CMPF_PREDICATES = [
 
 def _parse_constant(p: Parser, offset: int) -> Operation:
     attrs = p.parse_optional_attr_dict()
+    start = p.start
     value = p.parse_attribute()
     t = _attr_type(value)
     if t is None:
-        p.op_error("expected a typed attribute for arith.constant", offset)
+        p.op_error("invalid kind of attribute specified", start)
     return create(p, "arith.constant", offset, [], [t], {"value": value}, attrs)
 
 
@@ -119,6 +122,8 @@ def _attr_type(a: Attribute) -> Type | None:
         return a.type
     if isinstance(a, OpaqueAttr):
         return a.type
+    if isinstance(a, StringAttr):  # typed (none when no type is written), not a constant
+        return a.type or NONE
     return None
 
 
@@ -135,6 +140,8 @@ def _verify_constant(op: Operation) -> None:
         op_error(op, "failed to verify that all of {value, result} have same type")
     if isinstance(t, IntegerType) and t.signedness:
         op_error(op, "integer return type must be signless")
+    if isinstance(value, StringAttr):
+        op_error(op, "value must be an integer, float, or elements attribute")
 
 
 def _constant_names(op: Operation) -> list[str | None]:
