@@ -37,6 +37,7 @@ from affine.ir.registry import (
     define,
 )
 from affine.ir.types import I1, FunctionType, Type
+from affine.syntax.lexer import lex
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -289,11 +290,16 @@ def _parse_call(p: Parser, offset: int) -> Operation:
     if not p.at("@"):
         p.op_error("expected valid '@'-identifier for symbol name")
     callee = p._parse_symbol_ref()
+    list_at = lex(p.text, p.end)[1] if p.at("(") else p.start  # the operands' place
     operands = p.parse_operand_list("(")
     attrs = p.parse_optional_attr_dict()
     ftype = p.parse_colon_type_of(FunctionType, "builtin.function")
     if len(ftype.inputs) != len(operands):
-        p.op_error(f"expected {len(ftype.inputs)} operands but got {len(operands)}", offset)
+        p.op_error(
+            f"number of operands and types do not match: got {len(operands)} operands and "
+            f"{len(ftype.inputs)} types",
+            list_at,
+        )
     values = p.resolve_all(operands, ftype.inputs)
     return create(p, "func.call", offset, values, ftype.results, {"callee": callee}, attrs)
 

@@ -131,11 +131,16 @@ class AttributeParser(TypeParser):
                 state = self.save()
                 try:
                     return TypeAttr(self.parse_type())
-                except ParseError:
+                except ParseError as type_error:
                     self.restore(state)
                     if not self.seed_map_follows():
                         raise  # a function type, as mlir-opt reads it
-                    result = self._parse_seed_map_or_set()
+                    try:
+                        result = self._parse_seed_map_or_set()
+                    except ParseError as seed_error:
+                        if _offset(seed_error) <= _offset(type_error):
+                            raise type_error from None  # the type went further
+                        raise
                     if isinstance(result, AffineMap):
                         return AffineMapAttr(result)
                     return IntegerSetAttr(result)
@@ -388,7 +393,7 @@ class AttributeParser(TypeParser):
                 seen.add(name)
                 if self.accept("="):
                     entries.append((name, self.parse_attribute()))
-                elif self.kind == ":" and getattr(self, "seed_functions", 0):
+                elif self.kind == ":" and self.seed_functions:
                     # seed syntax, in a seed-syntax function: `{name: value}`
                     self.advance()
                     entries.append((name, self.parse_attribute()))
@@ -688,6 +693,10 @@ class AttributeParser(TypeParser):
         if isinstance(element, FloatType):
             return DenseArrayAttr(element, (), values)
         return DenseArrayAttr(element, values)
+
+
+def _offset(error: ParseError) -> int:
+    return -1 if error.location is None else error.location.offset
 
 
 def _symbol_name(token: str) -> str:

@@ -113,7 +113,6 @@ class Parser(AttributeParser):
         self.undeclared: list[int] = []  # offsets of uses of names never defined
         self.seed_ops: list[Operation] = []  # ops read from seed syntax, rewritten afterwards
         self.pre_ops: list[Operation] = []  # ops a custom parser adds before the current op
-        self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
 
     # -- SSA values ---------------------------------------------------------------------------
 

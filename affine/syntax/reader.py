@@ -46,6 +46,7 @@ class TokenReader:
         self.depth = 0
         self.custom_op: str | None = None  # the custom op being read (outside its regions)
         self.custom_op_at = 0  # the offset of its name
+        self.seed_functions = 0  # depth of seed-syntax `func @f` bodies being read
 
     # -- tokens -------------------------------------------------------------------------
 
