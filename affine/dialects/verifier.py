@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from affine.dialects.arity import arity
 from affine.ir.core import Block, BlockArgument, Module, Operation, Region, Value
-from affine.ir.diagnostics import Location, VerifyError
+from affine.ir.diagnostics import Location, VerifyError, op_in_message
 from affine.ir.registry import (
     COMPLETE_DIALECTS,
     GRAPH_REGION,
@@ -169,10 +169,8 @@ def _verify_block_terminator(block: Block) -> None:
 
 
 def _describe(op: Operation) -> str:
-    """The op as mlir-opt shows it in a diagnostic: generic form, names in context, on a
-    line of its own when it takes several."""
-    text = print_operation_in_context(op, generic=True)
-    return "\n" + text if "\n" in text else text
+    """The op as mlir-opt shows it in a diagnostic: generic form, names in context."""
+    return op_in_message(print_operation_in_context(op, generic=True))
 
 
 # -- dominance --------------------------------------------------------------------------------------

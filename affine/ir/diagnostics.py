@@ -103,6 +103,12 @@ def render(location: Location | None, severity: str, message: str, source_line: 
     return f"{header}\n{text}\n{caret}"
 
 
+def op_in_message(op_text: str) -> str:
+    """An op's text as a diagnostic shows it: from a line of its own when it takes several
+    (MLIR's ``Diagnostic::appendOp``)."""
+    return "\n" + op_text if "\n" in op_text else op_text
+
+
 @dataclass(slots=True, eq=False, repr=False)
 class Diagnostic:
     """A message attached to a location: what a pass reports (remarks, warnings) or an error.
@@ -125,9 +131,7 @@ class Diagnostic:
             text = f"{self.filename}: {text}"
         if show_op and self.op_text is not None:
             where = f"{self.location}: " if self.location is not None else ""
-            # an op printed over several lines starts on a line of its own, as in mlir-opt
-            gap = "\n" if "\n" in self.op_text else ""
-            text += f"\n{where}note: see current operation: {gap}{self.op_text}"
+            text += f"\n{where}note: see current operation: {op_in_message(self.op_text)}"
         previous = self.location
         for note in self.notes:
             # as mlir-opt: a note shows its source line where its location is not the last one
