@@ -210,8 +210,9 @@ FASTMATH_NONE = OpaqueAttr("#arith.fastmath<none>")
 OVERFLOW_NONE = OpaqueAttr("#arith.overflow<none>")
 
 
-# keyword -> (MLIR enum name, flags in bit order, separator mlir-opt prints between them)
-_FLAG_ENUMS = {  # enum, attribute, flags in bit order, separator when printed
+# keyword -> (MLIR enum name, its attribute's name, flags in bit order, separator mlir-opt
+# prints between them)
+_FLAG_ENUMS = {
     "fastmath": (
         "FastMathFlags",
         "Arith_FastMathAttr",
