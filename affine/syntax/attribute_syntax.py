@@ -87,7 +87,7 @@ class AttributeParser(TypeParser):
             if word == "array":
                 return self._parse_dense_array()
             if word == "loc":
-                return self._parse_location()
+                return self._parse_location(" in inline location")
             if word == "dense_resource":
                 return self._parse_dense_resource()
             if word == "sparse":
@@ -291,11 +291,13 @@ class AttributeParser(TypeParser):
             return OpaqueAttr(text, self.parse_type())
         return OpaqueAttr(text)
 
-    def _parse_location(self) -> LocationAttr:
-        """``loc(...)``, checked against mlir-opt's location grammar and kept as text."""
+    def _parse_location(self, context: str = " in location") -> LocationAttr:
+        """``loc(...)``, checked against mlir-opt's location grammar and kept as text
+        (``context`` ends the parenthesis errors: an op's location, or one written as an
+        attribute, "in inline location")."""
         start = self.start
         self.advance()
-        self.expect("(", " in location")
+        self.expect("(", context)
         if self.kind == "#" and "." not in self.tok:
             if self.tok[1:] not in self.attr_aliases:  # may be defined later in the file
                 self.deferred_aliases.setdefault(self.tok[1:], self.start)
@@ -303,7 +305,7 @@ class AttributeParser(TypeParser):
         else:
             self._parse_location_instance()
         if self.kind != ")":
-            self.wrong_token("expected ')' in location")
+            self.wrong_token(f"expected ')'{context}")
         end = self.end
         self.advance()
         return LocationAttr(self.text[start:end])

@@ -494,7 +494,7 @@ class Parser(AttributeParser):
         else:
             attr = self.parse_attribute()
             if not isinstance(attr, IntegerSetAttr):
-                self.error("expected integer set", offset)
+                self.op_error("invalid kind of attribute specified", offset)
             result = attr.value
         if not isinstance(result, IntegerSet):
             self.error("expected integer set", offset)
