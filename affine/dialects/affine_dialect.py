@@ -39,6 +39,7 @@ from affine.ir.attributes import (
     DenseElementsAttr,
     IntegerAttr,
     IntegerSetAttr,
+    StringAttr,
     UnitAttr,
 )
 from affine.ir.core import Block, BlockArgument, Operation, Region, Value
@@ -60,6 +61,7 @@ from affine.ir.types import (
     I32,
     I64,
     INDEX,
+    NONE,
     FloatType,
     IndexType,
     IntegerType,
@@ -71,7 +73,6 @@ from affine.ir.types import (
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, dim, symbol
 from affine.math.integer_set import IntegerSet
-from affine.syntax.lexer import unescape_string
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 
@@ -987,23 +988,12 @@ def _groups_attr(groups: list[int]) -> DenseElementsAttr:
 
 
 def _parse_reduction_kind(p: Parser) -> str:
-    """A string attribute, read as mlir-opt reads an attribute of type none: a number is
-    not valid for that type, another attribute not of the string kind."""
+    """A string attribute, read as mlir-opt reads an attribute of type none."""
     start = p.start
-    negative = p.at("-")
-    if negative:
-        p.advance()
-    if p.at("int"):
-        p.error("integer literal not valid for specified type")
-    if p.at("float"):
-        p.advance()
-        p.error("floating point value not valid for specified type")
-    if negative or not p.at("str"):
-        p.parse_attribute()
+    attr = p.parse_attribute(NONE)
+    if not isinstance(attr, StringAttr):
         p.op_error("invalid kind of attribute specified", start)
-    kind = unescape_string(p.tok)
-    p.advance()
-    return kind
+    return attr.value
 
 
 def _parse_parallel(p: Parser, offset: int) -> Operation:

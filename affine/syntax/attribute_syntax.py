@@ -104,7 +104,7 @@ class AttributeParser(TypeParser):
         if kind == "str":
             value = unescape_string(self.tok)
             self.advance()
-            if self.accept(":"):
+            if type_hint is None and self.accept(":"):  # a given type is not written
                 return StringAttr(value, self.parse_type())
             return StringAttr(value)
         if kind == "[":
@@ -153,9 +153,9 @@ class AttributeParser(TypeParser):
             text = self.tok
             offset = self.start
             self.advance()
-            attr_type: Type = (
-                type_hint if isinstance(type_hint, (IntegerType, type(INDEX))) else I64
-            )
+            attr_type: Type = I64 if type_hint is None else type_hint
+            if not isinstance(attr_type, (IntegerType, IndexType, FloatType)):
+                self.error("integer literal not valid for specified type", offset)
             if type_hint is None and self.accept(":"):  # a given type is not written
                 attr_type = self.parse_type()
             if isinstance(attr_type, FloatType):
@@ -169,12 +169,12 @@ class AttributeParser(TypeParser):
             self.advance()
             if negative:
                 value_f = -value_f
-            float_type = F64
-            if type_hint is None and self.accept(":"):
-                written = self.parse_type()
-                if not isinstance(written, FloatType):
-                    self.error("floating point value not valid for specified type")
-                float_type = written
+            written = type_hint
+            if type_hint is None:
+                written = self.parse_type() if self.accept(":") else F64
+            if not isinstance(written, FloatType):
+                self.error("floating point value not valid for specified type")
+            float_type = written
             return FloatAttr(value_f, float_type)
         self.error("expected constant integer or floating point value")
 

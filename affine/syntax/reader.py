@@ -156,16 +156,18 @@ class TokenReader:
     ) -> NoReturn:
         """An error of the custom op being read, worded as mlir-opt's custom-op parsers
         report it: ``custom op 'affine.for' <message>`` (and so the errors ``followed_by``)."""
-        prefix = "" if self.custom_op is None else f"custom op '{self.custom_op}' "
+        prefix = self._op_prefix()
         self.error(
             prefix + message, offset, followed_by=[(prefix + m, at) for m, at in followed_by]
         )
 
+    def _op_prefix(self) -> str:
+        return "" if self.custom_op is None else f"custom op '{self.custom_op}' "
+
     def add_op_error(self, error: DiagnosticError, message: str) -> None:
         """Report ``message`` at the custom op's name after ``error`` (mlir-opt's custom
         parsers add such an error when a part they read fails)."""
-        prefix = "" if self.custom_op is None else f"custom op '{self.custom_op}' "
-        error.followed_by += ((prefix + message, self.loc(self.custom_op_at)),)
+        error.followed_by += ((self._op_prefix() + message, self.loc(self.custom_op_at)),)
 
     def expect_op_keyword(self, word: str, context: str = "") -> None:
         """A keyword of a custom op's syntax (an op error at the current token)."""
