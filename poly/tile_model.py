@@ -25,7 +25,7 @@ import islpy as isl
 
 from affine.dialects.affine_dialect import IfOp
 from affine.ir.core import Operation, Value
-from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
+from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import NONE, UNKNOWN, AnalysisWarning, DependenceAnalysis
 from poly.model import Access, Model, build_model
@@ -43,6 +43,16 @@ class TileChoice:
     order: tuple[int, ...]  # the band's loops (positions) inside a tile, outermost first
     footprint: int  # bytes one tile touches
     reason: str
+
+
+def assumed_shape(t: MemRefType) -> tuple[int, ...]:
+    """``t``'s shape with each unknown (``?``) extent at :data:`TYPICAL_PARAMETER`."""
+    return tuple(TYPICAL_PARAMETER if d == DYNAMIC else d for d in t.shape or ())
+
+
+def memref_bytes(t: MemRefType) -> int:
+    """The bytes of a memref of type ``t`` (unknown extents as in :func:`assumed_shape`)."""
+    return math.prod(assumed_shape(t)) * element_bytes(t)
 
 
 def element_bytes(t: MemRefType) -> int:

@@ -25,7 +25,8 @@ import islpy as isl
 
 from affine.ir.core import Operation, Value
 from poly.schedule import Schedule
-from poly.schedule_program import ScheduleError, Statement
+from poly.schedule_program import Program, ScheduleError, Statement
+from poly.slices import touches
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,13 @@ def _row(schedule_map: isl.Map, domain: isl.Set, position: int) -> int:
     return int(schedule_map.intersect_domain(domain).range().dim_max_val(position).to_python())
 
 
-def _write(statement: Statement) -> isl.PwMultiAff | None:
-    """The element the statement writes, as a function of its instance; None unless it
-    writes exactly one element of one memref."""
+def _write(program: Program, statement: Statement) -> isl.PwMultiAff | None:
+    """The element the statement writes, as a function of its instance (the program's
+    parameters); None unless it writes exactly one element of one memref."""
     writes = [a for a in statement.accesses if a.is_write]
     if len(writes) != 1 or not writes[0].must or not writes[0].exact:
         return None
-    relation = writes[0].relation.set_tuple_name(isl.dim_type.in_, statement.name)
+    relation = touches(program, statement, writes[0].relation)
     if not relation.is_single_valued():
         return None
     return relation.as_pw_multi_aff()
@@ -106,7 +107,7 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
         if outer is None or any(len(s.loops) < 2 or s.loops[0] is not outer for s in statements):
             why.append(f"{label}: not a loop around loop nests")
             continue
-        found_writes = {s.name: _write(s) for s in statements}
+        found_writes = {s.name: _write(schedule.program, s) for s in statements}
         unclear = [n for n, w in found_writes.items() if w is None]
         if unclear:
             why.append(f"{label}: {unclear[0]} does not write exactly one known element")

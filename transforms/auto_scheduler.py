@@ -102,7 +102,6 @@ the report (per function: candidates and their costs, the schedule chosen as ISL
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field
 
 from affine.analysis.loops import constant_trip_count
@@ -121,8 +120,8 @@ from poly.tile_model import (
     cheapest_innermost,
     crossing_accesses,
     crossing_saving,
-    element_bytes,
     instance_counts,
+    memref_bytes,
 )
 from transforms.distribute import distribute_imperfect_loops
 from transforms.load_rotation import rotate_function_loads
@@ -442,14 +441,15 @@ def expanded_candidates(
 
 
 def data_bytes(function: Operation) -> int:
-    """Bytes of the statically shaped memrefs the function takes or allocates."""
+    """Bytes of the memrefs the function takes or allocates, unknown extents at
+    :data:`~poly.tile_model.TYPICAL_PARAMETER` (:func:`~poly.tile_model.memref_bytes`)."""
     values: list[Value] = list(function.regions[0].blocks[0].arguments)
     values += [r for op in function.walk() if op.name in _ALLOCS for r in op.results]
     total = 0
     for v in values:
         t = v.type
-        if isinstance(t, MemRefType) and all(d >= 0 for d in t.shape):
-            total += math.prod(t.shape) * element_bytes(t)
+        if isinstance(t, MemRefType):
+            total += memref_bytes(t)
     return total
 
 

@@ -29,7 +29,7 @@ from affine.ir.types import MemRefType
 from poly.schedule import Schedule
 from poly.schedule_check import ScheduleVerdict
 from poly.schedule_program import ScheduleError
-from poly.tile_model import element_bytes
+from poly.tile_model import assumed_shape, element_bytes
 from poly.time_tiles import TimeLoop, TimeTiling, find_time_loops, time_tiled_schedule, traffic_gain
 from transforms.loop_pass import functions
 from transforms.machine import Machine, machine_from_options
@@ -48,26 +48,22 @@ STEP_GAIN = 2.0  # L1-sized steps are preferred when they divide the traffic by 
 
 def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
     """Bytes a tile touches: per memref, the tiled dimensions ``b + halo`` long (at most
-    the memref's extent), the others whole."""
+    the memref's extent), the others whole (unknown extents as in
+    :func:`~poly.tile_model.assumed_shape`)."""
     halo = tiling.skew * loop.sweeps * tiling.time_size
     total = 0
-    for memref in loop.memrefs:
-        t = memref.type
-        assert isinstance(t, MemRefType) and all(d >= 0 for d in t.shape)  # _static checked
+    for t in _types(loop):
         extents = [
             min(d, tiling.space_sizes[k] + halo) if k < len(tiling.space_sizes) else d
-            for k, d in enumerate(t.shape)
+            for k, d in enumerate(assumed_shape(t))
         ]
         total += math.prod(extents) * element_bytes(t)
     return total
 
 
-def _static(loop: TimeLoop) -> str | None:
-    for memref in loop.memrefs:
-        t = memref.type
-        if not isinstance(t, MemRefType) or any(d < 0 for d in t.shape):
-            return f"{loop.name}: a memref of unknown shape ({t}): give the tile sizes"
-    return None
+def _types(loop: TimeLoop) -> list[MemRefType]:
+    """The types of the memrefs the sweeps touch (affine accesses: all ranked memrefs)."""
+    return [t for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
 
 
 def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling | str:
@@ -79,10 +75,9 @@ def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling |
     :data:`STEP_GAIN` (:func:`_step_tiles`: every written dimension tiled, the innermost for
     at least :data:`VECTOR_ROW` vectors; fdtd-2d's four sweeps a step leave 1.28); else tiled
     space dimensions leave the innermost written one whole unless it is the only one, which
-    then runs rows of at least :data:`MIN_ROW`. A reason instead when none fits."""
-    problem = _static(loop)
-    if problem is not None:
-        return problem
+    then runs rows of at least :data:`MIN_ROW`. Unknown extents are taken as
+    :data:`~poly.tile_model.TYPICAL_PARAMETER`, as everywhere tiles are sized. A reason
+    instead when none fits."""
     outer = (
         TimeTiling(bt, (b,) * m, skew)
         for m in range(1, max(1, loop.rank - 1) + 1)
@@ -111,9 +106,9 @@ def _step_tiles(loop: TimeLoop, skew: int, machine: Machine) -> Iterator[TimeTil
     16 x 64 x 128 1.17x, whole rows (8 x 16) 1.38-1.44x."""
     if loop.rank < 2:
         return
-    types = [t for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
+    types = _types(loop)
     lanes = machine.lanes(max(element_bytes(t) for t in types))
-    row = max(t.shape[loop.rank - 1] for t in types if len(t.shape) >= loop.rank)
+    row = max(assumed_shape(t)[loop.rank - 1] for t in types if len(t.shape) >= loop.rank)
     fitting = []  # space sizes one step of which fits in L1
     for b in SPACE_SIZES:
         for c in SPACE_SIZES:

@@ -231,6 +231,58 @@ def test_the_auto_scheduler_time_tiles_a_stencil_whose_data_leave_the_l2_cache()
     assert report.chosen == "original+regtile"
 
 
+PARAMETRIC_JACOBI_2D = """
+func.func @jacobi_2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %N: index, %T: index) {
+  %fifth = arith.constant 0.2 : f32
+  affine.for %t = 0 to %T {
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
+      affine.for %j = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
+        %c = affine.load %A[%i, %j] : memref<?x?xf32>
+        %n = affine.load %A[%i - 1, %j] : memref<?x?xf32>
+        %s = affine.load %A[%i + 1, %j + 1] : memref<?x?xf32>
+        %a = arith.addf %c, %n : f32
+        %b = arith.addf %a, %s : f32
+        %v = arith.mulf %fifth, %b : f32
+        affine.store %v, %B[%i, %j] : memref<?x?xf32>
+      }
+    }
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
+      affine.for %j = 1 to affine_map<()[s0] -> (s0 - 1)>()[%N] {
+        %c = affine.load %B[%i, %j - 1] : memref<?x?xf32>
+        affine.store %c, %A[%i, %j] : memref<?x?xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_stencil_of_unknown_sizes_gets_the_tiles_of_sizes_of_1024() -> None:
+    # the sizes as parameters and the memrefs of unknown shape: tiles sized as everywhere
+    # for an unknown extent (TYPICAL_PARAMETER, 1024), the writes' subscripts read in the
+    # function's parameters (N, T); correct at any N and T, the degenerate ones too
+    import numpy as np
+
+    from transforms.auto_scheduler import auto_schedule
+
+    module = affine.parse(PARAMETRIC_JACOBI_2D, "jacobi_2d.mlir")
+    machine = detect().override(l1=32 * 1024, l2=512 * 1024, vector_bits=256)
+    (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine)
+    sized = kernel("jacobi_2d", {"N": 1024, "T": 500}).function("jacobi_2d")
+    (static_plan,), _ = plan_time_tiles(sized, machine)
+    assert isinstance(plan, TimeTilePlan) and isinstance(static_plan, TimeTilePlan)
+    assert plan.tiling == static_plan.tiling
+    result = auto_schedule(module, l1=32, l2=512, vector_bits=256)
+    (report,) = result.functions
+    assert report.tiles[0] == static_plan.describe()
+    assert "(its data: 8192 KiB)" in report.text()
+    for n, t in [(2, 3), (3, 1), (20, 0), (45, 7), (150, 19)]:
+        rng = np.random.default_rng(n)
+        a, b = (rng.uniform(-1, 1, (n, n)).astype(np.float32) for _ in range(2))
+        assert affine.check_equivalent(module, result.module, a, b, n, t, backend="c")
+
+
 def test_the_pass_remarks_at_each_time_loop_and_refuses_sizes_that_do_not_fit() -> None:
     import transforms
 
