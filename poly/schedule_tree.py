@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import islpy as isl
 
 from affine.ir.core import Operation
-from poly.context import isl_context
+from poly.context import IslBudgetExceeded, budget, isl_context
 from poly.schedule_program import Program, ScheduleError, Statement
 from poly.space import band_mark, band_mark_index, mark_id, tile_mark, tile_mark_sizes
 
@@ -62,6 +62,11 @@ class Leaf:
 
 Node = Band | SequenceNode | Leaf
 LEAF = Leaf()
+# ISL operations reading one statement's schedule as functions may take: a fused schedule
+# whose slice inverts ``(5 * i) mod 64`` under a size parameter took 30 s (under 10**6
+# operations); 2 * 10**5 stop it within a few seconds, and the tests' fused schedules with
+# mod and floordiv subscripts need more than 2 * 10**4
+READ_BUDGET = 200_000
 Path = tuple[int, ...]
 
 
@@ -435,7 +440,15 @@ def _rows(
             )
         # as written where it is a function (on the domain, equalities would replace
         # dimensions that take one value by that value)
-        pma = isl.PwMultiAff.from_map(m if m.is_single_valued() else on_domain)
+        try:
+            with budget(READ_BUDGET, f"reading the schedule of {s.name}"):
+                pma = isl.PwMultiAff.from_map(m if m.is_single_valued() else on_domain)
+        except IslBudgetExceeded as e:
+            raise ScheduleError(
+                f"the schedule of {s.name} cannot be read as functions of its instances "
+                f"within {e.max_operations} ISL operations",
+                where,
+            ) from e
         rows[s.name] = [pma.get_pw_aff(j) for j in range(pma.dim(isl.dim_type.out))]
     for s in statements:
         if s.name not in rows and s.domain.is_empty():

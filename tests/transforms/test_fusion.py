@@ -218,6 +218,51 @@ def test_a_fusion_that_regenerates_seen_code_is_no_progress() -> None:
     _equivalent(module, result.module, "interp")
 
 
+# the corpus' mod_floordiv with its sizes as arguments: B[(5 * i) mod 64] written under a
+# size %n, read by a triangular consumer: the fused
+# schedule's slice inverts the modulo under the parameter, which ISL turns into functions
+# only after about 10**6 operations (30 s); the read stops at its budget and the fusion is
+# refused with the reason instead of running that long
+MODULO_UNDER_A_SIZE = """
+func.func @mod_floordiv(%A: memref<?x?xf32>, %B: memref<?xf32>, %C: memref<?x?xf32>, %D: memref<?xf32>, %n: index, %m: index) {
+  affine.for %i = 0 to %n {
+    %v = affine.load %A[%i floordiv 4, %i mod 4] : memref<?x?xf32>
+    affine.store %v, %B[(%i * 5) mod 64] : memref<?xf32>
+  }
+  affine.for %i = 0 to %n {
+    %b = affine.load %B[%i] : memref<?xf32>
+    %c = affine.load %C[(%i - 5) floordiv 4 + 2, (%i - 7) mod 4] : memref<?x?xf32>
+    %s = arith.addf %b, %c : f32
+    affine.store %s, %C[(%i - 5) floordiv 4 + 2, (%i - 7) mod 4] : memref<?x?xf32>
+  }
+  affine.for %j = 0 to %m {
+    affine.for %i = affine_map<(d0) -> (d0 ceildiv 2)>(%j) to affine_map<(d0) -> ((d0 * 3) ceildiv 2 + 1)>(%j) {
+      %b = affine.load %B[%i] : memref<?xf32>
+      %d = affine.load %D[%j] : memref<?xf32>
+      %s = arith.addf %d, %b : f32
+      affine.store %s, %D[%j] : memref<?xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_schedule_too_costly_to_read_refuses_the_fusion_with_the_reason() -> None:
+    import numpy as np
+
+    from poly.schedule_tree import READ_BUDGET
+
+    module = affine.parse(MODULO_UNDER_A_SIZE, "scatter.mlir")
+    result = transforms.fuse(module)
+    expected = f"cannot be read as functions of its instances within {READ_BUDGET} ISL operations"
+    assert any(expected in r for r in result.remarks), result.remarks
+    rng = np.random.default_rng(0)
+    a, c = (rng.uniform(-1, 1, shape).astype(np.float32) for shape in ((16, 4), (18, 4)))
+    b, d = (rng.uniform(-1, 1, 64).astype(np.float32) for _ in range(2))
+    assert affine.check_equivalent(module, result.module, a, b, c, d, 64, 16)
+
+
 # mlir-opt's should_fuse_but_not_remove_src, observable: the consumer needs 17 of the 100
 # producer instances; the other 83 run before the fused loop. They used to share one loop
 # over the two segments with an affine.if per segment (one loop more than the input).
