@@ -445,12 +445,7 @@ def data_bytes(function: Operation) -> int:
     :data:`~poly.tile_model.TYPICAL_PARAMETER` (:func:`~poly.tile_model.memref_bytes`)."""
     values: list[Value] = list(function.regions[0].blocks[0].arguments)
     values += [r for op in function.walk() if op.name in _ALLOCS for r in op.results]
-    total = 0
-    for v in values:
-        t = v.type
-        if isinstance(t, MemRefType):
-            total += memref_bytes(t)
-    return total
+    return sum(memref_bytes(t) for v in values if isinstance(t := v.type, MemRefType))
 
 
 _ALLOCS = ("memref.alloc", "memref.alloca")
