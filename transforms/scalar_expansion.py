@@ -6,7 +6,10 @@ Invariant: a loop carrying scalars in ``iter_args`` (``%acc`` of symm's ``temp2`
 ludcmp's ``w``) becomes a loop without them that reads ``%acc`` from ``T[e - lo]`` at the
 top of its body and stores what it yielded there at the end, where ``e`` are the IVs of
 the loops around it and ``lo`` their least values; the initial value is stored before the
-loop and the result loaded after it. Each instance of the loops around has its own cell,
+loop and the result loaded after it. The IVs' ranges come from interval arithmetic over
+the bounds, whose operands may be constants and the function's ``index`` arguments: a loop
+up to ``%n`` gets a buffer of ``%n`` cells (``memref.alloc`` sized by ``affine.max`` with
+1, at the function's entry). Each instance of the loops around has its own cell,
 so the rewrite adds no dependence between them, and every value is computed by the same
 operations in the same order (bit-identical results).
 
@@ -20,6 +23,7 @@ expanded function beside the others and keeps it only where the cost model expec
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from affine.analysis.layout import interval
@@ -27,63 +31,122 @@ from affine.analysis.loops import lower_bound, upper_bound
 from affine.analysis.value_map import ValueMap, constant_value, fully_compose
 from affine.dialects.builders import (
     affine_load,
+    affine_min_max,
     affine_store,
     affine_yield,
     memref_alloc,
     memref_dealloc,
 )
-from affine.ir.core import Module, Operation, Value, replace_uses
-from affine.ir.types import FloatType, IndexType, IntegerType, MemRefType
+from affine.ir.core import BlockArgument, Module, Operation, Value, replace_uses
+from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
 from affine.math.affine_map import AffineMap
-from affine.math.expr import constant, dim
+from affine.math.expr import ADD, CONST, DIM, MOD, AffineExpr, constant, dim, symbol
 from affine.ops import ForOp
 from poly.legality import LEGAL, Verdict, where
+from poly.tile_model import TYPICAL_PARAMETER
 from transforms.data_copy import element_bytes
 from transforms.loop_pass import functions, refuse
 from transforms.loop_utils import enclosing_function, new_loop, replace_results
 from transforms.registry import PassContext
 
-Range = tuple[int, int]
+Range = tuple[AffineExpr, AffineExpr]  # least and greatest value, over the function's symbols
 MAX_BYTES = 1 << 28  # the most memory the buffers of one loop may take
 
 
-def _result_ranges(vm: ValueMap, ranges: dict[Value, Range]) -> list[Range] | str:
-    """The least and greatest value of each result of ``vm`` over ``ranges`` (sound, by
-    interval arithmetic), or why there is none."""
-    vm = fully_compose(vm)
-    m = vm.map
-    box: list[Range] = []
-    for v in vm.operands:
-        c = constant_value(v)
-        if v in ranges:
-            box.append(ranges[v])
-        elif c is not None:
-            box.append((c, c))
-        else:
-            name = getattr(v, "name", None) or "a value"
-            return f"a bound uses {name}, not a loop IV or a constant"
-    as_dims = [dim(m.num_dims + j) for j in range(m.num_symbols)]
-    try:
-        return [interval(r.replace(None, as_dims), tuple(box)) for r in m.results]
-    except ValueError as e:
-        return str(e)
+def _bounds(e: AffineExpr, box: list[Range]) -> Range:
+    """The least and greatest value of ``e`` (over dims ranging in ``box``, symbols exact)
+    as expressions of the symbols: sound, exact for each node given its operands' ranges
+    are dense (a ``mod`` of a symbolic range is its divisor's whole range)."""
+    if e.is_symbolic_or_constant():
+        return e, e
+    if e.kind == DIM:
+        return box[e.value]
+    lo, hi = _bounds(e.lhs, box)
+    if e.kind == ADD:
+        lo2, hi2 = _bounds(e.rhs, box)
+        return lo + lo2, hi + hi2
+    if e.rhs.kind != CONST:
+        raise ValueError(f"{e} is semi-affine")
+    q = e.rhs.value
+    if e.kind == MOD:
+        if lo.kind == CONST and hi.kind == CONST:
+            least, greatest = interval(dim(0) % q, ((lo.value, hi.value),))
+            return constant(least), constant(greatest)
+        return (constant(0), constant(q - 1)) if q > 0 else (constant(q + 1), constant(0))
+    ends = (lo.binary(e.kind, q), hi.binary(e.kind, q))  # monotone, decreasing for q < 0
+    return ends if q >= 0 else ends[::-1]
 
 
-def iv_ranges(loops: list[Operation]) -> dict[Value, Range] | str:
+def _tightest(ends: list[AffineExpr], pick: Callable[[list[int]], int]) -> AffineExpr:
+    """One of ``ends`` (all of them bounds of an IV on the same side): ``pick`` of the
+    constant ones where there are some, else the first (any one is sound)."""
+    constants = [e.value for e in ends if e.kind == CONST]
+    return constant(pick(constants)) if constants else ends[0]
+
+
+@dataclass
+class Ranges:
+    """A range of each IV (least and greatest value, expressions of ``symbols``: the
+    function's arguments that the bounds use, in order of first use)."""
+
+    of: dict[Value, Range]
+    symbols: list[Value]
+
+    def _result_ranges(self, vm: ValueMap) -> list[Range] | str:
+        """The range of each result of ``vm``, or why there is none."""
+        vm = fully_compose(vm)
+        m = vm.map
+        box: list[Range] = []
+        for v in vm.operands:
+            c = constant_value(v)
+            if v in self.of:
+                box.append(self.of[v])
+            elif c is not None:
+                box.append((constant(c), constant(c)))
+            elif _is_argument(v):
+                if v not in self.symbols:
+                    self.symbols.append(v)
+                s = symbol(self.symbols.index(v))
+                box.append((s, s))
+            else:
+                name = getattr(v, "name", None) or "a value"
+                return f"a bound uses {name}, not a loop IV, a constant or an argument"
+        as_dims = [dim(m.num_dims + j) for j in range(m.num_symbols)]
+        try:
+            return [_bounds(r.replace(None, as_dims), box) for r in m.results]
+        except ValueError as e:
+            return str(e)
+
+
+def _is_argument(v: Value) -> bool:
+    """Whether ``v`` is an index argument of its function's entry block (defined before
+    the buffers, which are allocated there)."""
+    if not isinstance(v, BlockArgument) or not isinstance(v.type, IndexType):
+        return False
+    region = v.owner.parent
+    if region is None or region.parent is None:
+        return False
+    return region.parent.name == "func.func" and region.blocks[0] is v.owner
+
+
+def iv_ranges(loops: list[Operation]) -> Ranges | str:
     """A range holding every value of the IV of each of ``loops`` (outermost first, each
-    bounded by constants and the IVs of the ones before), or why there is none: the IV is
-    at least every lower bound's least value and below every upper bound's greatest."""
-    ranges: dict[Value, Range] = {}
+    bounded by constants, the function's arguments and the IVs of the ones before), or why
+    there is none: the IV is at least a lower bound's least value and below an upper
+    bound's greatest."""
+    ranges = Ranges({}, [])
     for loop in loops:
-        lower = _result_ranges(lower_bound(loop), ranges)
-        upper = _result_ranges(upper_bound(loop), ranges)
+        lower = ranges._result_ranges(lower_bound(loop))
+        upper = ranges._result_ranges(upper_bound(loop))
         if isinstance(lower, str):
             return lower
         if isinstance(upper, str):
             return upper
-        least = max(low for low, _ in lower)
-        greatest = min(high for _, high in upper) - 1
-        ranges[ForOp(loop).induction_var] = (least, max(least, greatest))
+        least = _tightest([low for low, _ in lower], max)
+        greatest = _tightest([high - 1 for _, high in upper], min)
+        if least.kind == CONST and greatest.kind == CONST:
+            greatest = constant(max(least.value, greatest.value))
+        ranges.of[ForOp(loop).induction_var] = (least, greatest)
     return ranges
 
 
@@ -103,10 +166,16 @@ def _around(loop: Operation) -> list[Operation] | str:
     return "it is not inside a function"
 
 
+def _sizes(ranges: Ranges, ivs: Sequence[Value]) -> list[AffineExpr]:
+    """The extent of the buffer along each of ``ivs`` (one cell per value of its range)."""
+    return [ranges.of[iv][1] - ranges.of[iv][0] + 1 for iv in ivs]
+
+
 def check_expansion(loop: Operation) -> Verdict:
     """Whether ``loop``'s ``iter_args`` can live in memory: it has some, all scalars, the
-    loops around it have constant ranges (the buffers' shape), and the buffers take at
-    most :data:`MAX_BYTES`."""
+    loops around it have ranges over constants and the function's arguments (the buffers'
+    shape), and the buffers take at most :data:`MAX_BYTES` (each argument taken as
+    :data:`TYPICAL_PARAMETER`)."""
     f = ForOp(loop)
     if not f.iter_args:
         return Verdict(False, "it carries no value in iter_args")
@@ -119,7 +188,11 @@ def check_expansion(loop: Operation) -> Verdict:
     ranges = iv_ranges(around)
     if isinstance(ranges, str):
         return Verdict(False, ranges)
-    cells = math.prod(high - low + 1 for low, high in ranges.values())
+    typical = [constant(TYPICAL_PARAMETER)] * len(ranges.symbols)
+    extents = [
+        e.replace(None, typical) for e in _sizes(ranges, [ForOp(a).induction_var for a in around])
+    ]
+    cells = math.prod(max(e.value, 1) for e in extents)  # constants: no symbol is left
     size = cells * sum(element_bytes(arg.type) for arg in f.iter_args)
     if size > MAX_BYTES:
         return Verdict(False, f"its buffers would take {size} bytes, over {MAX_BYTES}")
@@ -132,22 +205,40 @@ def expand_iter_args(loop: Operation) -> Operation:
     around = _around(loop)
     assert isinstance(around, list)
     ranges = iv_ranges(around)
-    assert isinstance(ranges, dict)
+    assert isinstance(ranges, Ranges)
     ivs = [ForOp(a).induction_var for a in around]
-    lows = [ranges[iv][0] for iv in ivs]
-    shape = [ranges[iv][1] - ranges[iv][0] + 1 for iv in ivs] or [1]
-    cell = AffineMap.get(len(ivs), 0, [dim(k) - low for k, low in enumerate(lows)] or [constant(0)])
+    symbols = ranges.symbols
+    cell = AffineMap.get(
+        len(ivs),
+        len(symbols),
+        [dim(k) - ranges.of[iv][0] for k, iv in enumerate(ivs)] or [constant(0)],
+    )
+    indices = [*ivs, *symbols]
     function = enclosing_function(loop)
     assert function is not None
     entry = function.regions[0].blocks[0]
+    shape: list[int] = []
+    dynamic: list[Value] = []
+    sizes: dict[AffineExpr, Value] = {}
+    for extent in _sizes(ranges, ivs) or [constant(1)]:
+        if extent.kind == CONST:
+            shape.append(extent.value)
+            continue
+        if extent not in sizes:
+            at_least_one = AffineMap.get(0, len(symbols), [extent, constant(1)])
+            size = affine_min_max("max", at_least_one, symbols)
+            sizes[extent] = entry.insert(len(sizes), size).result
+        dynamic.append(sizes[extent])
+        shape.append(DYNAMIC)
     f = ForOp(loop)
     block = loop.parent
     assert block is not None
     buffers = []
     for init in f.inits:
-        buffer = entry.insert(0, memref_alloc(MemRefType(shape, init.type))).result
+        alloc = memref_alloc(MemRefType(shape, init.type), dynamic)
+        buffer = entry.insert(len(sizes), alloc).result
         entry.insert_before(entry.operations[-1], memref_dealloc(buffer))
-        block.insert_before(loop, affine_store(init, buffer, cell, ivs))
+        block.insert_before(loop, affine_store(init, buffer, cell, indices))
         buffers.append(buffer)
     fresh = new_loop(lower_bound(loop), upper_bound(loop), f.step, like=loop)
     body = ForOp(fresh).body
@@ -155,17 +246,17 @@ def expand_iter_args(loop: Operation) -> Operation:
     old = f.body
     replace_uses(old, f.induction_var, ForOp(fresh).induction_var)
     for arg, buffer in zip(f.iter_args, buffers, strict=True):
-        load = body.append(affine_load(buffer, cell, ivs))
+        load = body.append(affine_load(buffer, cell, indices))
         replace_uses(old, arg, load.result)
     yielded = old.operations[-1]
     for op in old.operations[:-1]:
         body.append(op)
     for value, buffer in zip(yielded.operands, buffers, strict=True):
-        body.append(affine_store(value, buffer, cell, ivs))
+        body.append(affine_store(value, buffer, cell, indices))
     body.append(affine_yield())
     block.insert_before(loop, fresh)
     results = [
-        block.insert_after(fresh, affine_load(b, cell, ivs)).result for b in reversed(buffers)
+        block.insert_after(fresh, affine_load(b, cell, indices)).result for b in reversed(buffers)
     ]
     replace_results(loop, results[::-1])
     loop.erase()

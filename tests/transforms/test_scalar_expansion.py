@@ -6,6 +6,7 @@ and then transformed by random passes, compute the same."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,17 +14,23 @@ from conftest import run_mlir_opt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nestgen import nests
+from parametric import parametric
 from test_pass_sequences import pass_configs
 from test_passes import run_pass
 
 import affine
 from affine.exec.equivalence import check_equivalent
 from affine.ir.core import Module
+from affine.math.expr import print_expr
 from affine.ops import ForOp
 from transforms.scalar_expansion import iv_ranges
 
 KERNELS = Path(__file__).parent.parent / "corpus" / "kernels"
 CARRIERS = sorted(p.stem for p in KERNELS.glob("*.mlir") if "iter_args" in p.read_text())
+# those whose sizes the corpus header names, and whose loops carry scalars
+PARAMETRIC_CARRIERS = [
+    k for k in CARRIERS if "// scale:" in (KERNELS / f"{k}.mlir").read_text() and "vector" not in k
+]
 
 
 def _parse(text: str, name: str = "t.mlir") -> Module:
@@ -68,25 +75,65 @@ def test_symm_keeps_one_cell_per_row_and_column() -> None:
     assert text.count("%alloc[%arg3, %arg4]") == 4, text
 
 
-# Each row: the loops (bounds over the ones before) and the range interval arithmetic
-# gives each IV: j < i + 1 with i in 0..9 reaches 9; j from max(i, 3) is at least 3 (the
-# largest least value of the max); k below min(j, 5) at most 4; i - 2 * j spans both ends.
+@pytest.mark.parametrize("kernel", PARAMETRIC_CARRIERS)
+def test_kernels_of_unknown_sizes_get_buffers_of_their_sizes(kernel: str) -> None:
+    # the sizes as index arguments: every scalar iter_args is expanded, as in the kernel of
+    # static sizes, into a buffer allocated with the sizes where loops up to them are around
+    # it (memref.alloc(%n), affine.max with 1), and the kernel computes what the original
+    # does at the corpus sizes
+    import numpy as np
+
+    from affine.exec.inputs import signature
+
+    source = (KERNELS / f"{kernel}.mlir").read_text()
+    text, sizes = parametric(source)
+    module = _parse(text, f"{kernel}.mlir")
+    expanded, remarks = _expanded(module)
+    assert remarks and all("expanded into" in r or "not a scalar" in r for r in remarks), remarks
+    printed = affine.print_module(expanded)
+    static = affine.print_module(_expanded(_parse(source))[0])
+    assert printed.count("memref.alloc") == static.count("memref.alloc"), printed
+    if kernel == "ludcmp":  # w for each (i, j) of i < N, j < i and of j from i to N
+        assert re.search(r"memref.alloc\((%\d+), \1\) : memref<\?x\?xf64>", printed), printed
+        assert "affine_map<()[s0] -> (s0 - 1, 1)>" in printed, printed  # j < i < N
+    rng = np.random.default_rng(0)
+    arrays = [
+        rng.uniform(-1, 1, t.shape).astype(np.float64 if "f64" in str(t) else np.float32)
+        for t in signature(_parse(source).functions()[0])[0]
+    ]
+    verdict = check_equivalent(module, expanded, *arrays, *sizes, backend="c")
+    assert verdict, (kernel, verdict)
+
+
+# Each row: the loops (bounds over the ones before and the argument %n) and the range
+# interval arithmetic gives each IV: j < i + 1 with i in 0..9 reaches 9; j from max(i, 3)
+# is at least 3 (the largest least value of the max); k below min(j, 5) at most 4; i - 2 * j
+# spans both ends; i below %n reaches s0 - 1 (%n is s0), and j from i to %n + 2 starts at
+# i's least value; a mod of a symbolic range spans its divisor's.
 RANGES = [
     (
         "affine.for %i = 0 to 10 { affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {X} }",
-        [(0, 9), (0, 9)],
+        [("0", "9"), ("0", "9")],
     ),
     (
         "affine.for %i = 0 to 10 { affine.for %j = max affine_map<(d0) -> (d0, 3)>(%i) to 12 {X} }",
-        [(0, 9), (3, 11)],
+        [("0", "9"), ("3", "11")],
     ),
     (
         "affine.for %j = 0 to 8 { affine.for %k = 0 to min affine_map<(d0) -> (d0, 5)>(%j) {X} }",
-        [(0, 7), (0, 4)],
+        [("0", "7"), ("0", "4")],
     ),
     (
         "affine.for %i = 0 to 4 { affine.for %j = 0 to 3 { affine.for %k = affine_map<(d0, d1) -> (d0 - d1 * 2)>(%i, %j) to 10 {X} } }",
-        [(0, 3), (0, 2), (-4, 9)],
+        [("0", "3"), ("0", "2"), ("-4", "9")],
+    ),
+    (
+        "affine.for %i = 0 to %n { affine.for %j = affine_map<(d0) -> (d0)>(%i) to affine_map<()[s0] -> (s0 + 2)>()[%n] {X} }",
+        [("0", "s0 - 1"), ("0", "s0 + 1")],
+    ),
+    (
+        "affine.for %i = 1 to %n { affine.for %j = 0 to affine_map<(d0) -> (d0 mod 4 + d0 floordiv 2)>(%i) {X} }",
+        [("1", "s0 - 1"), ("0", "(s0 - 1) floordiv 2 + 2")],
     ),
 ]
 
@@ -94,12 +141,13 @@ RANGES = [
 @pytest.mark.parametrize(("nest", "expected"), RANGES, ids=range(len(RANGES)))
 def test_loop_ranges_by_interval_arithmetic(nest: str, expected: list) -> None:
     body = "%c = arith.constant 0 : index"
-    text = f"func.func @f() {{\n{nest.replace('{X}', '{' + body + '}')}\nreturn\n}}"
+    text = f"func.func @f(%n: index) {{\n{nest.replace('{X}', '{' + body + '}')}\nreturn\n}}"
     function = _parse(text).functions()[0]
     loops = [op for op in function.walk() if op.name == "affine.for"]
     ranges = iv_ranges(loops)
     assert not isinstance(ranges, str), ranges
-    assert [ranges[ForOp(loop).induction_var] for loop in loops] == expected
+    found = [ranges.of[ForOp(loop).induction_var] for loop in loops]
+    assert [(print_expr(low), print_expr(high)) for low, high in found] == expected
 
 
 REFUSED = {
@@ -117,10 +165,12 @@ func.func @f(%A: memref<8x8xf32>) -> vector<4xf32> {
 """,
         "it carries a vector<4xf32>, not a scalar",
     ),
-    "symbolic bound": (
+    "bound from an op": (
         """
-func.func @f(%A: memref<?xf32>, %n: index) {
+func.func @f(%A: memref<?xf32>) {
   %z = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %A, %c0 : memref<?xf32>
   affine.for %i = 0 to %n {
     %r = affine.for %k = 0 to 4 iter_args(%acc = %z) -> (f32) {
       %v = affine.load %A[%k] : memref<?xf32>
@@ -132,7 +182,7 @@ func.func @f(%A: memref<?xf32>, %n: index) {
   return
 }
 """,
-        "a bound uses %n, not a loop IV or a constant",
+        "a bound uses %n, not a loop IV, a constant or an argument",
     ),
     "too big": (
         """
