@@ -488,16 +488,17 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
     return Candidate(f"{base.name}+regtile", module, base.cost, base.schedule, [*base.tiles, *done])
 
 
-def transposed(best: Candidate, name: str) -> Candidate:
+def transposed(best: Candidate, name: str, counts: dict[object, int]) -> Candidate:
     """``best`` (and its untiled form) with the transposed copies
-    :func:`transforms.transposed_copy.transpose_copies` finds worth making: read-only arrays
-    whose innermost reads move by rows, read from a copy in which they are stride-1 (syrk
-    7.25x, against 1.41x without); ``best`` itself when there are none."""
+    :func:`transforms.transposed_copy.transpose_copies` finds worth making, runs by the
+    source's ``counts``: read-only arrays whose innermost reads move by rows, read from a
+    copy in which they are stride-1 (syrk 7.25x, against 1.41x without); ``best`` itself
+    when there are none."""
 
     def copied(c: Candidate) -> Candidate:
         module = c.module.clone()
         context = PassContext(print_op_on_diagnostic=False)
-        done = transpose_copies(_function_in(module, name), context)
+        done = transpose_copies(_function_in(module, name), context, counts=counts)
         if not done:
             return c
         return Candidate(f"{c.name}+transposed", module, c.cost, c.schedule, [*c.tiles, *done])
@@ -560,12 +561,14 @@ def plan_function(
     )
     reordered = _reordered(module.clone(), name, counts)
     candidates.append(_tiled_candidate("tile", reordered, name, tiler, counts))
-    copied = transposed(original, name)
+    copied = transposed(original, name, counts)
     if copied is not original:  # priced with the copies' own runs
         copied.cost = _cost(copied.module, name, instance_counts(_function_in(copied.module, name)))
         candidates.append(copied)
+    runs = counts  # of every access any candidate has, by source position
     expanded = expanded_module(module, name)
     if expanded is not None:
+        runs = counts | instance_counts(_function_in(expanded, name))
         candidates += expanded_candidates(
             expanded, name, tiler, original, max_operations, time_limit
         )
@@ -586,7 +589,7 @@ def plan_function(
             "the schedule applies to the function after that pass"
         )
     if best is not copied:  # the copies the chosen candidate has use for
-        best = transposed(best, name)
+        best = transposed(best, name, runs)
     registers = register_tiled(best, name, machine)
     if registers is not None:
         candidates.append(registers)

@@ -38,6 +38,7 @@ from affine.dialects.builders import (
     memref_dealloc,
 )
 from affine.ir.core import BlockArgument, Module, Operation, Value, replace_uses
+from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import ADD, CONST, DIM, MOD, AffineExpr, constant, dim, symbol
@@ -199,6 +200,16 @@ def check_expansion(loop: Operation) -> Verdict:
     return LEGAL
 
 
+def _at(loc: Location | None, op: Operation) -> Operation:
+    """``op`` located at ``loc``. The buffers' accesses are located where the source writes
+    what they stand for (the loop: the initial value stored and the result loaded; the
+    iter_arg: its value loaded; the yield: the value stored), so that the cost model
+    (:func:`poly.tile_model.instance_counts`) counts their runs in every schedule of the
+    function."""
+    op.loc = loc
+    return op
+
+
 def expand_iter_args(loop: Operation) -> Operation:
     """Rewrite ``loop`` (``check_expansion`` holds) in place as described in the module
     docstring; return the new loop."""
@@ -238,7 +249,7 @@ def expand_iter_args(loop: Operation) -> Operation:
         alloc = memref_alloc(MemRefType(shape, init.type), dynamic)
         buffer = entry.insert(len(sizes), alloc).result
         entry.insert_before(entry.operations[-1], memref_dealloc(buffer))
-        block.insert_before(loop, affine_store(init, buffer, cell, indices))
+        block.insert_before(loop, _at(loop.loc, affine_store(init, buffer, cell, indices)))
         buffers.append(buffer)
     fresh = new_loop(lower_bound(loop), upper_bound(loop), f.step, like=loop)
     body = ForOp(fresh).body
@@ -246,17 +257,18 @@ def expand_iter_args(loop: Operation) -> Operation:
     old = f.body
     replace_uses(old, f.induction_var, ForOp(fresh).induction_var)
     for arg, buffer in zip(f.iter_args, buffers, strict=True):
-        load = body.append(affine_load(buffer, cell, indices))
+        load = body.append(_at(arg.loc or loop.loc, affine_load(buffer, cell, indices)))
         replace_uses(old, arg, load.result)
     yielded = old.operations[-1]
     for op in old.operations[:-1]:
         body.append(op)
     for value, buffer in zip(yielded.operands, buffers, strict=True):
-        body.append(affine_store(value, buffer, cell, indices))
+        body.append(_at(yielded.loc, affine_store(value, buffer, cell, indices)))
     body.append(affine_yield())
     block.insert_before(loop, fresh)
     results = [
-        block.insert_after(fresh, affine_load(b, cell, indices)).result for b in reversed(buffers)
+        block.insert_after(fresh, _at(loop.loc, affine_load(b, cell, indices))).result
+        for b in reversed(buffers)
     ]
     replace_results(loop, results[::-1])
     loop.erase()

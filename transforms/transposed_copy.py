@@ -92,12 +92,19 @@ def plan_transposed_copies(
 
 
 def transpose_copies(
-    function: Operation, context: PassContext, min_reuse: int = MIN_REUSE
+    function: Operation,
+    context: PassContext,
+    min_reuse: int = MIN_REUSE,
+    counts: Mapping[object, int] | None = None,
 ) -> list[str]:
     """Make, in place, the transposed copies of :func:`plan_transposed_copies` before every
-    outermost loop of ``function``; remarks for those not made. Returns what was copied."""
+    outermost loop of ``function``; remarks for those not made. Returns what was copied.
+    Runs are ``counts`` where given: those of the function's source, for a tiled function,
+    whose own (:func:`poly.tile_model.instance_counts`, over the bounding box of each
+    statement's domain) count a tile loop's range once per point loop's."""
     done = []
-    counts = instance_counts(function)  # the copies made leave the other nests' ops as they are
+    if counts is None:  # the copies made leave the other nests' ops as they are
+        counts = instance_counts(function)
     for nest in [op for op in function.regions[0].blocks[0].operations if is_loop(op)]:
         made, left = plan_transposed_copies(nest, counts, min_reuse)
         for t, reason in left:
