@@ -233,7 +233,8 @@ def test_values_carried_in_iter_args_move_to_memory_where_loops_then_reorder() -
 # the normalised row). Moved to memory, their accumulators' accesses were priced as free
 # (the expansion's ops had no source position, so no schedule counted their runs), and
 # the auto-scheduler took a schedule with a transposed copy that measured 0.24x and 0.20x
-# at 2048 x 2048 and 4096 x 1024; priced with their runs, nothing beats the original.
+# at 2048 x 2048 and 4096 x 1024. Priced with their runs, no schedule beats the source's;
+# in memory, 8 rows' accumulators go to registers side by side (1.29x and 2.14x).
 ROW_REDUCTIONS = {
     "softmax": """
 func.func @softmax(%X: memref<512x512xf32>, %Y: memref<512x512xf32>) {
@@ -297,12 +298,17 @@ func.func @layernorm(%X: memref<512x256xf32>, %G: memref<256xf32>, %Y: memref<51
 
 
 @pytest.mark.parametrize("name", list(ROW_REDUCTIONS))
-def test_row_reductions_along_stride_1_rows_keep_their_schedule(name: str) -> None:
+def test_row_reductions_along_stride_1_rows_keep_their_order_with_rows_side_by_side(
+    name: str,
+) -> None:
     module = affine.parse(ROW_REDUCTIONS[name], f"{name}.mlir")
-    (report,) = auto_schedule(module).functions
-    assert report.chosen == "original", report.chosen
+    result = auto_schedule(module)
+    (report,) = result.functions
+    assert report.chosen.startswith("expanded untiled+regtile"), report.chosen
     assert not any(t.startswith("copied") for t in report.tiles), report.tiles
     assert report.costs["expanded"] >= report.costs["original"], report.costs
+    assert any("8 rows" in t for t in report.tiles), report.tiles
+    assert affine.check_equivalent(module, result.module, backend="c")
 
 
 def test_an_array_read_once_beneath_crossing_tiles_is_not_copied() -> None:
