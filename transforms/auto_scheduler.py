@@ -417,6 +417,7 @@ def expanded_module(module: Module, name: str) -> Module | None:
 def expanded_candidates(
     expanded: Module,
     name: str,
+    counts: dict[object, int],
     tiler: LoopTile,
     original: Candidate,
     max_operations: int,
@@ -427,8 +428,8 @@ def expanded_candidates(
     (:func:`transforms.distribute.distribute_imperfect_loops`) and each band reordered
     (symm's ``k`` loop outside ``j``: 6.0x). The model sees no access inside a loop that
     carries ``iter_args``, so the original's price and theirs do not compare; each is
-    priced relative to the expanded source's, times the original's."""
-    counts = instance_counts(_function_in(expanded, name))
+    priced relative to the expanded source's, times the original's; runs are ``counts``
+    (:func:`poly.tile_model.instance_counts` of the expanded function)."""
     scale = original.cost / max(_cost(expanded, name, counts), 1.0)
     found, _ = isl_candidates(
         expanded, name, tiler, counts, [], max_operations, time_limit, "expanded "
@@ -587,9 +588,10 @@ def plan_function(
     runs = counts  # of every access any candidate has, by source position
     expanded = expanded_module(module, name)
     if expanded is not None:
-        runs = counts | instance_counts(_function_in(expanded, name))
+        expanded_runs = instance_counts(_function_in(expanded, name))
+        runs = counts | expanded_runs
         candidates += expanded_candidates(
-            expanded, name, tiler, original, max_operations, time_limit
+            expanded, name, expanded_runs, tiler, original, max_operations, time_limit
         )
     size = data_bytes(function)
     if size > machine.l2:

@@ -93,7 +93,7 @@ class Ranges:
     of: dict[Value, Range]
     symbols: list[Value]
 
-    def _result_ranges(self, vm: ValueMap) -> list[Range] | str:
+    def result_ranges(self, vm: ValueMap) -> list[Range] | str:
         """The range of each result of ``vm``, or why there is none."""
         vm = fully_compose(vm)
         m = vm.map
@@ -137,8 +137,8 @@ def iv_ranges(loops: list[Operation]) -> Ranges | str:
     bound's greatest."""
     ranges = Ranges({}, [])
     for loop in loops:
-        lower = ranges._result_ranges(lower_bound(loop))
-        upper = ranges._result_ranges(upper_bound(loop))
+        lower = ranges.result_ranges(lower_bound(loop))
+        upper = ranges.result_ranges(upper_bound(loop))
         if isinstance(lower, str):
             return lower
         if isinstance(upper, str):
