@@ -296,6 +296,7 @@ class Schedule:
         tile_parametric: TileHook | None = None,
         value_based: bool = False,
         checked: bool = True,
+        split: bool = False,
     ) -> Module:
         """A new module running this schedule; the function's module is untouched.
 
@@ -304,7 +305,8 @@ class Schedule:
         it would read or write too early; ``checked=False`` skips the check (for a caller
         that wants the code of an illegal schedule). ``separate`` runs full tiles apart;
         bands tiled with SSA sizes need ``tile_parametric`` (``transforms.apply_schedule``
-        passes the parametric tiling rewrite)."""
+        passes the parametric tiling rewrite); ``split`` splits loops where the statements they
+        run change, so that no guard is left inside a loop (:func:`poly.schedule_apply.apply`)."""
         if checked:
             verdict = self.check(value_based=value_based)
             if not verdict:
@@ -315,7 +317,7 @@ class Schedule:
                 raise ScheduleError(
                     f"{verdict.status} schedule for @{name}: {verdict.reason}", where
                 )
-        return apply(self.root, self.program, separate, tile_parametric)
+        return apply(self.root, self.program, separate, tile_parametric, split)
 
 
 _EDITS = frozenset(

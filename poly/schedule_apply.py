@@ -8,7 +8,10 @@ The function body becomes: the prologue (free ops and allocations of the top lev
 terminator. Each statement instance is a copy of the statement's ops (after the free ops it
 recomputes), with the old IVs computed from the new ones by ``affine.apply`` (none where an
 old IV is a new one). With ``separate``, the full tiles of each tiling run in code of their
-own, without bounds checks (ISL's ``isolate`` option on the tile band). A band tiled with
+own, without bounds checks (ISL's ``isolate`` option on the tile band); with ``split``, every
+loop is split where the statements it runs change (ISL's ``separate`` loop type), so that no
+``affine.if`` guards a statement inside a loop (sweeps fused with shifts: the rows and
+columns where only some of them run come apart). A band tiled with
 SSA-value sizes is handed, once emitted as loops, to ``on_mark`` (the parametric tiling
 rewrite lives in :mod:`transforms.tiling`); what the affine dialect cannot express raises
 :class:`ScheduleError` with the reason.
@@ -36,6 +39,7 @@ def apply(
     program: Program,
     separate: bool = False,
     tile_parametric: TileHook | None = None,
+    split: bool = False,
 ) -> Module:
     """A new module with ``program``'s function rescheduled by the tree ``root``."""
     function = program.function
@@ -81,7 +85,7 @@ def apply(
             raise ScheduleError(e.message, function.loc) from e
 
     def band_hook(band: Band, node: isl.ScheduleNode) -> isl.ScheduleNode:
-        return _ast_options(band, node, separate)
+        return _ast_options(band, node, separate, split)
 
     schedule = to_isl(root, program.domain, band_hook)
     params = {name: values[v] for name, v in program.params.items() if v in values}
@@ -138,10 +142,13 @@ def _perfect_band(emitted: list[Operation], depth: int, function: Operation) -> 
     return band
 
 
-def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.ScheduleNode:
+def _ast_options(
+    band: Band, node: isl.ScheduleNode, separate: bool, split: bool = False
+) -> isl.ScheduleNode:
     """A parallel mark above each parallel loop (the band split before it), members that
-    are a constant on every piece unrolled (:func:`_constant_pieces`) and, with
-    ``separate``, the isolation of a tile band's full tiles (on its innermost part)."""
+    are a constant on every piece unrolled (:func:`_constant_pieces`), with ``separate``,
+    the isolation of a tile band's full tiles (on its innermost part), and with ``split``,
+    every other member's loops split where the statements they run change."""
     parallel = {k for k, m in enumerate(band.members) if m.parallel}
     cuts = sorted({0} | parallel)
     full = _full_tiles(band, node) if separate and band.tiles else None
@@ -152,6 +159,8 @@ def _ast_options(band: Band, node: isl.ScheduleNode, separate: bool) -> isl.Sche
         end = len(band.members) if last else cuts[index + 1]
         if not last:
             node = node.band_split(end - start)
+        for k in set(range(start, end)) - unrolled if split else ():
+            node = node.band_member_set_ast_loop_type(k - start, isl.ast_loop_type.separate)
         for k in unrolled & set(range(start, end)):
             node = node.band_member_set_ast_loop_type(k - start, isl.ast_loop_type.unroll)
         if last and full is not None:

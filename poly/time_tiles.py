@@ -14,11 +14,19 @@ it writes, so that sweeps line up by the data they produce rather than by their 
 then the source's schedule, so a tile runs ``bt`` time steps of every sweep over a band
 of ``b`` rows that leans back by ``skew`` rows per sweep, and inside a tile every sweep
 keeps loops of its own (innermost loops get ``max``/``min`` bounds and no guard).
+
+With the sweeps *fused* (:func:`fusion_shifts`), a step runs every sweep's rows together:
+statement ``S`` writing ``e`` runs at ``[t, e_1 + shift_S, e_2, ..., e_m, order_S]`` (its
+rows ``shift_S`` behind, the smallest shifts the dependences within a step allow: fdtd-2d's
+``hz`` row ``i`` after ``ey`` row ``i + 1``), so each step reads the data once rather than
+once per sweep, and tiles lean back by ``skew`` rows per step rather than per sweep
+(``tau = t``, rows ``e_1 + shift_S``).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import islpy as isl
@@ -49,20 +57,39 @@ class TimeLoop:
 @dataclass(frozen=True)
 class TimeTiling:
     """Tiles of ``time_size`` steps by ``space_sizes`` (outermost written dimensions first),
-    leaning back ``skew`` per sweep."""
+    leaning back ``skew`` per sweep; or, with ``shifts`` (statement name -> rows behind),
+    over the sweeps fused row by row, leaning back ``skew`` per step."""
 
     time_size: int
     space_sizes: tuple[int, ...]
     skew: int
+    shifts: tuple[tuple[str, int], ...] | None = None
+
+    @property
+    def fused(self) -> bool:
+        return self.shifts is not None
+
+    def halo(self, loop: TimeLoop) -> int:
+        """Rows a tile reads beyond its own: its lean over its steps, and the shifts."""
+        if self.shifts is not None:
+            return self.skew * self.time_size + max((s for _, s in self.shifts), default=0)
+        return self.skew * loop.sweeps * self.time_size
 
     def describe(self, loop: TimeLoop) -> str:
         space = " x ".join(str(b) for b in self.space_sizes)
         m = len(self.space_sizes)
         dims = "first written dimension" if m == 1 else f"first {m} written dimensions"
         sweeps = f"{loop.sweeps} sweep{'s' if loop.sweeps > 1 else ''}"
+        if self.shifts is None:
+            return (
+                f"time tiles of {loop.name}: {self.time_size} steps x {space} of the {dims}, "
+                f"skew {self.skew} per sweep ({sweeps} per step)"
+            )
+        behind = ", ".join(f"{n} {k} behind" for n, k in self.shifts if k)
         return (
             f"time tiles of {loop.name}: {self.time_size} steps x {space} of the {dims}, "
-            f"skew {self.skew} per sweep ({sweeps} per step)"
+            f"skew {self.skew} per step, its {sweeps} fused row by row"
+            + (f" ({behind})" if behind else "")
         )
 
 
@@ -147,36 +174,120 @@ def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) 
         )
     if tiling.time_size < 1 or min(tiling.space_sizes) < 1 or tiling.skew < 0:
         raise ScheduleError(f"{loop.name}: tile sizes must be positive, the skew not negative")
+    shifts = dict(tiling.shifts) if tiling.shifts is not None else None
+
+    def tiles(s: Statement, t: isl.PwAff) -> list[isl.PwAff]:
+        if shifts is None:
+            tau = t.scale_val(isl.Val(loop.sweeps)).add_constant_val(isl.Val(loop.sweep[s.name]))
+            rows = [loop.writes[s.name].get_pw_aff(d) for d in range(m)]
+        else:
+            tau = t
+            rows = _fused_rows(loop, s, shifts[s.name])[:m]
+        lean = tau.scale_val(isl.Val(tiling.skew))
+        prefix = [t.scale_down_val(isl.Val(tiling.time_size)).floor()]
+        for row, size in zip(rows, tiling.space_sizes):
+            prefix.append(row.add(lean).scale_down_val(isl.Val(size)).floor())
+        return prefix
+
+    inner = None if shifts is None else _fused_inner(loop, shifts)
+    return _placed(schedule, loop, m + 1, tiles, inner)
+
+
+def fused_schedule(schedule: Schedule, loop: TimeLoop, shifts: dict[str, int]) -> Schedule:
+    """``schedule`` with the sweeps of ``loop`` fused row by row, statement ``S``'s rows
+    ``shifts[S]`` behind (the module docstring), untiled; not checked."""
+    return _placed(schedule, loop, 0, lambda s, t: [], _fused_inner(loop, shifts))
+
+
+def _fused_rows(loop: TimeLoop, s: Statement, shift: int) -> list[isl.PwAff]:
+    """Where statement ``s`` runs in a fused step: the element it writes, ``shift`` rows on."""
+    write = loop.writes[s.name]
+    rows = [write.get_pw_aff(d) for d in range(write.dim(isl.dim_type.out))]
+    return [rows[0].add_constant_val(isl.Val(shift)), *rows[1:]]
+
+
+def _fused_inner(
+    loop: TimeLoop, shifts: dict[str, int]
+) -> Callable[[Statement, isl.PwAff], list[isl.PwAff]]:
+    """The in-step schedule of a fused step: ``[t, rows..., order]``."""
+    order = {s.name: k for k, s in enumerate(loop.statements)}
+
+    def inner(s: Statement, t: isl.PwAff) -> list[isl.PwAff]:
+        position = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(s.space))
+        position = position.add_constant_val(isl.Val(order[s.name]))
+        return [t, *_fused_rows(loop, s, shifts[s.name]), position]
+
+    return inner
+
+
+def _placed(
+    schedule: Schedule,
+    loop: TimeLoop,
+    width: int,
+    prefix_of: Callable[[Statement, isl.PwAff], list[isl.PwAff]],
+    inner_of: Callable[[Statement, isl.PwAff], list[isl.PwAff]] | None,
+) -> Schedule:
+    """``schedule`` with ``width`` dimensions (``prefix_of`` on the loop's statements, zero
+    on the others) after each statement's top-level position, then the source's schedule
+    or, for the loop's statements, ``inner_of``."""
     result: isl.UnionMap | None = None
     for s in schedule.statements:
         source = schedule.maps[s.name]
         space = isl.LocalSpace.from_space(s.space)
-        if s.name in loop.sweep:
-            t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
-            tau = t.scale_val(isl.Val(loop.sweeps)).add_constant_val(isl.Val(loop.sweep[s.name]))
-            lean = tau.scale_val(isl.Val(tiling.skew))
-            prefix = [t.scale_down_val(isl.Val(tiling.time_size)).floor()]
-            write = loop.writes[s.name]
-            for d, size in enumerate(tiling.space_sizes):
-                row = write.get_pw_aff(d).add(lean)
-                prefix.append(row.scale_down_val(isl.Val(size)).floor())
-        else:
-            prefix = [isl.PwAff.zero_on_domain(space)] * (m + 1)
+        ours = s.name in loop.sweep
+        t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
+        prefix = prefix_of(s, t) if ours else [isl.PwAff.zero_on_domain(space)] * width
         head = source.project_out(isl.dim_type.out, 1, source.dim(isl.dim_type.out) - 1)
-        tiled = head  # the top-level position first: other nests keep their order
+        placed = head  # the top-level position first: other nests keep their order
         for pa in prefix:
-            tiled = tiled.flat_range_product(isl.Map.from_pw_aff(pa))
-        tail = source.project_out(isl.dim_type.out, 0, 1)
-        tiled = tiled.flat_range_product(tail).intersect_domain(s.domain)
-        piece = isl.UnionMap.from_map(tiled)
+            placed = placed.flat_range_product(isl.Map.from_pw_aff(pa))
+        if ours and inner_of is not None:
+            for pa in inner_of(s, t):
+                placed = placed.flat_range_product(isl.Map.from_pw_aff(pa))
+        else:
+            placed = placed.flat_range_product(source.project_out(isl.dim_type.out, 0, 1))
+        piece = isl.UnionMap.from_map(placed.intersect_domain(s.domain))
         result = piece if result is None else result.union(piece)
     assert result is not None  # a time loop has statements
     return schedule.replace(result)
 
 
+MAX_SHIFT = 4  # rows a fused sweep may run behind the element it writes
+
+
+def fusion_shifts(schedule: Schedule, loop: TimeLoop) -> dict[str, int] | str:
+    """The smallest rows behind, per statement, that make ``loop``'s sweeps fused row by
+    row legal (:func:`fused_schedule`), or why there are none: each dependence the check
+    finds reversed moves its target one row further behind, up to :data:`MAX_SHIFT`."""
+    ranks = {w.dim(isl.dim_type.out) for w in loop.writes.values()}
+    if len(ranks) != 1:
+        return f"{loop.name}: its sweeps write arrays of different ranks, not fused"
+    shifts = {s.name: 0 for s in loop.statements}
+    inner = _fused_inner(loop, shifts)
+    for s in loop.statements:
+        space = isl.LocalSpace.from_space(s.space)
+        t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
+        where = isl.Map.from_pw_aff(inner(s, t)[0])
+        for pa in inner(s, t)[1:]:
+            where = where.flat_range_product(isl.Map.from_pw_aff(pa))
+        if not where.intersect_domain(s.domain).is_injective():
+            return f"{loop.name}: {s.name} writes an element twice in a step, not fused"
+    while True:
+        verdict = fused_schedule(schedule, loop, shifts).check()
+        if verdict:
+            return shifts
+        found = verdict.violation
+        if found is None:
+            return f"{loop.name}: its sweeps not fused: {verdict.reason}"
+        target = found.dependence.target.name
+        if found.dependence.source.name == target or shifts[target] == MAX_SHIFT:
+            return f"{loop.name}: its sweeps not fused: {verdict.reason}"
+        shifts[target] += 1
+
+
 def traffic_gain(loop: TimeLoop, tiling: TimeTiling) -> float:
     """How many times less data a step loads than without tiles: ``bt * prod(b)`` row
-    updates per ``prod(b + halo)`` rows loaded."""
-    halo = tiling.skew * loop.sweeps * tiling.time_size
+    updates per ``prod(b + halo)`` rows loaded (:meth:`TimeTiling.halo`)."""
+    halo = tiling.halo(loop)
     updates = tiling.time_size * math.prod(tiling.space_sizes)
     return updates / math.prod(b + halo for b in tiling.space_sizes)

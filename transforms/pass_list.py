@@ -25,7 +25,7 @@ register_action(
 )
 register(
     "affine-schedule",
-    "Apply a checked schedule: a union map or ISL tree (file=PATH or schedule='...', func, separate, value-based)",
+    "Apply a checked schedule: a union map or ISL tree (file=PATH or schedule='...', func, separate, split, value-based)",
     "transforms.schedule",
     "AffineSchedule",
 )
@@ -158,7 +158,7 @@ for _name, _module, _cls, _summary in (
         "affine-time-tile",
         "time_tiling",
         "TimeTile",
-        "Tile a stencil's time loop with the outer space dimensions of its sweeps, skewed where needed (time-size, space-sizes, max-skew, l2 KiB)",
+        "Tile a stencil's time loop with the outer space dimensions of its sweeps, skewed where needed (time-size, space-sizes, max-skew, l2 KiB, fuse: the sweeps of a step fused row by row)",
     ),
     (
         "affine-auto-schedule",

@@ -42,6 +42,7 @@ from affine.analysis.value_map import (
     canonicalize_affine_ops,
     combine_maps,
     concat,
+    constant_value,
     difference,
     fully_compose,
     simplify_affine_expr,
@@ -62,7 +63,7 @@ from affine.ir.types import (
     VectorType,
 )
 from affine.math.affine_map import AffineMap
-from affine.math.expr import dim
+from affine.math.expr import constant, dim
 from affine.math.integer_set import IntegerSet
 from affine.ops import ForOp
 from poly.flow import FlowAnalysis
@@ -158,7 +159,8 @@ class Body:
             if op.name in _MEMORY:
                 start = 1 if op.name == "affine.load" else 2
                 m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-                self.access[op] = fully_compose(ValueMap(m, tuple(op.operands[start:])))
+                access = fully_compose(ValueMap(m, tuple(op.operands[start:])))
+                self.access[op] = _constants_folded(access)
             elif op.name != "affine.apply" and not _pure(op):
                 raise TransformError(f"{where(op)} cannot be held in a register tile", op.loc)
         self.position = {op: k for k, op in enumerate(self.ops)}
@@ -209,6 +211,16 @@ class Body:
             if any(v is iv for v in op.operands):
                 return op
         return None
+
+
+def _constants_folded(vm: ValueMap) -> ValueMap:
+    """``vm`` with its constant operands written into the map: the tile copies the accesses,
+    not the body's ``arith.constant`` ops (generated code defines its constants in place)."""
+    for value in dict.fromkeys(vm.operands):
+        c = constant_value(value)
+        if c is not None:
+            vm = substitute_value(vm, value, ValueMap(AffineMap.get(0, 0, [constant(c)]), ()))
+    return vm
 
 
 def _applied(apply: Operation) -> ValueMap:

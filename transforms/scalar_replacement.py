@@ -111,11 +111,11 @@ def _access(op: Operation) -> _Access | None:
     return None
 
 
-def _relation(a: _Access, b: _Access) -> str:
+def _relation(a: _Access, b: _Access, arguments_apart: bool = False) -> str:
     """``same`` elements (one element, or one vector of the same type), ``distinct``
     elements, or ``may`` (overlapping or cannot tell) for two accesses."""
     if a.memref is not b.memref:
-        return "distinct" if not _may_alias(a.memref, b.memref) else "may"
+        return "distinct" if not _may_alias(a.memref, b.memref, arguments_apart) else "may"
     if a.index.map.num_results == 0:
         return "same" if a.value.type == b.value.type else "may"
     results = difference(a.index, b.index).map.results
@@ -132,13 +132,15 @@ def _relation(a: _Access, b: _Access) -> str:
     return "may"
 
 
-def _may_alias(a: Value, b: Value) -> bool:
+def _may_alias(a: Value, b: Value, arguments_apart: bool = False) -> bool:
     """Two different memref values alias unless both are buffers themselves (allocations
-    or arguments, not views or casts of something) and one of them is an allocation."""
+    or arguments, not views or casts of something) and one of them is an allocation, or
+    both are arguments and ``arguments_apart`` (the dependence model's assumption: a
+    schedule that reorders accesses to two arguments already relies on it)."""
     owners = [v.owner_op for v in (a, b)]
     if any(o is not None and o.name not in _ALLOCATIONS for o in owners):
         return True  # a view, cast or other op result may be any buffer's alias
-    return not any(o is not None for o in owners)
+    return not (arguments_apart or any(o is not None for o in owners))
 
 
 def _is_barrier(op: Operation) -> bool:
@@ -147,8 +149,13 @@ def _is_barrier(op: Operation) -> bool:
     return not (op.name in _PURE or op.name.startswith(_PURE_PREFIXES))
 
 
-def plan_block(block: Block) -> list[Replacement]:
-    """What :func:`apply_plan` may rewrite in ``block`` (see the module docstring)."""
+def plan_block(block: Block, arguments_apart: bool = False) -> list[Replacement]:
+    """What :func:`apply_plan` may rewrite in ``block`` (see the module docstring; with
+    ``arguments_apart``, two memref arguments are taken not to alias)."""
+
+    def related(a: _Access, b: _Access) -> str:
+        return _relation(a, b, arguments_apart)
+
     plan: list[Replacement] = []
     known: list[_Access] = []  # accesses whose element holds their value now
     pending: list[_Access] = []  # stores nothing has read yet
@@ -159,19 +166,19 @@ def plan_block(block: Block) -> list[Replacement]:
                 known, pending = [], []
             continue
         if access.is_load:
-            source = next((k for k in known if _relation(k, access) == "same"), None)
+            source = next((k for k in known if related(k, access) == "same"), None)
             if source is not None:
                 kind = REDUNDANT if source.is_load else FORWARD
                 plan.append(Replacement(kind, op, source.value, source.op))
                 continue
-            pending = [p for p in pending if _relation(p, access) == "distinct"]
+            pending = [p for p in pending if related(p, access) == "distinct"]
             known.append(access)
             continue
         for p in pending:
-            if _relation(p, access) == "same":
+            if related(p, access) == "same":
                 plan.append(Replacement(DEAD, p.op, None, op))
-        pending = [p for p in pending if _relation(p, access) != "same"]
-        known = [k for k in known if _relation(k, access) == "distinct"]
+        pending = [p for p in pending if related(p, access) != "same"]
+        known = [k for k in known if related(k, access) == "distinct"]
         known.append(access)
         pending.append(access)
     return plan
@@ -211,11 +218,11 @@ def nested_source(load: Operation) -> Replacement | None:
                 if _may_write(op, access):
                     return None
                 continue
-            relation = _relation(other, access)
-            if relation == "same":
+            found = _relation(other, access)
+            if found == "same":
                 kind = REDUNDANT if other.is_load else FORWARD
                 return Replacement(kind, load, other.value, op)
-            if not other.is_load and relation == "may":
+            if not other.is_load and found == "may":
                 return None
         inner = inner.parent_op
     return None
@@ -349,12 +356,15 @@ def _remove_write_only_buffers(function: Operation) -> list[Replacement]:
     return done
 
 
-def scalar_replace_function(function: Operation) -> list[Replacement]:
-    """Every block of ``function`` planned and rewritten; the replacements made."""
+def scalar_replace_function(
+    function: Operation, arguments_apart: bool = False
+) -> list[Replacement]:
+    """Every block of ``function`` planned and rewritten; the replacements made (with
+    ``arguments_apart``, within blocks two memref arguments are taken not to alias)."""
     done: list[Replacement] = []
     blocks = [b for op in function.walk() for r in op.regions for b in r.blocks]
     for block in blocks:
-        plan = plan_block(block)
+        plan = plan_block(block, arguments_apart)
         forwarded: dict[Value, Value] = {
             item.op.results[0]: item.value for item in plan if item.value is not None
         }

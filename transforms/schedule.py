@@ -12,7 +12,7 @@ On the command line (``poly-opt``)::
     --print-schedule          each function's 2d+1 map, after a '// @name' line, on stdout
     --print-schedule=tree     each function's schedule tree in ISL's YAML
     --affine-schedule="file=PATH"                  apply the schedule(s) of a file
-    --affine-schedule="schedule='{ S0[i, j] -> [j, i] }' func=f separate value-based"
+    --affine-schedule="schedule='{ S0[i, j] -> [j, i] }' func=f separate split value-based"
 
 A schedule file holds one map or tree, or several after ``// @name`` lines (what
 ``--print-schedule`` prints). An illegal schedule is an error at the access whose
@@ -85,18 +85,22 @@ def apply_schedule(
     func: str | None = None,
     separate: bool = False,
     value_based: bool = False,
+    split: bool = False,
 ) -> Module:
     """A new module with a function rescheduled by ``new`` after checking it (an illegal or
     undecided schedule raises :class:`ScheduleError` with the reason; ``module`` is never
     changed). ``new`` is a schedule of one of the module's functions, or a map or tree (as
-    text or islpy object) for ``func``."""
+    text or islpy object) for ``func``; ``separate`` and ``split`` as in
+    :meth:`poly.schedule.Schedule.apply`."""
     if isinstance(new, Schedule):
         if not any(f is new.function for f in module.functions()):
             raise ScheduleError("the schedule is of a function of another module", _top(module))
         chosen = new
     else:
         chosen = schedule_of(module, func).replace(new)
-    return chosen.apply(separate=separate, tile_parametric=tile_parametric, value_based=value_based)
+    return chosen.apply(
+        separate=separate, tile_parametric=tile_parametric, value_based=value_based, split=split
+    )
 
 
 # -- command line -------------------------------------------------------------------------------
@@ -142,13 +146,15 @@ class AffineSchedule:
     ``file`` or inline (``schedule``) to function ``func`` (the only one by default, or each
     function named by a ``// @name`` section of the file), after checking it against the
     exact dependences (``value-based`` for value-based ones with kills); ``separate`` runs
-    full tiles without bound checks."""
+    full tiles without bound checks; ``split`` splits loops where the statements they run
+    change, so that no guard is left inside a loop (sweeps fused with shifts)."""
 
     name = "affine-schedule"
     file: str = ""
     schedule: str = ""
     func: str = ""
     separate: bool = False
+    split: bool = False
     value_based: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:
@@ -179,6 +185,7 @@ class AffineSchedule:
                 name.lstrip("@"),
                 separate=self.separate,
                 value_based=self.value_based,
+                split=self.split,
             )
         return result
 

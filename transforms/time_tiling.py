@@ -30,7 +30,14 @@ from poly.schedule import Schedule
 from poly.schedule_check import ScheduleVerdict
 from poly.schedule_program import ScheduleError
 from poly.tile_model import assumed_shape, element_bytes
-from poly.time_tiles import TimeLoop, TimeTiling, find_time_loops, time_tiled_schedule, traffic_gain
+from poly.time_tiles import (
+    TimeLoop,
+    TimeTiling,
+    find_time_loops,
+    fusion_shifts,
+    time_tiled_schedule,
+    traffic_gain,
+)
 from transforms.loop_pass import functions
 from transforms.machine import Machine, machine_from_options
 from transforms.registry import PassContext, PassOptions, option
@@ -50,7 +57,7 @@ def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
     """Bytes a tile touches: per memref, the tiled dimensions ``b + halo`` long (at most
     the memref's extent), the others whole (unknown extents as in
     :func:`~poly.tile_model.assumed_shape`)."""
-    halo = tiling.skew * loop.sweeps * tiling.time_size
+    halo = tiling.halo(loop)
     total = 0
     for t in _types(loop):
         extents = [
@@ -66,7 +73,9 @@ def _types(loop: TimeLoop) -> list[MemRefType]:
     return [t for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
 
 
-def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling | str:
+def time_tile_sizes(
+    loop: TimeLoop, skew: int, machine: Machine, shifts: tuple[tuple[str, int], ...] | None = None
+) -> TimeTiling | str:
     """The tiles whose data fit the L2 cache with the least traffic: the smallest tile
     that divides traffic by :data:`ENOUGH_GAIN`, else the one that divides it most.
 
@@ -77,15 +86,17 @@ def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling |
     space dimensions leave the innermost written one whole unless it is the only one, which
     then runs rows of at least :data:`MIN_ROW`. Unknown extents are taken as
     :data:`~poly.tile_model.TYPICAL_PARAMETER`, as everywhere tiles are sized. A reason
-    instead when none fits."""
+    instead when none fits. ``shifts``: the sweeps fused (:class:`~poly.time_tiles.TimeTiling`),
+    tiled by rows only."""
     outer = (
-        TimeTiling(bt, (b,) * m, skew)
+        TimeTiling(bt, (b,) * m, skew, shifts)
         for m in range(1, max(1, loop.rank - 1) + 1)
         for bt in TIME_SIZES
         for b in SPACE_SIZES
         if m < loop.rank or b >= MIN_ROW
     )
-    step_tiles = _step_tiles(loop, skew, machine)
+    # fused sweeps are shifted by rows only: their columns would need shifts of their own
+    step_tiles = _step_tiles(loop, skew, machine, shifts) if shifts is None else iter(())
     best = _least_traffic(loop, step_tiles, machine, STEP_GAIN) or _least_traffic(
         loop, outer, machine
     )
@@ -97,7 +108,9 @@ def time_tile_sizes(loop: TimeLoop, skew: int, machine: Machine) -> TimeTiling |
     return best
 
 
-def _step_tiles(loop: TimeLoop, skew: int, machine: Machine) -> Iterator[TimeTiling]:
+def _step_tiles(
+    loop: TimeLoop, skew: int, machine: Machine, shifts: tuple[tuple[str, int], ...] | None
+) -> Iterator[TimeTiling]:
     """Tiles over every written dimension of a loop with two or more, one step of which
     (the tile's rows and a halo of one step) fits in :data:`L1_SHARE` of the L1 cache, the
     innermost dimension at least :data:`VECTOR_ROW` vectors long: from one step to the next
@@ -115,12 +128,12 @@ def _step_tiles(loop: TimeLoop, skew: int, machine: Machine) -> Iterator[TimeTil
             sizes = (b,) * (loop.rank - 1) + (c,)
             if (  # whole rows (c >= row): the tiles of time_tile_sizes
                 VECTOR_ROW * lanes <= c < row
-                and _footprint(loop, TimeTiling(1, sizes, skew)) <= machine.l1 * L1_SHARE
+                and _footprint(loop, TimeTiling(1, sizes, skew, shifts)) <= machine.l1 * L1_SHARE
             ):
                 fitting.append(sizes)
     for bt in TIME_SIZES:
         for sizes in fitting:
-            yield TimeTiling(bt, sizes, skew)
+            yield TimeTiling(bt, sizes, skew, shifts)
 
 
 def _least_traffic(
@@ -170,18 +183,33 @@ def plan_time_tiles(
     time_size: int | None = None,
     space_sizes: Sequence[int] = (),
     max_skew: int = MAX_SKEW,
+    fuse: bool = False,
 ) -> tuple[list[TimeTilePlan | str], list[str]]:
     """For each time loop of ``function``, a legal time tiling (the smallest skew up to
     ``max_skew`` that the check accepts, sizes given or from :func:`time_tile_sizes`) or why
-    there is none; and why each other top-level nest is no time loop."""
+    there is none; and why each other top-level nest is no time loop. With ``fuse``, the
+    sweeps of each step fused row by row where :func:`~poly.time_tiles.fusion_shifts` finds
+    shifts that allow it (else apart, and why in the other list)."""
     try:
         schedule = Schedule.of(function)
     except ScheduleError as e:
         return [], [f"no whole-function schedule: {e.message}"]
     loops, others = find_time_loops(schedule)
-    plans = [
-        _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew) for loop in loops
-    ]
+    plans: list[TimeTilePlan | str] = []
+    for loop in loops:
+        plan: TimeTilePlan | str = ""
+        if fuse:
+            shifts = fusion_shifts(schedule, loop)
+            if isinstance(shifts, str):
+                others.append(shifts)
+            else:
+                fused = tuple(sorted(shifts.items()))
+                plan = _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew, fused)
+                if isinstance(plan, str):
+                    others.append(f"fused sweeps not tiled: {plan}")
+        if not isinstance(plan, TimeTilePlan):
+            plan = _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew)
+        plans.append(plan)
     return plans, others
 
 
@@ -192,15 +220,16 @@ def _plan_loop(
     time_size: int | None,
     space_sizes: Sequence[int],
     max_skew: int,
+    shifts: tuple[tuple[str, int], ...] | None = None,
 ) -> TimeTilePlan | str:
     last = ""
     for skew in range(max_skew + 1):
         if space_sizes:
-            sizes: TimeTiling | str = TimeTiling(time_size or 1, tuple(space_sizes), skew)
+            sizes: TimeTiling | str = TimeTiling(time_size or 1, tuple(space_sizes), skew, shifts)
         else:
-            sizes = time_tile_sizes(loop, skew, machine)
+            sizes = time_tile_sizes(loop, skew, machine, shifts)
             if isinstance(sizes, TimeTiling) and time_size:
-                sizes = TimeTiling(time_size, sizes.space_sizes, skew)
+                sizes = TimeTiling(time_size, sizes.space_sizes, skew, shifts)
         if isinstance(sizes, str):
             return sizes
         try:
@@ -237,11 +266,12 @@ def time_tile_function(
     space_sizes: Sequence[int] = (),
     max_skew: int = MAX_SKEW,
     min_gain: float = 0.0,
+    fuse: bool = False,
 ) -> TimeTileResult:
     """``module`` with function ``name`` time-tiled where :func:`plan_time_tiles` finds a
     legal tiling whose model gain is at least ``min_gain``; ``module`` is untouched."""
     function = module.function(name)
-    plans, others = plan_time_tiles(function, machine, time_size, space_sizes, max_skew)
+    plans, others = plan_time_tiles(function, machine, time_size, space_sizes, max_skew, fuse)
     plans = [
         p if isinstance(p, str) or p.gain >= min_gain else f"{p.describe()}: not enough gain"
         for p in plans
@@ -256,7 +286,8 @@ def time_tile_function(
             schedule = together
         else:
             plans[plans.index(plan)] = f"{plan.describe()}: not legal with the others"
-    return TimeTileResult(schedule.apply(), plans, others, schedule)
+    split = any(p.tiling.fused for p in chosen)  # no guard where only some sweeps run
+    return TimeTileResult(schedule.apply(split=split), plans, others, schedule)
 
 
 @dataclass
@@ -272,13 +303,20 @@ class TimeTile(PassOptions):
     space_sizes: tuple[int, ...] = option((), minimum=1)
     max_skew: int = option(MAX_SKEW, minimum=0)
     l2: int = option(0, minimum=0)
+    fuse: bool = False
 
     def run(self, module: Module, context: PassContext) -> Module:
         machine = machine_from_options({"l2": self.l2 or None})
         for function in functions(module, context):
             name = function_name(function)
             result = time_tile_function(
-                module, name, machine, self.time_size or None, self.space_sizes, self.max_skew
+                module,
+                name,
+                machine,
+                self.time_size or None,
+                self.space_sizes,
+                self.max_skew,
+                fuse=self.fuse,
             )
             for plan in result.plans:
                 if isinstance(plan, TimeTilePlan):

@@ -500,3 +500,29 @@ def test_an_inner_loop_empty_for_some_rows_runs_no_remainder_there(
         args = [np.arange(1, 65, dtype=np.int32).reshape(4, 16), n] if n is not None else []
         outcome = check_equivalent(module, tiled, *args, backend=backend)
         assert outcome, f"n = {n}: {outcome}"
+
+
+def test_constant_subscripts_defined_in_the_body_are_written_into_the_tile_s_maps() -> None:
+    # generated code (a schedule's peeled row) defines its constant subscripts in the loop
+    # body; the tile copies the accesses, not the body, so the constant goes into the map
+    module = affine.parse(
+        """
+func.func @f(%A: memref<64x64xf32>, %B: memref<64x64xf32>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 1 to 63 {
+      %c1 = arith.constant 1 : index
+      %0 = affine.load %A[%c1, %j] : memref<64x64xf32>
+      %1 = affine.load %A[%c1, %j - 1] : memref<64x64xf32>
+      %2 = arith.addf %0, %1 : f32
+      affine.store %2, %B[%i, %j] : memref<64x64xf32>
+    }
+  }
+  return
+}
+""",
+        "f.mlir",
+    )
+    result, _ = run_pipeline(module, PIPELINES["regtile"])
+    text = print_module(result)
+    assert "affine.vector_load %arg0[1, %" in text
+    assert check_equivalent(module.functions()[0], result.functions()[0], backend="c")

@@ -359,3 +359,33 @@ def test_vectors_forward_only_the_same_vector() -> None:
     assert "memref.alloc" not in text
     assert text.count("affine.vector_load %arg2") == 2  # the overlapping and the narrower
     _equivalent(module, result.module)
+
+
+def test_arguments_taken_apart_forward_across_stores_to_another_argument() -> None:
+    # %B may be %A's alias unless the caller says the arguments are apart (as the
+    # dependence model takes them: the auto-scheduler's fused sweeps)
+    module = affine.parse(
+        """
+func.func @f(%A: memref<16xf32>, %B: memref<16xf32>) {
+  affine.for %i = 0 to 16 {
+    %a = affine.load %A[%i] : memref<16xf32>
+    affine.store %a, %B[%i] : memref<16xf32>
+    %b = affine.load %A[%i] : memref<16xf32>
+    %s = arith.addf %a, %b : f32
+    affine.store %s, %B[%i] : memref<16xf32>
+  }
+  return
+}
+""",
+        "f.mlir",
+    )
+    block = next(op for op in module.functions()[0].walk() if op.name == "affine.for")
+    body = block.regions[0].blocks[0]
+    assert transforms.plan_block(body) == []
+    apart = transforms.plan_block(body, arguments_apart=True)
+    assert [p.kind for p in apart] == ["redundant", "dead"]
+    original = module.clone()
+    transforms.scalar_replacement.scalar_replace_function(
+        module.functions()[0], arguments_apart=True
+    )
+    _equivalent(original, module)
