@@ -84,3 +84,25 @@ def test_time_tiles_the_check_accepts_compute_the_same_results(
         return
     verdict = affine.check_equivalent(module, result.module)
     assert verdict, f"{verdict}\n{text}\n{affine.print_module(result.module)}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(stencils(), st.integers(1, 4), st.integers(2, 6))
+def test_fused_sweeps_with_their_loads_forwarded_compute_the_same_results(
+    kernel: tuple[str, int], time_size: int, space_size: int
+) -> None:
+    # the auto-scheduler's fused steps: each statement where it writes, some rows behind,
+    # tiled by rows, then the loads of values loaded or stored before in the same
+    # iteration forwarded with the arrays apart (they are distinct arguments)
+    from transforms.scalar_replacement import scalar_replace_function
+
+    text, _ = kernel
+    module = affine.parse(text, "stencil.mlir")
+    result = time_tile_function(module, "stencil", detect(), time_size, (space_size,), fuse=True)
+    if result.schedule is None:
+        (reason,) = result.plans
+        assert "no skew up to 4 makes time tiles legal" in reason, reason
+        return
+    scalar_replace_function(result.module.function("stencil"), arguments_apart=True)
+    verdict = affine.check_equivalent(module, result.module)
+    assert verdict, f"{verdict}\n{text}\n{affine.print_module(result.module)}"
