@@ -234,22 +234,28 @@ def _placed(
     for s in schedule.statements:
         source = schedule.maps[s.name]
         space = isl.LocalSpace.from_space(s.space)
-        ours = s.name in loop.sweep
-        t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
-        prefix = prefix_of(s, t) if ours else [isl.PwAff.zero_on_domain(space)] * width
-        head = source.project_out(isl.dim_type.out, 1, source.dim(isl.dim_type.out) - 1)
-        placed = head  # the top-level position first: other nests keep their order
-        for pa in prefix:
-            placed = placed.flat_range_product(isl.Map.from_pw_aff(pa))
-        if ours and inner_of is not None:
-            for pa in inner_of(s, t):
-                placed = placed.flat_range_product(isl.Map.from_pw_aff(pa))
+        ours = s.name in loop.sweep  # then inside the time loop: its IV is dimension 0
+        t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0) if ours else None
+        prefix = prefix_of(s, t) if t is not None else [isl.PwAff.zero_on_domain(space)] * width
+        # the top-level position first: other nests keep their order
+        placed = _joined(
+            source.project_out(isl.dim_type.out, 1, source.dim(isl.dim_type.out) - 1), prefix
+        )
+        if t is not None and inner_of is not None:
+            placed = _joined(placed, inner_of(s, t))
         else:
             placed = placed.flat_range_product(source.project_out(isl.dim_type.out, 0, 1))
         piece = isl.UnionMap.from_map(placed.intersect_domain(s.domain))
         result = piece if result is None else result.union(piece)
     assert result is not None  # a time loop has statements
     return schedule.replace(result)
+
+
+def _joined(first: isl.Map, pieces: list[isl.PwAff]) -> isl.Map:
+    """``first`` with the values of ``pieces`` appended to its range."""
+    for pa in pieces:
+        first = first.flat_range_product(isl.Map.from_pw_aff(pa))
+    return first
 
 
 MAX_SHIFT = 4  # rows a fused sweep may run behind the element it writes
@@ -267,9 +273,8 @@ def fusion_shifts(schedule: Schedule, loop: TimeLoop) -> dict[str, int] | str:
     for s in loop.statements:
         space = isl.LocalSpace.from_space(s.space)
         t = isl.PwAff.var_on_domain(space, isl.dim_type.set, 0)
-        where = isl.Map.from_pw_aff(inner(s, t)[0])
-        for pa in inner(s, t)[1:]:
-            where = where.flat_range_product(isl.Map.from_pw_aff(pa))
+        first, *rest = inner(s, t)
+        where = _joined(isl.Map.from_pw_aff(first), rest)
         if not where.intersect_domain(s.domain).is_injective():
             return f"{loop.name}: {s.name} writes an element twice in a step, not fused"
     while True:

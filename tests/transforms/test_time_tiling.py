@@ -461,3 +461,16 @@ def test_the_auto_scheduler_fuses_sweeps_where_forwarding_saves_loads() -> None:
     assert any(
         r.startswith("sweeps not fused: ") and "saves 17% of the loads" in r for r in report.remarks
     )
+
+
+@pytest.mark.parametrize("fuse", [False, True])
+def test_a_statement_outside_every_loop_keeps_its_place(fuse: bool) -> None:
+    # A[0] = 0 before jacobi-1d's time loop: a statement with no loop (no time dimension)
+    text = (KERNELS / "jacobi_1d.mlir").read_text()
+    start = text.index("  affine.for %t")
+    store = "  %z = arith.constant 0.0 : f32\n  affine.store %z, %A[0] : memref<40xf32>\n"
+    module = affine.parse(text[:start] + store + text[start:], "jacobi_1d.mlir")
+    result = time_tile_function(module, "jacobi_1d", detect(), 2, (5,), fuse=fuse)
+    (plan,) = result.tiled
+    assert plan.tiling.fused == fuse
+    assert affine.check_equivalent(module, result.module)
