@@ -266,6 +266,25 @@ func.func @doitgen(%A: memref<10x8x12xf32>, %C4: memref<12x12xf32>, %sum: memref
 """
 
 
+# a max-plus chain over a triangle: one accumulator C[j] along k, no loop along which every
+# access is contiguous, and the rows j bound k: a tile of the reduction alone
+SCALAR_CHAIN = """
+func.func @chain(%A: memref<24x24x{t}>, %B: memref<24x24x{t}>, %C: memref<24x{t}>) {{
+  affine.for %j = 0 to 24 {{
+    affine.for %k = 0 to affine_map<(d0) -> (d0)>(%j) {{
+      %c = affine.load %C[%j] : memref<24x{t}>
+      %a = affine.load %A[%j, %k] : memref<24x24x{t}>
+      %b = affine.load %B[%k, %j] : memref<24x24x{t}>
+      %s = arith.{add} %a, %b : {t}
+      %m = arith.{max} %c, %s : {t}
+      affine.store %m, %C[%j] : memref<24x{t}>
+    }}
+  }}
+  return
+}}
+"""
+
+
 def _tiles_and_objections(
     name: str, text: str | None = None, cache: int | None = None
 ) -> list[tuple[str, str | None, bool]]:
@@ -340,6 +359,25 @@ def test_which_register_tiles_pay() -> None:
     # a convolution's filter rows: 5 of them per group of vectors, read again by the next
     (conv,) = _tiles_and_objections("conv2d")
     assert conv[1] is None and "reduction" in conv[0], conv
+    # nussinov's table[i][j] = max(table[i][j], table[i][k] + table[k + 1][j]) over k: one
+    # integer accumulator, whose chain through memory (a store, then a load of it) is
+    # several times the one-cycle max: held in a register it ran 1.26-1.28x
+    *_, chain = _tiles_and_objections("nussinov")
+    assert chain[0].startswith("reduction affine.for at nussinov.mlir:36:7") and chain[1] is None
+    for kind, max_op, add_op, pays in (
+        ("i32", "maxsi", "addi", None),
+        (
+            "f32",
+            "maximumf",
+            "addf",
+            "one scalar accumulator: a single dependence chain, as in the original",
+        ),
+        ("index", "maxsi", "addi", None),
+    ):
+        (chain,) = _tiles_and_objections(
+            "chain", SCALAR_CHAIN.format(t=kind, max=max_op, add=add_op)
+        )
+        assert chain[0].startswith("reduction") and chain[1] == pays, (kind, chain)
 
 
 def test_no_vector_runs_across_a_permuted_layout() -> None:
