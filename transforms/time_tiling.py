@@ -199,7 +199,10 @@ def plan_time_tiles(
     for loop in loops:
         plan: TimeTilePlan | str = ""
         if fuse:
-            shifts = fusion_shifts(schedule, loop)
+            try:
+                shifts: dict[str, int] | str = fusion_shifts(schedule, loop)
+            except ScheduleError as e:
+                shifts = f"{loop.name}: its sweeps not fused: {e.message}"
             if isinstance(shifts, str):
                 others.append(shifts)
             else:
@@ -287,7 +290,18 @@ def time_tile_function(
         else:
             plans[plans.index(plan)] = f"{plan.describe()}: not legal with the others"
     split = any(p.tiling.fused for p in chosen)  # no guard where only some sweeps run
-    return TimeTileResult(schedule.apply(split=split), plans, others, schedule)
+    try:
+        return TimeTileResult(schedule.apply(split=split), plans, others, schedule)
+    except ScheduleError as e:
+        if not split:
+            raise
+        # the split loops of unknown sizes need conditions affine.if cannot write (a
+        # disjunction): the sweeps apart instead
+        apart = time_tile_function(
+            module, name, machine, time_size, space_sizes, max_skew, min_gain
+        )
+        apart.others.append(f"fused sweeps not tiled: {e.message}")
+        return apart
 
 
 @dataclass
