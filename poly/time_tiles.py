@@ -267,7 +267,7 @@ def fusion_shifts(schedule: Schedule, loop: TimeLoop) -> dict[str, int] | str:
     finds reversed moves its target one row further behind, up to :data:`MAX_SHIFT`."""
     ranks = {w.dim(isl.dim_type.out) for w in loop.writes.values()}
     if len(ranks) != 1:
-        return f"{loop.name}: its sweeps write arrays of different ranks, not fused"
+        return f"{loop.name}: its sweeps write arrays of different ranks"
     shifts = {s.name: 0 for s in loop.statements}
     inner = _fused_inner(loop, shifts)
     for s in loop.statements:
@@ -276,17 +276,17 @@ def fusion_shifts(schedule: Schedule, loop: TimeLoop) -> dict[str, int] | str:
         first, *rest = inner(s, t)
         where = _joined(isl.Map.from_pw_aff(first), rest)
         if not where.intersect_domain(s.domain).is_injective():
-            return f"{loop.name}: {s.name} writes an element twice in a step, not fused"
+            return f"{loop.name}: {s.name} writes an element twice in a step"
     while True:
         verdict = fused_schedule(schedule, loop, shifts).check()
         if verdict:
             return shifts
         found = verdict.violation
-        if found is None:
-            return f"{loop.name}: its sweeps not fused: {verdict.reason}"
+        if found is None or found.dependence.source.name == found.dependence.target.name:
+            return f"{loop.name}: {verdict}"
         target = found.dependence.target.name
-        if found.dependence.source.name == target or shifts[target] == MAX_SHIFT:
-            return f"{loop.name}: its sweeps not fused: {verdict.reason}"
+        if shifts[target] == MAX_SHIFT:
+            return f"{loop.name}: {target} would run more than {MAX_SHIFT} rows behind ({verdict})"
         shifts[target] += 1
 
 

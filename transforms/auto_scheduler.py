@@ -145,7 +145,7 @@ from transforms.registry import PassContext
 from transforms.scalar_expansion import expand_function
 from transforms.scalar_replacement import scalar_replace_function
 from transforms.tiling import LoopTile
-from transforms.time_tiling import MIN_GAIN, time_tile_function
+from transforms.time_tiling import MIN_GAIN, NOT_FUSED, time_tile_function
 from transforms.transposed_copy import transpose_copies
 from transforms.unroll_jam import interleave_chains
 
@@ -561,7 +561,7 @@ def time_tiled(
         saved = forwarded_share(_function_in(result.module, name))
         if saved < FUSED_LOADS_SAVED:
             remarks.extend(
-                f"sweeps not fused: {t}: forwarding saves {saved:.0%} of the loads of its "
+                f"{NOT_FUSED}{t}: forwarding saves {saved:.0%} of the loads of its "
                 f"innermost loop (at least {FUSED_LOADS_SAVED:.0%} wanted)"
                 for t in tiles
             )

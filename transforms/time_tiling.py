@@ -50,6 +50,7 @@ MIN_GAIN = 4.0  # the auto-scheduler's threshold: heat-3d's tiles (2) measured 0
 MAX_SKEW = 4
 L1_SHARE = 5 / 8  # of the L1 cache one step of a tile may touch (the rest: other data)
 VECTOR_ROW = 16  # vectors an innermost tile runs at least (16 x 8 lanes: rows of 128 f32)
+NOT_FUSED = "sweeps not fused: "  # the reasons fused sweeps were not tiled start so
 STEP_GAIN = 2.0  # L1-sized steps are preferred when they divide the traffic by more than this
 
 
@@ -202,14 +203,14 @@ def plan_time_tiles(
             try:
                 shifts: dict[str, int] | str = fusion_shifts(schedule, loop)
             except ScheduleError as e:
-                shifts = f"{loop.name}: its sweeps not fused: {e.message}"
+                shifts = f"{loop.name}: {e.message}"
             if isinstance(shifts, str):
-                others.append(shifts)
+                others.append(f"{NOT_FUSED}{shifts}")
             else:
                 fused = tuple(sorted(shifts.items()))
                 plan = _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew, fused)
                 if isinstance(plan, str):
-                    others.append(f"fused sweeps not tiled: {plan}")
+                    others.append(f"{NOT_FUSED}{plan}")
         if not isinstance(plan, TimeTilePlan):
             plan = _plan_loop(schedule, loop, machine, time_size, space_sizes, max_skew)
         plans.append(plan)
@@ -300,7 +301,7 @@ def time_tile_function(
         apart = time_tile_function(
             module, name, machine, time_size, space_sizes, max_skew, min_gain
         )
-        apart.others.append(f"fused sweeps not tiled: {e.message}")
+        apart.others.append(f"{NOT_FUSED}{e.message}")
         return apart
 
 
@@ -337,8 +338,9 @@ class TimeTile(PassOptions):
                     context.emit(plan.loop.loop, "remark", plan.describe())
                 else:
                     context.emit(function, "remark", f"not time-tiled: {plan}")
-            for reason in result.others:
-                context.emit(function, "remark", f"not time-tiled: {reason}")
+            for reason in result.others:  # the loop may be tiled with its sweeps apart
+                prefix = "" if reason.startswith(NOT_FUSED) else "not time-tiled: "
+                context.emit(function, "remark", prefix + reason)
             module = result.module
         return module
 
