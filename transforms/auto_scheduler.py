@@ -553,29 +553,26 @@ def time_tiled(
     rotation), or, where vectors are narrower than :data:`~transforms.machine.ROTATION_BITS`,
     have register tiles inside; None (and why in ``remarks``) otherwise."""
     result = time_tile_function(module, name.lstrip("@"), machine, min_gain=ROTATED_GAIN, fuse=True)
-    if result.schedule is None:
-        remarks.extend(f"not time-tiled: {p}" for p in result.plans)
-        return None
-    tiles = [p.describe() for p in result.tiled]
+    forwarded = []
     if any(p.tiling.fused for p in result.tiled):
         saved = forwarded_share(_function_in(result.module, name))
-        if saved < FUSED_LOADS_SAVED:
-            remarks.extend(
-                f"{NOT_FUSED}{t}: forwarding saves {saved:.0%} of the loads of its "
-                f"innermost loop (at least {FUSED_LOADS_SAVED:.0%} wanted)"
-                for t in tiles
-            )
-            result = time_tile_function(module, name.lstrip("@"), machine, min_gain=ROTATED_GAIN)
-            if result.schedule is None:
-                remarks.extend(f"not time-tiled: {p}" for p in result.plans)
-                return None
-            tiles = [p.describe() for p in result.tiled]
-        else:
-            tiles.append(
+        if saved >= FUSED_LOADS_SAVED:
+            forwarded.append(
                 f"the fused sweeps' loads of values loaded or stored before in the same "
                 f"iteration forwarded: {saved:.0%} of the innermost loop's loads (the "
                 "schedule re-applies with --affine-schedule split)"
             )
+        else:
+            remarks.extend(
+                f"{NOT_FUSED}{p.describe()}: forwarding saves {saved:.0%} of the loads of "
+                f"its innermost loop (at least {FUSED_LOADS_SAVED:.0%} wanted)"
+                for p in result.tiled
+            )
+            result = time_tile_function(module, name.lstrip("@"), machine, min_gain=ROTATED_GAIN)
+    if result.schedule is None:
+        remarks.extend(f"not time-tiled: {p}" for p in result.plans)
+        return None
+    tiles = [p.describe() for p in result.tiled] + forwarded
     timed = Candidate(
         "original+time tiles", result.module, original.cost, str(result.schedule), tiles
     )
@@ -587,7 +584,7 @@ def time_tiled(
     )
     gain = min(p.gain for p in result.tiled)
     if gain < MIN_GAIN and not inside_pays:
-        remarks.extend(f"not time-tiled: {t}: not enough gain" for t in tiles)
+        remarks.extend(f"not time-tiled: {p.describe()}: not enough gain" for p in result.tiled)
         return None
     return registers or timed
 
