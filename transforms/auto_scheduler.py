@@ -169,6 +169,7 @@ class Candidate:
     schedule: str = ""  # the schedule applied, as ISL text ("" for the source's)
     tiles: list[str] = field(default_factory=list)
     untiled: Candidate | None = None  # the same schedule without cache tiles
+    split: bool = False  # its code needs loops split where their statements change
 
 
 @dataclass
@@ -183,6 +184,7 @@ class FunctionReport:
     tiles: list[str]
     costs: dict[str, float]
     remarks: list[str]
+    split: bool = False  # apply the schedule with its loops split (``--affine-schedule split``)
 
     def text(self) -> str:
         lines = [f"{self.function} at {self.location}: {self.chosen}"]
@@ -190,7 +192,8 @@ class FunctionReport:
         costs = ", ".join(f"{k} {v:.3g}" for k, v in self.costs.items())
         lines.append(f"  model cost (lower is better): {costs}")
         if self.schedule:
-            lines.append(f"  schedule: {self.schedule}")
+            split = " (apply with split)" if self.split else ""
+            lines.append(f"  schedule{split}: {self.schedule}")
         lines += [f"  {t}" for t in self.tiles]
         lines += [f"  {r}" for r in self.remarks]
         return "\n".join(lines)
@@ -501,7 +504,10 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
         return None
     if machine.rotates_loads:
         done += rotate_function_loads(_function_in(module, name))
-    return Candidate(f"{base.name}+regtile", module, base.cost, base.schedule, [*base.tiles, *done])
+    tiles = [*base.tiles, *done]
+    return Candidate(
+        f"{base.name}+regtile", module, base.cost, base.schedule, tiles, split=base.split
+    )
 
 
 def expanded_register_tiled(
@@ -574,7 +580,12 @@ def time_tiled(
         return None
     tiles = [p.describe() for p in result.tiled] + forwarded
     timed = Candidate(
-        "original+time tiles", result.module, original.cost, str(result.schedule), tiles
+        "original+time tiles",
+        result.module,
+        original.cost,
+        str(result.schedule),
+        tiles,
+        split=bool(forwarded),
     )
     registers = register_tiled(timed, name, machine)
     # below MIN_GAIN, tiles are kept for the register tiles inside: those that rotate
@@ -687,6 +698,7 @@ def plan_function(
         best.tiles,
         {c.name: c.cost for c in _all(original, candidates)},
         remarks,
+        best.split,
     )
     return best.module, report
 

@@ -84,6 +84,7 @@ class Explorer:
         self.history: list[Schedule] = [self.original]
         self.params = dict(params) if params is not None else None
         self.inputs = list(inputs) if inputs is not None else None
+        self.split = False  # code with loops split where their statements change
         drawable = [s.name for s in self.original.statements if 1 <= s.depth <= 3]
         self.statement: str | None = drawable[0] if drawable else None
 
@@ -171,13 +172,16 @@ class Explorer:
         """Whether the auto-scheduler (``transforms.auto_scheduler``) is installed."""
         return importlib.util.find_spec(AUTO_SCHEDULE) is not None
 
-    def auto_schedule(self) -> Explorer:
+    def auto_schedule(self, **options: Any) -> Explorer:
         """Continue from the schedule the auto-scheduler chooses for this function (its
-        report's ISL text; the source's when it keeps the original)."""
+        report's ISL text; the source's when it keeps the original), with its loops split
+        where the report says so (:attr:`split`); ``options`` go to the auto-scheduler
+        (``l2=`` KiB...)."""
         auto = importlib.import_module(AUTO_SCHEDULE)
-        result = auto.auto_schedule(self.module)
+        result = auto.auto_schedule(self.module, **options)
         name = self._name()
         report = next(r for r in result.functions if r.function == name)
+        self.split = report.split
         return self.set_schedule(report.schedule) if report.schedule else self.reset()
 
     # -- what a step shows ---------------------------------------------------------------------------
@@ -192,8 +196,9 @@ class Explorer:
 
     def new_module(self) -> Module:
         """A new module running the current schedule (also when it is illegal: check
-        :attr:`verdict`)."""
-        return self.schedule.apply(tile_parametric=tile_parametric, checked=False)
+        :attr:`verdict`); with :attr:`split`, its loops split where the statements they run
+        change, so that none keeps a guard (a fused time tile's rows)."""
+        return self.schedule.apply(tile_parametric=tile_parametric, checked=False, split=self.split)
 
     def mlir(self) -> str:
         """The new module's MLIR."""

@@ -146,3 +146,28 @@ def test_starting_from_the_auto_schedule() -> None:
     ex.auto_schedule()
     assert ex.verdict.legal
     assert affine.check_equivalent(module, affine.parse(ex.mlir()), backend="interp", seed=2)
+
+
+def test_the_auto_schedule_s_fused_sweeps_run_without_guards_in_the_explorer() -> None:
+    # fdtd-2d at 200 x 240 against an L2 of 64 KiB: the auto-scheduler fuses its sweeps in
+    # time tiles, whose code needs its loops split where the statements they run change
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kernels", ROOT / "benchmarks/kernels.py")
+    assert spec is not None and spec.loader is not None
+    kernels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernels)
+    text = (ROOT / "tests/corpus/kernels/fdtd_2d.mlir").read_text()
+    module = affine.parse(kernels.scaled_text(text, {"TMAX": 4, "NX": 200, "NY": 240}), "f.mlir")
+    ex = Explorer(module)
+    ex.auto_schedule(l2=64)
+    assert ex.split and ex.verdict.legal
+    function = ex.new_function()
+    innermost = [
+        op
+        for op in function.walk()
+        if op.name == "affine.for"
+        and not any(o.name == "affine.for" for o in op.walk() if o is not op)
+    ]
+    assert innermost and not any(o.name == "affine.if" for op in innermost for o in op.walk())
+    assert affine.check_equivalent(module, ex.new_module(), backend="c")

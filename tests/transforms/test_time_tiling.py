@@ -453,6 +453,7 @@ def test_the_auto_scheduler_fuses_sweeps_where_forwarding_saves_loads() -> None:
         "forwarded: 27% of the innermost loop's loads (the schedule re-applies with "
         "--affine-schedule split)"
     )
+    assert report.split and "  schedule (apply with split): " in result.text()
     assert affine.check_equivalent(module, result.module, backend="c")
     # jacobi-1d's fused step saves 1 of 6 loads: its sweeps stay apart, with rows jammed
     module = kernel("jacobi_1d", {"N": 4000, "T": 8})
@@ -461,6 +462,7 @@ def test_the_auto_scheduler_fuses_sweeps_where_forwarding_saves_loads() -> None:
     assert any(
         r.startswith("sweeps not fused: ") and "saves 17% of the loads" in r for r in report.remarks
     )
+    assert not report.split
 
 
 @pytest.mark.parametrize("fuse", [False, True])
