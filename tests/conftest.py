@@ -78,6 +78,25 @@ def run_mlir_opt(tool: str, text: str, *args: str) -> subprocess.CompletedProces
     )
 
 
+def corpus_kernel(name: str, sizes: dict[str, int] | None = None) -> Any:
+    """Corpus kernel ``name`` as a module, at ``sizes`` (its ``// scale:`` header's names,
+    scaled as ``benchmarks/kernels.py`` does) when given."""
+    import importlib.util
+
+    import affine
+
+    text = (CORPUS / "kernels" / f"{name}.mlir").read_text()
+    if sizes:
+        spec = importlib.util.spec_from_file_location(
+            "benchmark_kernels", ROOT / "benchmarks" / "kernels.py"
+        )
+        assert spec is not None and spec.loader is not None
+        scaling = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(scaling)
+        text = scaling.scaled_text(text, sizes)
+    return affine.parse(text, f"{name}.mlir")
+
+
 # -- golden .mlir files: `// RUN:` lines, FileCheck patterns and expected-* diagnostics -------------
 
 _RUN = re.compile(r"^//\s*RUN:\s*(?P<command>.*)$", re.M)

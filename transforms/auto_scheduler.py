@@ -136,7 +136,7 @@ from poly.tile_model import (
 from transforms.distribute import distribute_imperfect_loops
 from transforms.load_rotation import rotate_function_loads
 from transforms.loop_pass import analysis_of, functions
-from transforms.loop_utils import get_tileable_bands, maximal_bands
+from transforms.loop_utils import get_tileable_bands, innermost_loops, maximal_bands
 from transforms.machine import Machine, machine_from_options
 from transforms.parallelization import Parallelize
 from transforms.permutation import apply_permutation
@@ -606,12 +606,7 @@ def forwarded_share(function: Operation) -> float:
     scalar_replace_function` replaces by values loaded or stored before in the same
     iteration (memref arguments apart, as the dependence model takes them); ``function``
     is rewritten so."""
-    innermost = [
-        op
-        for op in function.walk()
-        if op.name == "affine.for"
-        and not any(o.name == "affine.for" for o in op.walk() if o is not op)
-    ]
+    innermost = innermost_loops(function)
     if not innermost:
         return 0.0
 

@@ -97,7 +97,7 @@ def time_tile_sizes(
         if m < loop.rank or b >= MIN_ROW
     )
     # fused sweeps are shifted by rows only: their columns would need shifts of their own
-    step_tiles = _step_tiles(loop, skew, machine, shifts) if shifts is None else iter(())
+    step_tiles = _step_tiles(loop, skew, machine) if shifts is None else iter(())
     best = _least_traffic(loop, step_tiles, machine, STEP_GAIN) or _least_traffic(
         loop, outer, machine
     )
@@ -109,9 +109,7 @@ def time_tile_sizes(
     return best
 
 
-def _step_tiles(
-    loop: TimeLoop, skew: int, machine: Machine, shifts: tuple[tuple[str, int], ...] | None
-) -> Iterator[TimeTiling]:
+def _step_tiles(loop: TimeLoop, skew: int, machine: Machine) -> Iterator[TimeTiling]:
     """Tiles over every written dimension of a loop with two or more, one step of which
     (the tile's rows and a halo of one step) fits in :data:`L1_SHARE` of the L1 cache, the
     innermost dimension at least :data:`VECTOR_ROW` vectors long: from one step to the next
@@ -129,12 +127,12 @@ def _step_tiles(
             sizes = (b,) * (loop.rank - 1) + (c,)
             if (  # whole rows (c >= row): the tiles of time_tile_sizes
                 VECTOR_ROW * lanes <= c < row
-                and _footprint(loop, TimeTiling(1, sizes, skew, shifts)) <= machine.l1 * L1_SHARE
+                and _footprint(loop, TimeTiling(1, sizes, skew)) <= machine.l1 * L1_SHARE
             ):
                 fitting.append(sizes)
     for bt in TIME_SIZES:
         for sizes in fitting:
-            yield TimeTiling(bt, sizes, skew, shifts)
+            yield TimeTiling(bt, sizes, skew)
 
 
 def _least_traffic(

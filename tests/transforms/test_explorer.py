@@ -13,11 +13,12 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="the test extra installs matplotlib")
 
-from conftest import ROOT
+from conftest import ROOT, corpus_kernel
 
 import affine
 from poly import ScheduleError
 from transforms.explorer import Explorer
+from transforms.loop_utils import innermost_loops
 
 STENCIL = (ROOT / "examples" / "stencil.mlir").read_text(encoding="utf-8")
 STORE = "affine.store %s, %A[%i, %j] at stencil.mlir:9:7"
@@ -151,23 +152,10 @@ def test_starting_from_the_auto_schedule() -> None:
 def test_the_auto_schedule_s_fused_sweeps_run_without_guards_in_the_explorer() -> None:
     # fdtd-2d at 200 x 240 against an L2 of 64 KiB: the auto-scheduler fuses its sweeps in
     # time tiles, whose code needs its loops split where the statements they run change
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("kernels", ROOT / "benchmarks/kernels.py")
-    assert spec is not None and spec.loader is not None
-    kernels = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(kernels)
-    text = (ROOT / "tests/corpus/kernels/fdtd_2d.mlir").read_text()
-    module = affine.parse(kernels.scaled_text(text, {"TMAX": 4, "NX": 200, "NY": 240}), "f.mlir")
+    module = corpus_kernel("fdtd_2d", {"TMAX": 4, "NX": 200, "NY": 240})
     ex = Explorer(module)
     ex.auto_schedule(l2=64)
     assert ex.split and ex.verdict.legal
-    function = ex.new_function()
-    innermost = [
-        op
-        for op in function.walk()
-        if op.name == "affine.for"
-        and not any(o.name == "affine.for" for o in op.walk() if o is not op)
-    ]
+    innermost = innermost_loops(ex.new_function())
     assert innermost and not any(o.name == "affine.if" for op in innermost for o in op.walk())
     assert affine.check_equivalent(module, ex.new_module(), backend="c")

@@ -4,14 +4,13 @@ every tiling computes the original's results, and what cannot be tiled says why.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 import affine
 from affine.ir.core import Operation
-from tests.conftest import run_mlir_opt
+from tests.conftest import corpus_kernel, run_mlir_opt
 from transforms.machine import detect
 from transforms.time_tiling import (
     TimeTilePlan,
@@ -20,19 +19,9 @@ from transforms.time_tiling import (
 )
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
-SCALING = Path(__file__).resolve().parents[2] / "benchmarks" / "kernels.py"
 
 
-def kernel(name: str, sizes: dict[str, int] | None = None) -> affine.Module:
-    """A corpus kernel, at ``sizes`` (its ``// scale:`` header's names) when given."""
-    text = (KERNELS / f"{name}.mlir").read_text()
-    if sizes:
-        spec = importlib.util.spec_from_file_location("benchmark_kernels", SCALING)
-        assert spec is not None and spec.loader is not None
-        scaling = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(scaling)
-        text = scaling.scaled_text(text, sizes)
-    return affine.parse(text, f"{name}.mlir")
+kernel = corpus_kernel  # a corpus kernel, at sizes of its // scale: header when given
 
 
 def guarded_rows(op: Operation) -> list[Operation]:
