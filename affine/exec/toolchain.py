@@ -89,7 +89,14 @@ BASE_FLAGS = (
 #     for (long i = 0; i < 32; i++) { a[4 * i + 7] = a[4 * i + 2]; a[4 * i + 8] = a[4 * i + 3]; }
 # iteration i + 1 reads a[4 * i + 7] before iteration i has written it. Strided accesses meet
 # this (stencils whose loops step by 2); clang computes them right and rejects the flag.
-GCC_FLAGS = ("-fno-tree-loop-vectorize",)
+# Its loop distribution (12.2, -O3) takes a copy between two `restrict` arrays out of a loop
+# that also writes the elements the copy reads, in later iterations: the copy then reads the
+# new values (a skewed band whose row `a1[j] = a0[r][j + 1]` sits beside `a0[r][j] = ...`).
+GCC_FLAGS = (
+    "-fno-tree-loop-vectorize",
+    "-fno-tree-loop-distribution",
+    "-fno-tree-loop-distribute-patterns",
+)
 
 
 def compiler_flags(compiler: Compiler) -> tuple[str, ...]:
