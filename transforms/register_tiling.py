@@ -15,7 +15,9 @@ innermost body is straight-line code) a role:
 
 The rewritten band: groups of rows, inside them groups of vectors, inside them the held
 values, the reduction loop and the body once per row (in row order) and per vector, with
-partial groups at the end (fewer rows; narrower vectors); rows or vectors from a ``max`` (a
+partial groups at the end (fewer rows; narrower vectors, or, where recomputing is harmless
+(:meth:`_TileEmitter.recomputable`), whole vectors that end where the loop ends and overlap
+the group before); rows or vectors from a ``max`` (a
 time tile's edge) are grouped under an ``affine.if`` per result being the largest, all under a
 test that there are rows at all. Straight-line copies share
 loads of one address (until a store to the same buffer), forward stored values to later
@@ -668,6 +670,27 @@ class _TileEmitter:
         self.in_tile = _needed_past(self.body, set(self.packed))
         self.hoisted = _hoistable(self.body, tile, self.held_ops)
         self.buffers: dict[Operation, tuple[Value, ValueMap]] = {}
+        self.overlapped = self.recomputable()
+
+    def recomputable(self) -> bool:
+        """Whether iterations of the vector loop may run again after later ones with the
+        same effect, so a partial vector at its end can be a whole one that overlaps the
+        group before: no reduction, every store moving along the vector loop, at most one
+        store per buffer, and no load from a buffer the body stores to (every value
+        recomputed is the one computed before, and stored where it was)."""
+        if self.v is None or self.tile.lanes == 1 or self.tile.reduction is not None:
+            return False
+        written: set[Value] = set()
+        for store in self.body.stores():
+            buffer = buffer_of(self.body.memref(store))
+            if buffer in written or not self.vectorised[store]:
+                return False
+            written.add(buffer)
+        return not any(
+            buffer_of(self.body.memref(op)) in written
+            for op in self.body.ops
+            if op.name == "affine.load"
+        )
 
     # -- one tile
 
@@ -849,7 +872,12 @@ class _TileEmitter:
         if span.map.is_single_constant():
             remainder = span.map.single_constant_result % group
             if span.map.single_constant_result > 0 and remainder > 0:
-                tail(at, start, remainder)
+                lanes = self.tile.lanes
+                whole = -(-remainder // lanes) * lanes  # at most a group: a group ran before
+                if loop is self.tile.vector and self.overlapped and whole > remainder:
+                    tail(at, _shifted(start, remainder - whole), whole)
+                else:
+                    tail(at, start, remainder)
             return
         for size in sizes[1:]:
             # where the loop runs no iteration (ub < lb: j from i to 6 past i = 6), the
