@@ -334,6 +334,13 @@ def build_versions(
     return built
 
 
+def kernel_text(name: str, float_type: str = "f32") -> str:
+    """Kernel ``name`` of the corpus at its LARGE sizes, its f32 values as ``float_type``
+    (the corpus is written in f32; PolyBench's default is double)."""
+    text = scaled_text((KERNELS / f"{name}.mlir").read_text(), KNOWN[name].sizes)
+    return text if float_type == "f32" else text.replace("f32", float_type)
+
+
 def measure(
     name: str, args, runner: Runner, passes: dict, skipped: set[str], compilers
 ) -> dict[str, Outcome]:
@@ -342,9 +349,7 @@ def measure(
     import affine
     from affine.exec.inputs import resolve_function
 
-    text = scaled_text((KERNELS / f"{name}.mlir").read_text(), KNOWN[name].sizes)
-    if args.type != "f32":  # the corpus is written in f32; PolyBench's default is double
-        text = text.replace("f32", args.type)
+    text = kernel_text(name, args.type)
     original = affine.parse(text, f"{name}.mlir")
     func = resolve_function(original)
     rtol = tolerance(func)

@@ -61,6 +61,15 @@ def test_sizes_match_the_scale_header(name: str) -> None:
         assert bench.flops(bench.sizes) > 1e8
 
 
+@pytest.mark.parametrize("name", sorted(POLYBENCH_4_2))
+def test_every_kernel_reads_in_double(name: str) -> None:
+    # --type f64: the f32 corpus in PolyBench's default type; kernels written in f64 stay
+    func = resolve_function(affine.parse(auto_schedule.kernel_text(name, "f64"), name))
+    element_types = {str(t.element_type) for t in signature(func)[0]}
+    assert "f32" not in element_types
+    assert element_types & {"f64", "i32", "i64"}
+
+
 def test_the_tuning_benchmark_times_kernels_of_the_auto_schedule_table() -> None:
     tune, auto = load("tune"), load("auto_schedule")
     assert set(tune.DEFAULT) <= set(auto.POLYBENCH)
