@@ -148,7 +148,7 @@ def test_sizes_fit_the_l2_cache_and_rows_stay_long() -> None:
 # heat-3d: a row (i, j) is N floats in A and B, tiles leave k whole and lean back 2 rows a
 # step (two sweeps); two consecutive steps of a b x b tile touch (b + 4)^2 rows, which must
 # fit L2 (1 MiB), the whole tile's (b + 2 bt)^2 rows need not. b = 16 fits up to N = 327
-# ((20^2 x 327 x 8 bytes = 1022 KiB), 32 never ((36^2 x 8 x 120 = 1215 KiB); of 16 x 16,
+# (20^2 x 327 x 8 bytes = 1022 KiB), 32 never (36^2 x 8 x 120 = 1215 KiB); of 16 x 16,
 # 8 steps cut the traffic most (8 x 256 / 32^2 = 2; 4 steps 1.78, 16 steps 1.78). The
 # whole tile of 8 steps (32^2 x 260 x 8 bytes = 2080 KiB at N = 260) exceeds L2: sized by
 # it, the tiles were 2 steps (traffic / 1.28), which ran 0.92x, against 2.1x for these.
