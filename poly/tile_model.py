@@ -354,19 +354,47 @@ def _unit_cost(a: Access, position: int | None) -> float:
     return 1.0 if stride in (1, -1) else STRIDED_COST
 
 
+def _transposed_unit_cost(a: Access, position: int | None) -> float:
+    """One run of read ``a`` when the loop of IV ``position`` is innermost and the array is
+    read from a copy laid out with the coordinate that loop moves last: stride-1 wherever
+    one coordinate moves by one, whichever it is."""
+    moves = None if position is None else coordinate_moves(a, position)
+    moving = [m for m in moves or () if m]
+    if len(moving) == 1 and abs(moving[0]) == 1:
+        return 1.0
+    return _unit_cost(a, position)
+
+
 def cheapest_innermost(
-    band: Sequence[Operation], model: Model, counts: Mapping[object, int] | None = None
+    band: Sequence[Operation],
+    model: Model,
+    counts: Mapping[object, int] | None = None,
+    transposing: bool = False,
 ) -> int:
     """The position in ``band`` of the loop whose being innermost makes the accesses
     inside the band cheapest (:func:`access_cost`'s units, runs by ``counts``); the
-    innermost one on ties."""
+    innermost one on ties. With ``transposing``, arrays of rank 2 or more the band only
+    reads are priced as read from transposed copies
+    (:mod:`transforms.transposed_copy`), which a caller must then make or price again."""
     accesses = [a for a in model.accesses if band[0] in a.statement.loops]
+    written = {a.memref for a in accesses if a.is_write}
+
+    def transposable(a: Access) -> bool:
+        t = a.memref.type
+        return (
+            transposing
+            and not a.is_write
+            and a.memref not in written
+            and isinstance(t, MemRefType)
+            and len(t.shape) >= 2
+        )
+
     costs = []
     for loop in band:
         total = 0.0
         for a in accesses:
-            unit = _unit_cost(a, _position(a, loop))
-            total += unit * (counts or {}).get(_op_key(a.op), 1)
+            unit_cost = _transposed_unit_cost if transposable(a) else _unit_cost
+            total += unit_cost(a, _position(a, loop)) * (counts or {}).get(_op_key(a.op), 1)
         costs.append(total)
     return min(range(len(band)), key=lambda k: (costs[k], -k))
 
