@@ -1587,7 +1587,8 @@ def _unshared_strided(
     """A load that a tile moving its reduction loop innermost makes walk memory by rows
     with no reuse: an outer subscript moves with the reduction loop, the tile's rows (if
     any) do not share the load, it is not read again at every iteration of a loop around
-    the tile from a memref of at most half of ``cache`` bytes, and the lines the tile reads
+    the tile from a memref of at most half of ``cache`` bytes, the tile's rows do not read
+    each of its rows again (:func:`_rows_reread`), and the lines the tile reads
     of it over the whole reduction loop exceed half of ``l1`` (or of ``cache``, when
     smaller: caches shrunk to stand for large data) (else the next group of
     vectors reads them again from L1: a convolution's rows of input, 2.05-2.2x); None when
@@ -1621,8 +1622,22 @@ def _unshared_strided(
                 continue  # the next group of vectors reads these lines again from L1
         rows = tile.rows
         if rows is None or any(_moves(access, n, _iv(rows)) for n in range(access.map.num_results)):
+            if rows is not None and _rows_reread(body, memref, tile):
+                continue  # the rows read each other's rows of it: a convolution's input
             return op
     return None
+
+
+def _rows_reread(body: Body, memref: Value, tile: RegisterTile) -> bool:
+    """Whether the tile's rows read each row of ``memref`` they read at least twice on
+    average: its loads at every row touch at most half as many distinct rows as there are
+    loads (a 3 x 3 convolution's input under 5 rows: 7 rows for 45 loads)."""
+    loads = sum(
+        1
+        for op in body.ops
+        if op.name == "affine.load" and op in body.needed and body.memref(op) is memref
+    )
+    return 2 * _rows_read(body, memref, tile) <= loads * tile.row_factor
 
 
 def _bytes_of(memref: Value) -> int:
