@@ -153,6 +153,7 @@ from transforms.tiling import LoopTile
 from transforms.time_tiling import MIN_GAIN, NOT_FUSED, time_tile_function
 from transforms.transposed_copy import transpose_copies
 from transforms.unroll_jam import interleave_chains
+from transforms.vector_sums import vector_sums_function
 
 MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
 TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
@@ -728,6 +729,18 @@ def plan_function(
         if timed is not None:
             candidates.append(timed)
             best = timed
+    summed = best.module.clone()
+    sums = vector_sums_function(_function_in(summed, name), machine)
+    if sums:
+        best = Candidate(
+            f"{best.name}+sums",
+            summed,
+            best.cost,
+            best.schedule,
+            [*best.tiles, *sums],
+            split=best.split,
+        )
+        candidates.append(best)
     report = FunctionReport(
         name,
         where(function),

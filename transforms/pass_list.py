@@ -149,6 +149,12 @@ for _name, _module, _cls, _summary in (
         "Run innermost loops that carry a chain several at a time: the enclosing loop unrolled and jammed after the smallest legal skew (chains, max-skew, max-streams)",
     ),
     (
+        "affine-vector-sums",
+        "vector_sums",
+        "VectorSums",
+        "Vectorise loops carrying two or more float sums of stride-1 loads, each sum's additions in the source's order (vector.reduction <add>, ordered; vector-bits)",
+    ),
+    (
         "affine-rotate-loads",
         "load_rotation",
         "RotateLoads",

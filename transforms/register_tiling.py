@@ -332,7 +332,7 @@ def rows_in_registers(
     return best
 
 
-def _unit_stride_layout(t: Type) -> bool:
+def unit_stride_layout(t: Type) -> bool:
     """The identity layout, or a strided one whose last stride is 1."""
     if not isinstance(t, MemRefType) or t.has_identity_layout:
         return True
@@ -353,7 +353,7 @@ def vector_blocker(body: Body, loop: Operation) -> str | None:
         if iv in access.operands:
             if not _contiguous(access, iv):
                 return f"{where(op)} is not contiguous along {where(loop)}"
-            if not _unit_stride_layout(body.memref(op).type):
+            if not unit_stride_layout(body.memref(op).type):
                 # its last index may not be its last in memory: vector.load refuses the memref
                 return f"{where(op)} reads through a layout map whose last dimension may not be stride-1"
         if op.name == "affine.store" and iv not in access.operands:
