@@ -724,7 +724,12 @@ def plan_function(
         best = Candidate(f"{best.name}+chains", interleaved, best.cost, best.schedule, best.tiles)
         candidates.append(best)
         remarks.extend(line for _, line in chains)
-    elif not best.schedule and best.cost >= original.cost and size > machine.l2:
+    elif (
+        not best.schedule
+        and best.cost >= original.cost
+        and size > machine.l2
+        and not any(", reduction " in t for t in best.tiles)
+    ):  # register tiles that hold sums across a loop beat time tiles of it (gemm's k,i,j)
         timed = time_tiled(module, name, original, machine, remarks)
         if timed is not None:
             candidates.append(timed)

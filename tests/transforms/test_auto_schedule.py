@@ -446,6 +446,36 @@ func.func @conv(%In: memref<16x34x34xf32>, %W: memref<4x16x3x3xf32>, %Out: memre
         assert affine.check_equivalent(module, result.module, backend=backend)
 
 
+def test_a_product_summed_over_its_outermost_loop_gets_register_tiles_not_time_tiles() -> None:
+    # gemm written k, i, j: every k updates all of C, a time loop in the stencil sense, and
+    # its time tiles were taken over the register tile holding C's sums across k (1000 x
+    # 1100 x 1200: 32.2 ms against 14.2 ms with the register tile, 12.8 for the i, k, j order)
+    text = """
+func.func @g(%A: memref<64x80xf32>, %B: memref<80x72xf32>, %C: memref<64x72xf32>) {
+  affine.for %k = 0 to 80 {
+    affine.for %i = 0 to 64 {
+      affine.for %j = 0 to 72 {
+        %a = affine.load %A[%i, %k] : memref<64x80xf32>
+        %b = affine.load %B[%k, %j] : memref<80x72xf32>
+        %c = affine.load %C[%i, %j] : memref<64x72xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<64x72xf32>
+      }
+    }
+  }
+  return
+}
+"""
+    module = affine.parse(text, "gemm_kij.mlir")
+    result = auto_schedule(module, l1=8, l2=32, vector_bits=512)
+    (report,) = result.functions
+    assert "time tiles" not in report.chosen, report.chosen
+    (tile,) = [t for t in report.tiles if t.startswith("register tile")]
+    assert "reduction affine.for at gemm_kij.mlir:3:3" in tile, tile
+    assert affine.check_equivalent(module, result.module, backend="c")
+
+
 def _is_outer_loop(op) -> bool:
     return op.name == "affine.for" and op.parent_op is not None and op.parent_op.name == "func.func"
 
