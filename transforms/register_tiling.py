@@ -84,8 +84,9 @@ from poly.tile_model import LINE_BYTES, choose_tile_sizes, element_bytes
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
-from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loop
+from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loop, permute_band
 from transforms.machine import Machine, detect, machine_from_options
+from transforms.permutation import check_permutation
 from transforms.registry import PassContext
 from transforms.tiling import check_tiling, tile_with_model_order
 from transforms.unroll_jam import check_unroll_and_jam, unroll_and_jam_loop
@@ -1792,6 +1793,57 @@ def _cache_tile_bands(
     return done
 
 
+def shared_vector_loads(body: Body, tile: RegisterTile, loop: Operation) -> int:
+    """How many of the body's vector loads (moving along ``tile``'s vector loop) stay put
+    along ``loop``: loaded once for all of a tile's rows when ``loop`` is its rows loop."""
+    assert tile.vector is not None
+    vector, iv = _iv(tile.vector), _iv(loop)
+    return sum(
+        1
+        for op, access in body.access.items()
+        if op.name == "affine.load"
+        and op in body.needed
+        and vector in access.operands
+        and iv not in access.operands
+    )
+
+
+def rows_reordered(function: Operation, machine: Machine) -> list[str]:
+    """Reorder, where legal, every innermost band whose register tile (rows, vectors and a
+    reduction) would take its rows along a loop that shares fewer vector loads between
+    rows than another loop outside the tile does (:func:`shared_vector_loads`): that loop
+    moves in, right outside the vector and reduction loops, to be the rows loop. A
+    pointwise convolution ``Out[f][y][x] += W[f][c] * In[c][y][x]`` written ``f, c, y, x``
+    took rows along ``y``, each loading its own ``In`` (refused as a walk by rows with no
+    reuse, 1.00x at 64 x 64 x 128^2); along ``f`` one vector of ``In`` serves every row, as
+    ``B[k][j]`` does in gemm. Returns what was moved."""
+    done = []
+    for band in innermost_bands(function):
+        tile = plan_register_tile(band, machine)
+        if isinstance(tile, Verdict) or None in (tile.rows, tile.vector, tile.reduction):
+            continue
+        body = Body(band)
+        inside = (tile.vector, tile.reduction)
+        outside = [x for x in band if x not in inside and ForOp(x).step == 1]
+        best = max(outside, key=lambda x: (shared_vector_loads(body, tile, x), band.index(x)))
+        if shared_vector_loads(body, tile, best) <= shared_vector_loads(body, tile, tile.rows):  # type: ignore[arg-type]  # checked above
+            continue
+        order = [x for x in band if x is not best and x not in inside] + [best]
+        order += [x for x in band if x in inside]
+        permutation = [order.index(x) for x in band]
+        if not check_permutation(list(band), permutation, analysis_of(function)):
+            continue
+        described = (
+            f"{where(best)} moved inside, next to the register tile's vector loop, as its rows"
+        )
+        try:
+            permute_band(band, permutation)
+        except TransformError:
+            continue
+        done.append(described)
+    return done
+
+
 SHORT_REDUCTION = 8  # a second reduction loop this short is unrolled into the tile's body
 
 
@@ -1869,7 +1921,7 @@ def register_tile_function(
     per band tiled, where it is and its tile (:meth:`RegisterTile.describe`)."""
     if distribute:
         distribute_for_register_tiles(function, machine, pays)
-    done = []
+    done = rows_reordered(function, machine)
     if cache_tiles:
         done += _cache_tile_bands(function, machine, rows, vectors, pays)
     for band in innermost_bands(function):
