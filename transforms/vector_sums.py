@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from affine.analysis.loops import lower_bound, upper_bound
 from affine.analysis.reductions import match_reduction
-from affine.analysis.value_map import combine_maps
+from affine.analysis.value_map import combine_maps, concat
 from affine.dialects.builders import affine_yield
 from affine.dialects.common import FASTMATH_NONE
 from affine.ir.attributes import AffineMapAttr, OpaqueAttr
@@ -185,7 +185,8 @@ def vector_sums(plan: SumLoop, lanes: int) -> None:
             new = Operation.create(op.name, operands, [t], dict(op.properties), dict(op.attributes))
             vectors[op.results[0]] = put(new, op)
     g.body.append(affine_yield([sums[v.owner_op] for v in f.yield_op.operands]))  # type: ignore[index]  # the combiners' results
-    rest = new_loop(full, ub, 1, main.results, like=loop)
+    # from full groups' end, or lb where there is none (ub < lb: full lies below lb)
+    rest = new_loop(concat([lb, full]), ub, 1, main.results, like=loop)
     block.insert_before(loop, rest)
     r = ForOp(rest)
     inner: dict[Value, Value] = {f.induction_var: r.induction_var}

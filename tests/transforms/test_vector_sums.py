@@ -80,9 +80,18 @@ def test_sums_folded_in_order_are_the_source_s_bit_for_bit(
     assert outcome, (outcome, text)
 
 
-def test_bounds_that_move_with_an_outer_loop_keep_their_remainder() -> None:
-    # a triangular loop, j from i to i + 29: the groups of 4 end where the bound says
-    module = rows(40, "affine_map<(d0) -> (d0)>(%i)", "affine_map<(d0) -> (d0 + 29)>(%i)")
+# (lower, upper) bounds of j that move with the outer loop's i in 0, 3, 6
+MOVING = [
+    ("affine_map<(d0) -> (d0)>(%i)", "affine_map<(d0) -> (d0 + 29)>(%i)"),  # triangular
+    # empty at i = 6 (12 to 7): the groups of 4 would end at 12 - 8 = 4, below the start,
+    # and the iterations left must not run from there
+    ("affine_map<(d0) -> (d0 * 2)>(%i)", "7"),
+]
+
+
+@pytest.mark.parametrize(("lo", "hi"), MOVING)
+def test_bounds_that_move_with_an_outer_loop_keep_their_remainder(lo: str, hi: str) -> None:
+    module = rows(40, lo, hi)
     result = module.clone()
     plan = plan_vector_sums(inner(result))
     assert isinstance(plan, SumLoop), plan
