@@ -92,10 +92,15 @@ BASE_FLAGS = (
 # Its loop distribution (12.2, -O3) takes a copy between two `restrict` arrays out of a loop
 # that also writes the elements the copy reads, in later iterations: the copy then reads the
 # new values (a skewed band whose row `a1[j] = a0[r][j + 1]` sits beside `a0[r][j] = ...`).
+# Its SLP vectorizer (12.2, -O3 with -march=native) pairs two rows' sums of products into one
+# vector and emits vfmaddsub132pd for them, despite -ffp-contract=off: one rounding where the
+# source rounds twice (a sum of x[j + 2] * x[j + 3] - A[2i][j + 1] beside one of
+# (A[2i + 1][j + 2] + x[j]) * x[j + 2] came out one ulp off).
 GCC_FLAGS = (
     "-fno-tree-loop-vectorize",
     "-fno-tree-loop-distribution",
     "-fno-tree-loop-distribute-patterns",
+    "-fno-tree-slp-vectorize",
 )
 
 

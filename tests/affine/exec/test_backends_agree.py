@@ -175,6 +175,48 @@ def test_loads_stay_after_the_stores_they_depend_on(name: str) -> None:
     assert_backends_agree(func, random_inputs(func, seed=3))
 
 
+# Two sums a row of products, which gcc's SLP vectorizer (12.2, -O3, -march=native) paired
+# into one vector and fused with vfmaddsub despite -ffp-contract=off: one ulp off in f64. The
+# backends must agree exactly here, without the reassociation tolerance.
+PAIRED_SUMS = """
+func.func @k(%A: memref<16x64xf64>, %x: memref<64xf64>, %y: memref<16xf64>) {
+  affine.for %i = 0 to 8 {
+    %y0 = affine.load %y[%i * 2] : memref<16xf64>
+    %y1 = affine.load %y[%i * 2 + 1] : memref<16xf64>
+    %s:2 = affine.for %j = 1 to affine_map<(d0) -> (d0 + 7)>(%i) iter_args(%a0 = %y0, %a1 = %y1) -> (f64, f64) {
+      %u = affine.load %x[%j + 2] : memref<64xf64>
+      %v = affine.load %x[%j + 3] : memref<64xf64>
+      %w = affine.load %A[%i * 2, %j + 1] : memref<16x64xf64>
+      %p = arith.mulf %u, %v : f64
+      %q = arith.subf %p, %w : f64
+      %n0 = arith.addf %a0, %q : f64
+      %b = affine.load %A[%i * 2 + 1, %j + 2] : memref<16x64xf64>
+      %c = affine.load %x[%j] : memref<64xf64>
+      %d = arith.addf %b, %c : f64
+      %e = arith.mulf %d, %u : f64
+      %n1 = arith.addf %a1, %e : f64
+      affine.yield %n0, %n1 : f64, f64
+    }
+    affine.store %s#0, %y[%i * 2] : memref<16xf64>
+    affine.store %s#1, %y[%i * 2 + 1] : memref<16xf64>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_paired_sums_of_products_round_as_the_source_says(seed: int) -> None:
+    func = affine.parse(PAIRED_SUMS).functions()[0]
+    inputs = random_inputs(func, seed=seed)
+    results = []
+    for backend in ("interp", "c"):
+        copies = [a.copy() for a in inputs]
+        run(func, *copies, backend=backend)
+        results.append(copies[2])
+    assert np.array_equal(results[0], results[1]), results[0] - results[1]
+
+
 # -- the view matrix ----------------------------------------------------------------------------
 
 ROWS, COLS = 6, 8
