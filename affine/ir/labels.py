@@ -27,6 +27,9 @@ def induction_var(loop: Operation, index: int = 0) -> Value:
 
 
 def loop_label(loop: Operation, index: int = 0) -> str:
-    """``%i at k.mlir:4:3``: the loop's induction variable ``index`` and where it is."""
-    name = value_label(induction_var(loop, index))
+    """``%i at k.mlir:4:3``: the loop's induction variable ``index`` and where it is; the
+    op's name in its place where the IV has no written name (a loop the tool made, as
+    where a pass distributed one: ``affine.for at k.mlir:4:3``)."""
+    iv = induction_var(loop, index)
+    name = value_label(iv) if iv.name is not None or loop.loc is None else loop.name
     return f"{name} at {loop.loc}" if loop.loc is not None else name

@@ -37,3 +37,15 @@ def test_clones_keep_source_names_and_made_values_have_none() -> None:
     assert _names(module.operation.clone()) == _names(module.operation)
     printed = affine.print_module(module)
     assert "%x" not in printed and "%A" not in printed  # the printer numbers values itself
+
+
+def test_a_loop_is_labelled_by_its_iv_or_where_the_iv_has_no_name_by_its_op() -> None:
+    from affine.analysis.loops import lower_bound, upper_bound
+    from affine.ir.labels import loop_label
+    from transforms.loop_utils import new_loop
+
+    module = affine.parse(SOURCE, "f.mlir")
+    (loop,) = [op for op in module.walk() if op.name == "affine.for"]
+    assert loop_label(loop) == "%i at f.mlir:2:3"
+    made = new_loop(lower_bound(loop), upper_bound(loop), like=loop)  # a loop a pass makes
+    assert loop_label(made) == "affine.for at f.mlir:2:3"  # not "<argument #0> at ..."
