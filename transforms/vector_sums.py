@@ -58,6 +58,7 @@ ELEMENTWISE = frozenset(
     )
 )
 MIN_SUMS = 2  # one sum alone waits on its own additions, vectorised or not
+SUM_TYPES = ("f32", "f64")  # the ordered reduction measured and checked bit for bit
 
 
 def _moves_by_one(load: Operation, iv: Value) -> bool | None:
@@ -99,8 +100,8 @@ def plan_vector_sums(loop: Operation, min_sums: int = MIN_SUMS) -> SumLoop | Ver
     combiners = []
     for position in range(n):
         found = match_reduction(loop, position)
-        if found is None or found.kind != "addf" or not isinstance(found.value.type, FloatType):
-            return Verdict(False, f"iter_arg #{position} is no floating-point sum")
+        if found is None or found.kind != "addf" or str(found.value.type) not in SUM_TYPES:
+            return Verdict(False, f"iter_arg #{position} is no f32 or f64 sum")
         combiners.append(found.combiner)
     iv = f.induction_var
     varying: set[Value] = {iv}
