@@ -100,7 +100,7 @@ class _Access:
         return [1] * (rank - len(shape)) + shape
 
 
-def _access(op: Operation) -> _Access | None:
+def access_of(op: Operation) -> _Access | None:
     if op.name in _LOADS:
         load = LoadOp(op)
         return _Access(op, load.memref, ValueMap(load.map, tuple(load.map_operands)), load.result)
@@ -111,7 +111,7 @@ def _access(op: Operation) -> _Access | None:
     return None
 
 
-def _relation(a: _Access, b: _Access, arguments_apart: bool = False) -> str:
+def relation(a: _Access, b: _Access, arguments_apart: bool = False) -> str:
     """``same`` elements (one element, or one vector of the same type), ``distinct``
     elements, or ``may`` (overlapping or cannot tell) for two accesses."""
     if a.memref is not b.memref:
@@ -154,13 +154,13 @@ def plan_block(block: Block, arguments_apart: bool = False) -> list[Replacement]
     ``arguments_apart``, two memref arguments are taken not to alias)."""
 
     def related(a: _Access, b: _Access) -> str:
-        return _relation(a, b, arguments_apart)
+        return relation(a, b, arguments_apart)
 
     plan: list[Replacement] = []
     known: list[_Access] = []  # accesses whose element holds their value now
     pending: list[_Access] = []  # stores nothing has read yet
     for op in block.operations:
-        access = _access(op)
+        access = access_of(op)
         if access is None:
             if _is_barrier(op):
                 known, pending = [], []
@@ -191,11 +191,11 @@ def _may_write(root: Operation, access: _Access) -> bool:
     for op in root.walk():
         if op is access.op:
             continue
-        other = _access(op)
+        other = access_of(op)
         if other is None:
             if op.name not in _NESTS and _is_barrier(op):
                 return True
-        elif not other.is_load and _relation(other, access) != "distinct":
+        elif not other.is_load and relation(other, access) != "distinct":
             return True
     return False
 
@@ -205,7 +205,7 @@ def nested_source(load: Operation) -> Replacement | None:
     ``load`` reads in every instance: the same element(s), nothing that may write them in
     between (anything in the nests from there to ``load`` may run in between), and only
     affine or scf loops and conditionals on the way."""
-    access = _access(load)
+    access = access_of(load)
     assert access is not None and access.is_load
     inner = load.parent_op
     while inner is not None and inner.name in _NESTS and inner.parent is not None:
@@ -213,12 +213,12 @@ def nested_source(load: Operation) -> Replacement | None:
             return None
         ops = inner.parent.operations
         for op in reversed(ops[: ops.index(inner)]):
-            other = _access(op)
+            other = access_of(op)
             if other is None:
                 if _may_write(op, access):
                     return None
                 continue
-            found = _relation(other, access)
+            found = relation(other, access)
             if found == "same":
                 kind = REDUNDANT if other.is_load else FORWARD
                 return Replacement(kind, load, other.value, op)
