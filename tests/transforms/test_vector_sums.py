@@ -5,6 +5,8 @@ and loops whose sums or loads do not have that shape are left alone with the rea
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import run_mlir_opt
 
@@ -226,3 +228,53 @@ def test_a_sum_whose_address_the_loop_also_reads_stays_in_memory() -> None:
     result = module.clone()
     assert vector_sums_function(result.functions()[0], detect()) == []
     assert affine.print_module(result) == affine.print_module(module)
+
+
+def _random_sums_in_memory(seed: int) -> str:
+    """Rows of sums kept in memory, ``y[R i + r] += A[R i + r][j] (op) x[j + c]``, some
+    addresses through an ``affine.apply``, over ``j`` from 0, 1 or ``i`` to 40, ``i`` or
+    ``i + 5`` (empty for some ``i``, and then, with ``back``, the sums' addresses lie below
+    ``y``); now and then a load of a sum's address beside it, which keeps the loop as it is."""
+    rng = random.Random(seed)
+    rows, t = rng.randint(1, 4), rng.choice(["f32", "f64"])
+    lo = rng.choice(["0", "1", "affine_map<(d0) -> (d0)>(%i)"])
+    hi = rng.choice(["40", "affine_map<(d0) -> (d0)>(%i)", "affine_map<(d0) -> (d0 + 5)>(%i)"])
+    back = rows if hi == "affine_map<(d0) -> (d0)>(%i)" and rng.random() < 0.5 else 0
+    body = []
+    for r in range(rows):
+        address = f"%i * {rows} + {r - back}"
+        if rng.random() < 0.5:
+            body.append(f"%p{r} = affine.apply affine_map<(d0) -> (d0 * {rows} + {r - back})>(%i)")
+            address = f"%p{r}"
+        op = rng.choice(["arith.addf", "arith.subf", "arith.mulf"])
+        pair = rng.choice([f"%c{r}, %e{r}", f"%e{r}, %c{r}"])
+        body += [
+            f"%a{r} = affine.load %A[%i * {rows} + {r}, %j] : memref<{rows * 10}x48x{t}>",
+            f"%x{r} = affine.load %x[%j + {rng.randint(0, 3)}] : memref<48x{t}>",
+            f"%e{r} = {op} %a{r}, %x{r} : {t}",
+            f"%c{r} = affine.load %y[{address}] : memref<{rows * 10}x{t}>",
+            f"%s{r} = arith.addf {pair} : {t}",
+            f"affine.store %s{r}, %y[{address}] : memref<{rows * 10}x{t}>",
+        ]
+    if rng.random() < 0.2:
+        body += [
+            f"%z = affine.load %y[%i * {rows}] : memref<{rows * 10}x{t}>",
+            f"affine.store %z, %w[%j] : memref<48x{t}>",
+        ]
+    lines = "\n".join("      " + line for line in body)
+    return (
+        f"func.func @k(%A: memref<{rows * 10}x48x{t}>, %x: memref<48x{t}>, "
+        f"%y: memref<{rows * 10}x{t}>, %w: memref<48x{t}>) {{\n"
+        f"  affine.for %i = 0 to 10 {{\n    affine.for %j = {lo} to {hi} {{\n{lines}\n"
+        "    }\n  }\n  return\n}\n"
+    )
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_sums_in_memory_fold_bit_for_bit(seed: int) -> None:
+    module = affine.parse(_random_sums_in_memory(seed), "k.mlir")
+    result = module.clone()
+    vector_sums_function(result.functions()[0], detect().override(vector_bits=256))
+    for backend in ("interp", "c"):
+        outcome = affine.check_equivalent(module, result, backend=backend, rtol=0.0, seed=seed)
+        assert outcome, (outcome, affine.print_module(result))
