@@ -94,7 +94,7 @@ def _moves_by_one(load: Operation, iv: Value) -> bool | None:
 
 @dataclass(frozen=True)
 class SumLoop:
-    """A loop :func:`check_vector_sums` accepts: its sums' combiners and which body values
+    """A loop :func:`plan_vector_sums` accepts: its sums' combiners and which body values
     change along it (those become vectors)."""
 
     loop: Operation
@@ -232,7 +232,7 @@ def promote_sums(loop: Operation) -> Operation | None:
     them). The sum is loaded before the loop and stored after it."""
     f = ForOp(loop)
     ops = f.body.operations[:-1]
-    if any(op.regions for op in ops):
+    if loop.results or f.step != 1 or any(op.regions for op in ops):
         return None
     originals = {op: map_slots(op) for op in ops if op.name in ("affine.load", "affine.store")}
     for op, kept in originals.items():  # affine.apply composed in: row i + 1 is a map of i
@@ -243,10 +243,12 @@ def promote_sums(loop: Operation) -> Operation | None:
         set_map_slots(op, slots)
     accesses = [a for a in map(access_of, ops) if a is not None]
     inside = set(ops)
+
+    def fixed(index: ValueMap) -> bool:  # one address all along the loop
+        return not any(v.owner_op in inside or v is f.induction_var for v in index.operands)
+
     sums = []  # (load, store, the addf)
-    for store in (a for a in accesses if not a.is_load):
-        if any(v.owner_op in inside or v is f.induction_var for v in store.index.operands):
-            continue
+    for store in (a for a in accesses if not a.is_load and fixed(a.index)):
         add = store.value.owner_op
         loads = [a for a in accesses if a.is_load and relation(a, store, True) == "same"]
         if add is None or add.name != "arith.addf" or add not in inside or len(loads) != 1:
@@ -254,7 +256,7 @@ def promote_sums(loop: Operation) -> Operation | None:
         (load,) = loads
         if load.value not in add.operands or ops.index(load.op) > ops.index(store.op):
             continue
-        if any(v.owner_op in inside or v is f.induction_var for v in load.index.operands):
+        if not fixed(load.index):
             continue
         if len(uses_of(loop, load.value)) != 1 or len(uses_of(loop, store.value)) != 1:
             continue
@@ -266,12 +268,8 @@ def promote_sums(loop: Operation) -> Operation | None:
         op for op in ops if op.name == "affine.apply" and not uses_of(loop, op.results[0])
     }
     combiners = {add for *_, add in sums}
-    if (
-        len(sums) < MIN_SUMS
-        or loop.results
-        or f.step != 1
-        or isinstance(_varying(ops, f.induction_var, skipped | combiners), str)
-    ):  # carried, the sums would not be folded: the loop stays as it was
+    if len(sums) < MIN_SUMS or isinstance(_varying(ops, f.induction_var, skipped | combiners), str):
+        # carried, the sums would not be folded: the loop stays as it was
         for op, slots in originals.items():
             set_map_slots(op, slots)
         return None
@@ -312,10 +310,9 @@ def vector_sums_function(function: Operation, machine: Machine) -> list[str]:
     done = []
     for loop in [op for op in function.walk() if op.name == "affine.for"]:
         plan = plan_vector_sums(loop)
-        if not isinstance(plan, SumLoop) and not loop.results:
-            promoted = promote_sums(loop)
-            loop = promoted if promoted is not None else loop
-            plan = plan_vector_sums(loop)
+        promoted = promote_sums(loop) if not isinstance(plan, SumLoop) else None
+        if promoted is not None:
+            loop, plan = promoted, plan_vector_sums(promoted)
         if not isinstance(plan, SumLoop):
             continue
         t = ForOp(loop).iter_args[0].type
@@ -323,6 +320,8 @@ def vector_sums_function(function: Operation, machine: Machine) -> list[str]:
         lanes = machine.lanes(t.width // 8)
         trip = ForOp(loop).constant_trip_count()
         if lanes < 2 or (trip is not None and trip < lanes):
+            if promoted is not None:  # carried, though too short to fold
+                done.append(f"{len(plan.combiners)} sums of {where(loop)} carried in iter_args")
             continue
         line = (
             f"{len(plan.combiners)} sums of {where(loop)} folded in order, {lanes} lanes at a time"

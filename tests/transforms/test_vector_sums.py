@@ -278,3 +278,14 @@ def test_random_sums_in_memory_fold_bit_for_bit(seed: int) -> None:
     for backend in ("interp", "c"):
         outcome = affine.check_equivalent(module, result, backend=backend, rtol=0.0, seed=seed)
         assert outcome, (outcome, affine.print_module(result))
+
+
+def test_sums_too_short_to_fold_are_said_to_be_carried() -> None:
+    # 3 iterations of j against 4 lanes of f64: carried in iter_args, not folded
+    text = IN_MEMORY.format(back=0, extra="").replace("to affine_map<(d0) -> (d0)>(%i)", "to 3")
+    module = affine.parse(text, "trmv.mlir")
+    result = module.clone()
+    done = vector_sums_function(result.functions()[0], detect().override(vector_bits=256))
+    assert done == ["2 sums of affine.for at trmv.mlir:4:5 carried in iter_args"]
+    assert "vector.reduction" not in affine.print_module(result)
+    assert affine.check_equivalent(module, result, backend="interp", rtol=0.0)
