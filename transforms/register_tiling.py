@@ -509,6 +509,33 @@ def plan_register_tile(
     return RegisterTile(rows, mr, vector_loop, lanes, nv, reduction)
 
 
+def jammed_rows(function: Operation, machine: Machine) -> dict[int, int]:
+    """Written dimension -> rows jammed along it, for the register tiles
+    :func:`plan_register_tile` plans for ``function``'s innermost bands of rows and a
+    vector loop (no reduction) whose every store moves by one along that dimension alone
+    with the rows loop; dimensions that two bands jam differently are left out. What a
+    tiling around those bands sizes by (:func:`transforms.time_tiling.whole_row_groups`)."""
+    jammed: dict[int, int] = {}
+    mixed: set[int] = set()
+    for band in innermost_bands(function):
+        plan = plan_register_tile(band, machine)
+        if isinstance(plan, Verdict) or None in (plan.rows, plan.vector) or plan.reduction:
+            continue
+        assert plan.rows is not None
+        body = Body(band)  # planned: its body holds
+        moves = [_steps(body.access[op], _iv(plan.rows)) for op in body.stores()]
+        if not moves or any(m is None or sorted(m) != [0] * (len(m) - 1) + [1] for m in moves):
+            continue
+        dims = {m.index(1) for m in moves if m is not None}
+        if len(dims) != 1:
+            continue
+        (d,) = dims
+        if jammed.get(d, plan.row_factor) != plan.row_factor:
+            mixed.add(d)
+        jammed[d] = plan.row_factor
+    return {d: r for d, r in jammed.items() if d not in mixed}
+
+
 def _vector_element_types(body: Body, loop: Operation) -> list[Type]:
     iv = _iv(loop)
     memo: dict[Operation, bool] = {}
@@ -1962,6 +1989,7 @@ __all__ = [
     "fold_short_reductions",
     "held_groups",
     "innermost_bands",
+    "jammed_rows",
     "nonempty_condition",
     "overlapping_loads",
     "plan_register_tile",

@@ -12,11 +12,14 @@ import affine
 from affine.ir.core import Operation
 from tests.conftest import corpus_kernel, run_mlir_opt
 from transforms.machine import detect
+from transforms.register_tiling import jammed_rows
 from transforms.time_tiling import (
     MIN_GAIN,
     TimeTilePlan,
+    TimeTiling,
     plan_time_tiles,
     time_tile_function,
+    whole_row_groups,
 )
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
@@ -163,6 +166,45 @@ def test_two_steps_of_a_tile_fit_the_l2_cache(n: int) -> None:
     assert plan.gain == 2
 
 
+# (space sizes, rows jammed per written dimension, the sizes offered): a size along a
+# jammed dimension that is not a multiple of its rows r becomes the multiples just below
+# and above it, so register tiles of r rows fill the tile with whole groups (16 = 3 x 5 + 1
+# leaves a row alone); multiples of r and sizes no larger than r stay, as do the
+# dimensions nothing is jammed along.
+ROW_GROUPS = [
+    ((16, 16), {1: 5}, [(16, 15), (16, 20)]),
+    ((16, 15), {1: 5}, [(16, 15)]),
+    ((32,), {0: 8}, [(32,)]),
+    ((16, 16), {0: 3, 1: 5}, [(15, 15), (15, 20), (18, 15), (18, 20)]),
+    ((4, 16), {0: 5}, [(4, 16)]),
+    ((16, 16), {2: 5}, [(16, 16)]),
+    ((16, 16), {}, [(16, 16)]),
+]
+
+
+@pytest.mark.parametrize(("sizes", "rows", "offered"), ROW_GROUPS)
+def test_tiles_hold_whole_groups_of_jammed_rows(sizes: tuple, rows: dict, offered: list) -> None:
+    grouped = whole_row_groups(TimeTiling(8, sizes, 1), rows)
+    assert [t.space_sizes for t in grouped] == offered
+    assert all((t.time_size, t.skew) == (8, 1) for t in grouped)
+
+
+def test_heat_3d_s_tiles_hold_whole_groups_of_its_five_rows() -> None:
+    # 32 registers of 512 bits: heat-3d's sweeps jam 5 rows of j (5R + 3 vectors), the
+    # second written dimension. Of the sizes offered, 8 steps x 16 x 20 cut the traffic
+    # most: (16 + 16) x (20 + 16) rows read for 8 x 16 x 20 updates, 2.22 (16 x 15: 1.9);
+    # two steps touch 20 x 24 x 120 x 8 bytes (450 KiB), within L2 (1 MiB).
+    module = kernel("heat_3d", {"N": 120, "T": 500})
+    machine = detect().override(l2=1024 * 1024, vector_bits=512, vector_registers=32)
+    function = module.function("heat_3d")
+    rows = jammed_rows(function, machine)
+    assert rows == {1: 5}
+    (plan,), _ = plan_time_tiles(function, machine, rows=rows)
+    assert isinstance(plan, TimeTilePlan)
+    assert (plan.tiling.time_size, plan.tiling.space_sizes) == (8, (16, 20))
+    assert plan.gain == pytest.approx(8 * 16 * 20 / (32 * 36))
+
+
 # jacobi-2d at 1300^2 (A and B, 8 bytes a point) on L1 32 KiB, L2 512 KiB, 8 f32 lanes.
 # One step of a tile b x c touches (b + 2) x (c + 2) x 8 bytes (a halo of one row per
 # sweep): within 5/8 of L1 for 16 x 128 (18.7 KiB), not 32 x 128 (35 KiB); c >= 16 x 8.
@@ -182,6 +224,19 @@ def test_steps_of_a_2d_stencil_s_tiles_fit_the_l1_cache(bits: int, expected: tup
     (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine)
     assert isinstance(plan, TimeTilePlan)
     assert (plan.tiling.time_size, plan.tiling.space_sizes) == expected, plan.describe()
+
+
+def test_steps_holding_whole_groups_of_rows_still_fit_the_l1_cache() -> None:
+    # as above (256-bit vectors, L1 32 KiB), with 5 rows jammed along i: 16 x 128 becomes
+    # 15 x 128 or 20 x 128, and 20 x 128 (22 x 130 x 8 bytes = 22.3 KiB) no longer fits
+    # 5/8 of L1 (20 KiB): the tiles chosen hold whole groups and one step of them fits
+    module = kernel("jacobi_2d", {"N": 1300, "T": 500})
+    machine = detect().override(l1=32 * 1024, l2=512 * 1024, vector_bits=256)
+    (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine, rows={0: 5})
+    assert isinstance(plan, TimeTilePlan)
+    b, c = plan.tiling.space_sizes
+    assert b % 5 == 0 and c >= 16 * 8, plan.describe()
+    assert (b + 2) * (c + 2) * 8 <= 32 * 1024 * 5 / 8, plan.describe()
 
 
 def test_the_auto_scheduler_jams_eight_rows_in_l1_sized_steps() -> None:
