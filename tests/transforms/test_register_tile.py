@@ -22,7 +22,7 @@ from affine.ops import ForOp
 from affine.syntax.printer import print_module
 from transforms import registry
 from transforms.machine import machine_from_options
-from transforms.register_tiling import register_tile_function
+from transforms.register_tiling import RegisterTile, plan_register_tile, register_tile_function
 from transforms.registry import PassContext
 
 KERNELS = [
@@ -468,6 +468,125 @@ def test_cache_tiles_go_beneath_a_matrix_product_s_register_tile_where_they_pay(
     ):
         band = innermost_bands(module.functions()[0])[0]
         assert cache_tiles_beneath(band, plan_register_tile(band, machine), machine) == why
+
+
+CONV_5X5 = """
+func.func @conv5(%In: memref<36x36xf32>, %K: memref<5x5xf32>, %Out: memref<32x32xf32>) {
+  affine.for %y = 0 to 32 {
+    affine.for %x = 0 to 32 {
+      affine.for %r = 0 to 5 {
+        affine.for %s = 0 to 5 {
+          %i = affine.load %In[%y + %r, %x + %s] : memref<36x36xf32>
+          %k = affine.load %K[%r, %s] : memref<5x5xf32>
+          %o = affine.load %Out[%y, %x] : memref<32x32xf32>
+          %p = arith.mulf %i, %k : f32
+          %q = arith.addf %o, %p : f32
+          affine.store %q, %Out[%y, %x] : memref<32x32xf32>
+        }
+      }
+    }
+  }
+  return
+}
+"""
+CONV_CHANNELS = """
+func.func @conv(%In: memref<4x10x34xf32>, %W: memref<8x4x3x3xf32>, %Out: memref<8x8x32xf32>) {
+  affine.for %f = 0 to 8 {
+    affine.for %c = 0 to 4 {
+      affine.for %y = 0 to 8 {
+        affine.for %x = 0 to 32 {
+          affine.for %r = 0 to 3 {
+            affine.for %s = 0 to 3 {
+              %i = affine.load %In[%c, %y + %r, %x + %s] : memref<4x10x34xf32>
+              %w = affine.load %W[%f, %c, %r, %s] : memref<8x4x3x3xf32>
+              %o = affine.load %Out[%f, %y, %x] : memref<8x8x32xf32>
+              %p = arith.mulf %i, %w : f32
+              %q = arith.addf %o, %p : f32
+              affine.store %q, %Out[%f, %y, %x] : memref<8x8x32xf32>
+            }
+          }
+        }
+      }
+    }
+  }
+  return
+}
+"""
+
+
+MATMUL = """
+func.func @mm(%A: memref<32x32xf32>, %B: memref<32x32xf32>, %C: memref<32x32xf32>) {
+  affine.for %i = 0 to 32 {
+    affine.for %j = 0 to 32 {
+      affine.for %k = 0 to 32 {
+        %a = affine.load %A[%i, %k] : memref<32x32xf32>
+        %b = affine.load %B[%k, %j] : memref<32x32xf32>
+        %c = affine.load %C[%i, %j] : memref<32x32xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<32x32xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+# (kernel, registers of 512 bits, rows of one vector, or None for the matrix product's
+# shape). A 5 x 5 convolution with s unrolled and r the reduction: In[y + r][x + s] moves
+# with the rows and the vectors and no two loads are neighbouring rows, so the rows share
+# nothing and need only independent chains: 32 registers less 5 x 5 hoisted weights and
+# two in flight leave 5 rows; of 16, fewer than two. Over channels (r and s unrolled, c
+# the reduction) In[c][y + r] for r = 0, 1, 2 are neighbouring rows, shared; a matrix
+# product's B[k][j] does not move with the rows.
+RESERVED_ROWS = [
+    (CONV_5X5, 32, 5),
+    (CONV_5X5, 16, None),
+    (CONV_CHANNELS, 32, None),
+    (MATMUL, 32, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "registers", "rows"),
+    RESERVED_ROWS,
+    ids=["5x5-32", "5x5-16", "channels-32", "matmul-32"],
+)
+def test_a_convolution_s_rows_sharing_no_load_leave_registers_to_its_weights(
+    source: str, registers: int, rows: int | None
+) -> None:
+    from transforms.machine import FALLBACK
+    from transforms.register_tiling import (
+        Body,
+        fold_short_reductions,
+        innermost_bands,
+        rows_beside_broadcasts,
+    )
+
+    module = affine.parse(source, "conv.mlir")
+    (band,) = innermost_bands(module.functions()[0])
+    fold_short_reductions(band)  # the filter's short loops unrolled, as the pass does
+    (band,) = innermost_bands(module.functions()[0])
+    machine = FALLBACK.override(vector_bits=512, vector_registers=registers)
+    plan = plan_register_tile(band, machine)
+    assert isinstance(plan, RegisterTile), plan
+    assert plan.rows and plan.vector and plan.reduction, plan.describe()
+    found = rows_beside_broadcasts(Body(band), plan.rows, plan.vector, plan.reduction, machine)
+    assert found == rows
+    if rows is not None:
+        assert (plan.row_factor, plan.vectors) == (rows, 1), plan.describe()
+
+
+@pytest.mark.parametrize("backend", ["interp", "c"])
+def test_a_convolution_s_rows_of_one_vector_compute_the_same(backend: str) -> None:
+    module = affine.parse(CONV_5X5, "conv5.mlir")
+    tiled = module.clone()
+    machine = machine_from_options({"vector-bits": 512})  # 32 registers
+    context = PassContext(print_op_on_diagnostic=False)
+    done = register_tile_function(tiled.functions()[0], machine, context, fma=False)
+    assert "5 rows of" in done[-1] and "1 x 16 lanes" in done[-1], done
+    assert check_equivalent(module, tiled, backend=backend, rtol=0.0)
 
 
 def test_a_convolution_s_short_filter_loop_is_unrolled_and_its_rows_held_across_the_other() -> None:
