@@ -87,12 +87,13 @@ Otherwise, where the source's schedule was kept (no candidate cheaper than the o
 and the function's data exceed the L2 cache, its time loops (a stencil's steps) get time tiles
 (:func:`transforms.time_tiling.time_tile_function`: parallelogram tiles over the time loop
 and the rows its sweeps write, sized for the L2 cache and, along the dimension the sweeps'
-register tiles jam rows of, a multiple of those rows: :func:`transforms.register_tiling.
-jammed_rows`, heat-3d 8 steps x 16 x 20 for its 5 rows, 197-206 ms against 202-221 for
-16 x 16 in three runs), then register tiles inside them where those pay, kept when the model cuts the traffic by at least
-:data:`~transforms.time_tiling.MIN_GAIN` or by :data:`ROTATED_GAIN` with rotated loads
-inside (heat-3d's tiles, gain 2, measured 0.91-0.99x before loads were rotated, 1.18-1.29x
-with, against 1.11-1.15x for rotated loads without tiles). A time loop's sweeps are first
+register tiles jam rows of (:func:`transforms.register_tiling.jammed_rows`), a multiple of
+those rows: heat-3d 8 steps x 16 x 20 for its 5 rows, 197-206 ms against 202-221 for
+16 x 16 in three runs), then register tiles inside them where those pay, kept when the
+model cuts the traffic by at least :data:`~transforms.time_tiling.MIN_GAIN` or by
+:data:`ROTATED_GAIN` with rotated loads inside (heat-3d's tiles, gain 2, measured
+0.91-0.99x before loads were rotated, 1.18-1.29x with, against 1.11-1.15x for rotated
+loads without tiles). A time loop's sweeps are first
 tried fused row by row (:func:`poly.time_tiles.fusion_shifts`: each statement where it
 writes, the fewest rows behind that are legal), tiled by rows, with the loads of values
 loaded or stored before in the same iteration forwarded (memref arguments apart, as the

@@ -562,9 +562,10 @@ def jammed_rows(function: Operation, machine: Machine) -> dict[int, int]:
     mixed: set[int] = set()
     for band in innermost_bands(function):
         plan = plan_register_tile(band, machine)
-        if isinstance(plan, Verdict) or None in (plan.rows, plan.vector) or plan.reduction:
+        if isinstance(plan, Verdict) or plan.reduction is not None:
             continue
-        assert plan.rows is not None
+        if plan.rows is None or plan.vector is None:
+            continue
         body = Body(band)  # planned: its body holds
         moves = [_steps(body.access[op], _iv(plan.rows)) for op in body.stores()]
         if not moves or any(m is None or sorted(m) != [0] * (len(m) - 1) + [1] for m in moves):

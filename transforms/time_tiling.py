@@ -107,7 +107,7 @@ def time_tile_sizes(
     tiled by rows only. Only tiles that divide the traffic by at least ``min_gain`` count
     (box9's step tiles, 2.84, fall below the auto-scheduler's :data:`MIN_GAIN`, where tiles
     of whole rows divide it by 10.7: 1.51x). ``rows``: written dimension -> the rows
-    register tiles inside will jam along it; tiles along it are cut to a multiple of them
+    register tiles inside will jam along it; sizes along it are multiples of them
     (:func:`whole_row_groups`)."""
     outer = (
         grouped
