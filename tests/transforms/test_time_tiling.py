@@ -311,6 +311,55 @@ def test_tiles_below_the_gain_asked_for_give_way_to_those_that_reach_it() -> Non
     assert affine.check_equivalent(module, result.module, backend="c")
 
 
+COLUMN_JACOBI_2D = """
+func.func @jacobi_cm(%A: memref<200x200xf32>, %B: memref<200x200xf32>) {
+  %f = arith.constant 0.2 : f32
+  affine.for %t = 0 to 6 {
+    affine.for %j = 1 to 199 {
+      affine.for %i = 1 to 199 {
+        %c = affine.load %A[%i, %j] : memref<200x200xf32>
+        %n = affine.load %A[%i - 1, %j] : memref<200x200xf32>
+        %s = affine.load %A[%i + 1, %j] : memref<200x200xf32>
+        %w = affine.load %A[%i, %j - 1] : memref<200x200xf32>
+        %e = affine.load %A[%i, %j + 1] : memref<200x200xf32>
+        %s1 = arith.addf %c, %n : f32
+        %s2 = arith.addf %s1, %s : f32
+        %s3 = arith.addf %s2, %w : f32
+        %s4 = arith.addf %s3, %e : f32
+        %v = arith.mulf %f, %s4 : f32
+        affine.store %v, %B[%i, %j] : memref<200x200xf32>
+      }
+    }
+    affine.for %j = 1 to 199 {
+      affine.for %i = 1 to 199 {
+        %c = affine.load %B[%i, %j] : memref<200x200xf32>
+        affine.store %c, %A[%i, %j] : memref<200x200xf32>
+      }
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_stencil_written_column_by_column_gets_time_tiles_over_its_rows() -> None:
+    # each sweep walks its arrays by columns: reordered (i outside j) it is as cheap as
+    # ISL's schedule in the model, and its time loop is tiled from there (jacobi-2d so,
+    # 1500^2 x 100 steps: 29.3 ms against 332.8 for ISL's tiles, 2602 the source); the
+    # schedule, over the reordered loops, is not reported as the source's
+    from transforms.auto_scheduler import auto_schedule
+
+    module = affine.parse(COLUMN_JACOBI_2D, "jacobi_cm.mlir")
+    result = auto_schedule(module, l1=8, l2=64, vector_bits=512)
+    (report,) = result.functions
+    assert report.chosen.startswith("tile+time tiles"), report.chosen
+    assert report.tiles[0].startswith("time tiles of %t: "), report.tiles
+    assert report.schedule == ""
+    assert any("bands reordered" in r for r in report.remarks), report.remarks
+    for backend in ("interp", "c"):
+        assert affine.check_equivalent(module, result.module, backend=backend)
+
+
 def test_without_a_fitting_tile_the_sizes_say_so() -> None:
     module = kernel("heat_3d", {"N": 120, "T": 500})
     schedule_loops = plan_time_tiles(module.function("heat_3d"), detect().override(l2=64 * 1024))
