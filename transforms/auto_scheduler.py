@@ -83,8 +83,10 @@ the next iteration's chain, the chains run side by side over the iterations they
 and each finishes after (:func:`poly.tail_jam.tail_jam`: cholesky 1.55-1.59x, trisolv
 1.56-1.73x).
 
-Otherwise, where the source's schedule was kept (no candidate cheaper than the original)
-and the function's data exceed the L2 cache, its time loops (a stencil's steps) get time tiles
+Otherwise, where the source's schedule was kept (no candidate cheaper than the original),
+or the source with its bands reordered is as cheap as the candidate chosen (a stencil written
+column by column: :func:`time_tiling_source`, tried before chains in ISL's order), and the
+function's data exceed the L2 cache, its time loops (a stencil's steps) get time tiles
 (:func:`transforms.time_tiling.time_tile_function`: parallelogram tiles over the time loop
 and the rows its sweeps write, sized for the L2 cache and, along the dimension the sweeps'
 register tiles jam rows of (:func:`transforms.register_tiling.jammed_rows`), a multiple of
