@@ -766,15 +766,16 @@ def plan_function(
                 "time tiles of the source with its bands reordered (the tile candidate's "
                 "order): no schedule over the source's statements to report"
             )
-    interleaved, chains = (
-        (best.module, []) if timed else interleave_chains(best.module, name.lstrip("@"))
-    )
-    if chains:
-        best = Candidate(f"{best.name}+chains", interleaved, best.cost, best.schedule, best.tiles)
-        candidates.append(best)
-        remarks.extend(line for _, line in chains)
-    elif source is original:
-        timed = time_tiled(source, name, machine, remarks)
+    if timed is None:
+        interleaved, chains = interleave_chains(best.module, name.lstrip("@"))
+        if chains:
+            best = Candidate(
+                f"{best.name}+chains", interleaved, best.cost, best.schedule, best.tiles
+            )
+            candidates.append(best)
+            remarks.extend(line for _, line in chains)
+        elif source is original:
+            timed = time_tiled(source, name, machine, remarks)
     if timed is not None:
         candidates.append(timed)
         best = timed
