@@ -10,15 +10,19 @@ Plain unroll-and-jam runs the copies side by side to the end of ``k``; where ite
 ``j + 1`` of ``k`` reads what ``j``'s body writes after its ``k`` loop (cholesky's
 ``A[i][j] /= A[j][j]``, read as ``A[i][k]`` at ``k = j``; trisolv's ``x[i]``), that reverses
 a dependence. Here the instances of group ``g = floor(j / factor)``, copy
-``c = j mod factor``, run in three parts: the ops before ``k`` (copy by copy), the *steady*
-``k`` iterations, which the group's first iteration runs too (``k`` outside, the copies
-inside: ``factor`` independent chains), and each copy's *tail* (its other ``k`` iterations
-and the ops after ``k``) in the order of ``c``. In the flat 2d+1 vectors, with ``j`` at
-position ``p`` and ``k`` at ``p + 2``:
+``c = j mod factor``, run in four parts: the ops before ``k`` (copy by copy), each copy's
+*head* (its ``k`` iterations before those every copy of the group runs, in the order of
+``c``: a band whose copies start at different ``k``), the *steady* ``k`` iterations,
+which every copy of the group runs (``k`` outside, the copies inside: ``factor``
+independent chains, over loops of constant trip count that LLVM unrolls, their sums in
+registers), and each copy's *tail* (its other ``k`` iterations and the ops after ``k``)
+in the order of ``c``. In the flat 2d+1 vectors, with ``j`` at position ``p`` and ``k``
+at ``p + 2``:
 
     before k:  [.., g, 0, c, v[p+1] ..]
-    steady:    [.., g, 1, k, c, v[p+3] .., 0]
-    tail:      [.., g, 2, c, v[p+1] ..]
+    head:      [.., g, 1, c, v[p+1] ..]
+    steady:    [.., g, 2, k, c, v[p+3] .., 0]
+    tail:      [.., g, 3, c, v[p+1] ..]
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from affine.ir.core import Operation
 from poly.schedule import Schedule
 from poly.space import align_params, isl_context
 
-BEFORE, STEADY, TAIL = 0, 1, 2
+BEFORE, HEAD, STEADY, TAIL = 0, 1, 2, 3
 
 
 def _vector_map(width: int, parts: list[isl.Aff | int], out: int) -> isl.Map:
@@ -74,20 +78,49 @@ def _group_map(width: int, p: int, factor: int, part: int) -> isl.Map:
     return _vector_map(width, [*prefix, group, part, copy, *rest], width + 2)
 
 
-def _first_of_group(domain: isl.Set, position: int, factor: int) -> isl.Set:
-    """The points of ``domain`` whose group's first point (dimension ``position`` rounded
-    down to a multiple of ``factor``) is in ``domain`` too."""
-    space = domain.get_space()
+def _prefix(domain: isl.Set, position: int) -> isl.Set:
+    """``domain``'s points cut to dimensions ``0 .. position``, unnamed."""
+    n = domain.get_space().dim(isl.dim_type.set)
+    cut = domain.project_out(isl.dim_type.set, position + 1, n - position - 1)
+    return cut.reset_tuple_id()
+
+
+def _same_group(space: isl.Space, position: int, factor: int, inner: bool) -> isl.Map:
+    """The pairs of points of ``space`` in the same group (dimension ``position`` equal
+    once rounded down to a multiple of ``factor``), every other dimension equal but, unless
+    ``inner``, the one after ``position``."""
     local = isl.LocalSpace.from_space(space)
-    n = space.dim(isl.dim_type.set)
-    affs = isl.AffList.alloc(isl_context(), n)
-    for k in range(n):
+    affs = isl.AffList.alloc(isl_context(), space.dim(isl.dim_type.set))
+    for k in range(space.dim(isl.dim_type.set)):
         v = isl.Aff.var_on_domain(local, isl.dim_type.set, k)
         if k == position:
-            v = v.scale_down_val(_val(factor)).floor().scale_val(_val(factor))
+            v = v.scale_down_val(_val(factor)).floor()
+        elif k == position + 1 and not inner:
+            v = isl.Aff.zero_on_domain(local)
         affs = affs.add(v)
-    to_first = isl.MultiAff.from_aff_list(space.map_from_set(), affs)
-    return domain.intersect(domain.preimage_multi_aff(to_first))
+    to_group = isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(space.map_from_set(), affs))
+    return to_group.apply_range(to_group.reverse())
+
+
+def _shared_by_group(domain: isl.Set, rows: isl.Set, position: int, factor: int) -> isl.Set:
+    """The points of ``domain`` that every member of their group runs too: with dimension
+    ``position`` replaced by each of the group's ``factor`` values (rounded down to a
+    multiple of ``factor``, plus 0 .. ``factor`` - 1) that the jammed loop runs (in
+    ``rows``, :func:`_prefix` of its statements), still in ``domain`` (a last group of
+    fewer members shares what those run)."""
+    space = domain.get_space()
+    n = space.dim(isl.dim_type.set)
+    run = rows.insert_dims(isl.dim_type.set, position + 1, n - position - 1)
+    missing = run.set_tuple_name(domain.get_tuple_name()).subtract(domain)
+    return domain.subtract(missing.apply(_same_group(space, position, factor, inner=True)))
+
+
+def _before_shared(rest: isl.Set, shared: isl.Set, position: int, factor: int) -> isl.Set:
+    """The points of ``rest`` with a point of ``shared`` after them in the inner loop
+    (dimension ``position + 1``) of the same group, every other dimension equal."""
+    grouped = _same_group(rest.get_space(), position, factor, inner=False)
+    later = grouped.order_lt(isl.dim_type.in_, position + 1, isl.dim_type.out, position + 1)
+    return rest.intersect(later.intersect_range(shared).domain())
 
 
 def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int) -> Schedule | str:
@@ -106,6 +139,12 @@ def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int
     width = max(m.dim(isl.dim_type.out) for m in maps.values())
     if not any(inner in statement.loops for statement in schedule.statements):
         return "no statement runs in the inner loop"
+    inside = [s for s in schedule.statements if outer in s.loops]
+    depths = {s.name: s.loops.index(outer) for s in inside}
+    rows = None
+    for prefix in align_params(*(_prefix(s.domain, depths[s.name]) for s in inside)):
+        rows = prefix if rows is None else rows.union(prefix)
+    assert rows is not None  # a statement runs in the inner loop, inside the jammed one
     pieces: list[isl.Map] = []
     for statement in schedule.statements:
         flat = maps[statement.name]
@@ -116,13 +155,12 @@ def tail_jam(schedule: Schedule, outer: Operation, inner: Operation, factor: int
         depth = statement.loops.index(outer)
         p = 2 * depth + 1
         if inner in statement.loops:
-            steady = _first_of_group(statement.domain, depth, factor)
-            to_steady = _group_map(width, p, factor, STEADY)
-            pieces.append(flat.intersect_domain(steady).apply_range(to_steady))
-            tail = statement.domain.subtract(steady)
-            pieces.append(
-                flat.intersect_domain(tail).apply_range(_group_map(width, p, factor, TAIL))
-            )
+            steady = _shared_by_group(statement.domain, rows, depth, factor)
+            head = _before_shared(statement.domain.subtract(steady), steady, depth, factor)
+            tail = statement.domain.subtract(steady).subtract(head)
+            for points, part in ((head, HEAD), (steady, STEADY), (tail, TAIL)):
+                to_part = _group_map(width, p, factor, part)
+                pieces.append(flat.intersect_domain(points).apply_range(to_part))
         else:
             part = BEFORE if _before(statement.ops[0], inner, outer) else TAIL
             pieces.append(flat.apply_range(_group_map(width, p, factor, part)))

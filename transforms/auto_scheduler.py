@@ -169,6 +169,10 @@ from transforms.vector_sums import vector_sums_function
 MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
 TIME_LIMIT = 10.0  # seconds: ISL's scheduler counts few of its steps against the budget
 SAME_COST = 0.1  # a candidate less than 10 % cheaper is no gain to the model
+# chain loops over a band this narrow are left alone: a band matrix-vector product's rows
+# (``y[i] += A[i][j - i + W] x[j]``, j within W of i) ran side by side 0.58x, 0.67x and
+# 0.76x for bands of 65, 129 and 201, 1.08x, 1.46x and 1.50x for 257, 513 and 2049
+SHORT_CHAIN_BAND = 256
 ROTATED_GAIN = 2.0  # time tiles whose register tiles rotate loads: heat-3d's (2) 1.2-1.3x
 # fused sweeps pay where forwarding within a step saves this share of the loads: fdtd-2d
 # 3 of 11 (1.6x, 1.1x apart); jacobi-1d 1 of 6 (0.28x) and jacobi-2d 1 of 10 (1.04x), whose
@@ -767,7 +771,9 @@ def plan_function(
                 "order): no schedule over the source's statements to report"
             )
     if timed is None:
-        interleaved, chains = interleave_chains(best.module, name.lstrip("@"))
+        interleaved, chains = interleave_chains(
+            best.module, name.lstrip("@"), short_band=SHORT_CHAIN_BAND, remarks=remarks
+        )
         if chains:
             best = Candidate(
                 f"{best.name}+chains", interleaved, best.cost, best.schedule, best.tiles

@@ -519,6 +519,8 @@ def interleave_chains(
     factor: int = 8,
     max_skew: int = 3,
     max_streams: int | None = MAX_STREAMS,
+    short_band: int = 0,
+    remarks: list[str] | None = None,
 ) -> tuple[Module, list[tuple[Operation, str]]]:
     """Innermost loops ``j`` that carry a chain (each iteration reads what one a few
     before wrote: latency-bound, and LLVM cannot vectorize it) get up to ``factor`` chains
@@ -531,15 +533,29 @@ def interleave_chains(
     all its chain loops. Where no skew serves because the ops after a chain loop feed the
     next iteration's chain (cholesky, trisolv), the chains run side by side over the
     iterations they share and each finishes after, in order (:func:`_tail_jammed`); the
-    function is then regenerated from its schedule and no other loop is jammed.
+    function is then regenerated from its schedule and no other loop is jammed. Chain loops
+    over a band (:func:`band_width`) of at most ``short_band`` iterations are left as they
+    are, with why in ``remarks``.
 
     Returns a new module (``module`` untouched) and what was done: per enclosing loop, the
     jammed loop and a line; each jam checked by :func:`check_unroll_and_jam`, skewing being
     always legal."""
     result = module
     done = []
-    groups = _chain_loops(module.function(function_name))
-    for outer_position, positions in reversed(groups):
+    function = module.function(function_name)
+    groups = _chain_loops(function)
+    loops = [op for op in function.walk() if is_loop(op)]
+    widths = {p: band_width(loops[p]) for _, positions in groups for p in positions}
+    short = {p for p, width in widths.items() if width is not None and width <= short_band}
+    if remarks is not None:
+        remarks.extend(
+            f"chains of {loop_label(loops[p])} left as they are: a band of at most "
+            f"{widths[p]} iterations, whose chains the out-of-order core overlaps already "
+            f"(side by side only over bands wider than {short_band})"
+            for p in sorted(short)
+        )
+    groups = [(outer, [p for p in positions if p not in short]) for outer, positions in groups]
+    for outer_position, positions in reversed([g for g in groups if g[1]]):
         jammed = _jammed(
             result, function_name, outer_position, positions, factor, max_skew, max_streams
         )
@@ -598,6 +614,39 @@ def _tail_jammed(
             )
             return result, (outer, line)
     return None
+
+
+def band_width(loop: Operation) -> int | None:
+    """The most iterations of ``loop`` (step 1) where its range is a band: a lower bound
+    that moves with the loop around it and an upper bound a constant distance above it
+    (``max(0, i - W)`` to ``min(N, i + W + 1)``: at most 2W + 1, wherever ``i`` puts
+    them); None otherwise."""
+    outer = loop.parent_op
+    if outer is None or outer.name != "affine.for" or ForOp(loop).step != 1:
+        return None
+    iv = outer.regions[0].blocks[0].arguments[0]
+    lower, upper = lower_bound(loop), upper_bound(loop)
+    widths = []
+    for low in (lower.result(k) for k in range(lower.map.num_results)):
+        if not _moves_with(low, iv):
+            continue
+        for high in (upper.result(k) for k in range(upper.map.num_results)):
+            span = difference(high, low)
+            if span.map.is_single_constant():
+                widths.append(span.map.single_constant_result)
+    return max(0, min(widths)) if widths else None
+
+
+def _moves_with(bound: ValueMap, iv: Value) -> bool:
+    """Whether the single-result ``bound`` changes with ``iv``."""
+    m = bound.map
+    return any(
+        m.results[0].is_function_of_dim(k)
+        if k < m.num_dims
+        else m.results[0].is_function_of_symbol(k - m.num_dims)
+        for k, operand in enumerate(bound.operands)
+        if operand is iv
+    )
 
 
 def _chain_counts(factor: int) -> list[int]:

@@ -700,3 +700,19 @@ def test_a_transpose_is_tiled_square_so_the_lines_it_crosses_serve_both_loops() 
     # data that fit L2: nothing to gain, the source's schedule stays
     _, kept = scheduled("transpose")
     assert kept.functions[0].chosen == "original"
+
+
+def test_a_narrow_bands_rows_are_not_run_side_by_side() -> None:
+    # y[i] += A[i][j - i + 10] x[j], j within 10 of i: chains of at most 21 iterations,
+    # which the out-of-order core overlaps already (SHORT_CHAIN_BAND)
+    from test_chains import BANDED
+
+    module = affine.parse(BANDED, "banded.mlir")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = auto_schedule(module)
+    (report,) = result.functions
+    assert report.chosen == "original"
+    assert any(
+        r.startswith("chains of %j at banded.mlir:4:5 left as they are") for r in report.remarks
+    )

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 import affine
+from affine.ops import ForOp
 from tests.conftest import run_mlir_opt
-from transforms.unroll_jam import interleave_chains, memory_streams
+from transforms.unroll_jam import band_width, interleave_chains, memory_streams
 
 KERNELS = Path(__file__).resolve().parents[1] / "corpus" / "kernels"
 
@@ -250,3 +251,80 @@ def test_durbin_with_its_iter_args_in_memory_is_left_as_it_is() -> None:
     result, done = interleave_chains(expanded, "durbin")
     assert all("finishes" not in line for _, line in done)
     assert affine.check_equivalent(module, result)
+
+
+# y[i] += A[i][j - i + 10] x[j] for j within 10 of i: row i's chain starts at i - 10, so
+# the rows of a group start one apart; each row's first iterations before the group's shared
+# ones run alone (its head), then the 8 rows side by side over a copies loop of constant
+# bounds (0 to 8: LLVM unrolls it and holds the 8 sums in registers), then each row's end
+BANDED = """
+func.func @banded(%A: memref<40x21xf32>, %x: memref<40xf32>, %y: memref<40xf32>) {
+  affine.for %i = 0 to 40 {
+    affine.for %j = max affine_map<(d0) -> (0, d0 - 10)>(%i)
+        to min affine_map<(d0) -> (40, d0 + 11)>(%i) {
+      %a = affine.load %A[%i, %j - %i + 10] : memref<40x21xf32>
+      %xj = affine.load %x[%j] : memref<40xf32>
+      %yi = affine.load %y[%i] : memref<40xf32>
+      %p = arith.mulf %a, %xj : f32
+      %s = arith.addf %yi, %p : f32
+      affine.store %s, %y[%i] : memref<40xf32>
+    }
+  }
+  return
+}
+"""
+
+
+def test_a_bands_rows_run_side_by_side_over_a_loop_of_constant_bounds() -> None:
+    module = affine.parse(BANDED, "banded.mlir")
+    result, done = interleave_chains(module, "banded")
+    ((_, line),) = done
+    assert line.startswith("8 chains of %j at banded.mlir:")
+    text = affine.print_module(result)
+    loops = [op for op in result.functions()[0].walk() if op.name == "affine.for"]
+    innermost = [ForOp(op) for op in loops if not any(o in loops for o in op.nested_ops())]
+    steady = [f for f in innermost if f.has_constant_lower_bound() and f.has_constant_upper_bound()]
+    assert [(f.constant_lower_bound, f.constant_upper_bound) for f in steady] == [(0, 8)], text
+    assert affine.check_equivalent(module, result)
+    assert affine.check_equivalent(module, result, backend="c")
+
+
+# the most iterations of a band: a lower bound that moves, an upper bound a constant above
+BAND_WIDTHS = [
+    ("max affine_map<(d0) -> (0, d0 - 3)>(%i) to min affine_map<(d0) -> (40, d0 + 4)>(%i)", 7),
+    ("affine_map<(d0) -> (d0)>(%i) to affine_map<(d0) -> (d0 + 5)>(%i)", 5),
+    ("max affine_map<(d0) -> (0, d0 - 3)>(%i) to affine_map<(d0) -> (d0)>(%i)", 3),
+    ("0 to 40", None),  # fixed: not a band
+    ("affine_map<(d0) -> (d0)>(%i) to 40", None),  # a triangle: i to 40
+    ("0 to min affine_map<(d0) -> (8, d0)>(%i)", None),
+]
+
+
+@pytest.mark.parametrize("bounds, width", BAND_WIDTHS)
+def test_band_width(bounds: str, width: int | None) -> None:
+    text = f"""
+func.func @f(%y: memref<40xf32>) {{
+  affine.for %i = 0 to 40 {{
+    affine.for %j = {bounds} {{
+      %v = affine.load %y[%j] : memref<40xf32>
+    }}
+  }}
+  return
+}}
+"""
+    inner = [op for op in affine.parse(text).function("f").walk() if op.name == "affine.for"][1]
+    assert band_width(inner) == width
+
+
+def test_chains_over_a_short_band_are_left_alone_with_the_reason() -> None:
+    remarks: list[str] = []
+    module = affine.parse(BANDED, "banded.mlir")
+    result, done = interleave_chains(module, "banded", short_band=21, remarks=remarks)
+    assert done == [] and result is module
+    assert remarks == [
+        "chains of %j at banded.mlir:4:5 left as they are: a band of at most 21 iterations, "
+        "whose chains the out-of-order core overlaps already (side by side only over bands "
+        "wider than 21)"
+    ]
+    _, done = interleave_chains(module, "banded", short_band=20)
+    assert len(done) == 1
