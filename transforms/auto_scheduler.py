@@ -36,13 +36,20 @@ Per function (:func:`plan_function`), candidates are built and the cheapest kept
    (and ``expanded+transposed`` as for ``tile``: row dot products 26x);
    priced relative to the expanded source (symm 6.1x, ludcmp 1.6x, deriche 5.3x,
    gramschmidt 8.2x against 1.6x with chains);
-5. ``original+crossing tiles``, where the function's data exceed the L2 cache: the
+5. ``distributed``: the source with every loop whose body holds loops among other ops
+   distributed where legal (:func:`distributed_module`; ``C = beta C`` inside ``j``
+   before ``k``), then reordered as ``tile`` (and ``distributed+transposed``): ``C = beta
+   C; C += alpha A B^T`` in f64 12.6x against 3.05x, syrk's lower triangle so written
+   9.99x against 2.99x. Chosen, it must have register tiles or innermost loops LLVM
+   vectorises (:func:`loads_beside_stores`: a repeated matrix-vector product with its sum
+   in the same memref as its input ran 0.94x without), else the next candidate is taken;
+6. ``original+crossing tiles``, where the function's data exceed the L2 cache: the
    source's schedule with every band whose innermost loop moves an access by rows that
    another loop moves along them (a transpose's ``B[j][i]``, which no loop order makes
    stride-1 on both sides) tiled 32 long in both, so that each line serves a tile's other
    loop too (:func:`crossing_tiled`; a 4096 x 4000 transpose 3.96x, where the capacity
    model's 8 x 4000 tiles, a new line and page per store, ran 1.0x);
-6. ``original``: the function untouched.
+7. ``original``: the function untouched.
 
 The cost model (:func:`poly.tile_model.access_cost`) charges the accesses of every
 innermost loop by their stride; a candidate replaces the original schedule only when it is
@@ -81,7 +88,9 @@ needed, with fewer chains where they would walk more than 16 address streams
 with 4 rows each 2.0x, gramschmidt 1.6x). Where the ops after a triangular chain loop feed
 the next iteration's chain, the chains run side by side over the iterations they share
 and each finishes after (:func:`poly.tail_jam.tail_jam`: cholesky 1.55-1.59x, trisolv
-1.56-1.73x).
+1.56-1.73x; over a band, each row's iterations before those the group shares first). Chains
+over a band of at most :data:`SHORT_CHAIN_BAND` iterations are left alone: the
+out-of-order core overlaps them already.
 
 Otherwise, where the source's schedule was kept (no candidate cheaper than the original),
 or the source with its bands reordered is as cheap as the candidate chosen (a stencil written
