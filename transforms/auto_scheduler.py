@@ -157,7 +157,12 @@ from poly.tile_model import (
 from transforms.distribute import distribute_imperfect_loops
 from transforms.load_rotation import rotate_function_loads
 from transforms.loop_pass import analysis_of, functions
-from transforms.loop_utils import get_tileable_bands, innermost_loops, maximal_bands
+from transforms.loop_utils import (
+    get_tileable_bands,
+    innermost_loops,
+    maximal_bands,
+    vectorised_once_unrolled,
+)
 from transforms.machine import Machine, machine_from_options
 from transforms.parallelization import Parallelize
 from transforms.permutation import apply_permutation
@@ -173,7 +178,7 @@ from transforms.scalar_replacement import scalar_replace_function
 from transforms.tiling import LoopTile
 from transforms.time_tiling import MIN_GAIN, NOT_FUSED, time_tile_function
 from transforms.transposed_copy import transpose_copies
-from transforms.unroll_jam import interleave_chains
+from transforms.unroll_jam import band_width, interleave_chains
 from transforms.vector_sums import vector_sums_function
 
 MAX_OPERATIONS = 2_000_000  # ISL's budget for one function's schedule
@@ -719,6 +724,22 @@ def time_tiled(
     return registers or timed
 
 
+def chains_left_alone(loop: Operation) -> str | None:
+    """Why chains side by side (:func:`transforms.unroll_jam.interleave_chains`) over chain
+    loop ``loop`` would not pay, or None: a band of at most :data:`SHORT_CHAIN_BAND`
+    iterations, or a loop LLVM unrolls whole and then vectorises the loop around
+    (:func:`transforms.loop_utils.vectorised_once_unrolled`)."""
+    width = band_width(loop)
+    if width is not None and width <= SHORT_CHAIN_BAND:
+        return (
+            f"a band of at most {width} iterations, whose chains the out-of-order core "
+            f"overlaps already (side by side only over bands wider than {SHORT_CHAIN_BAND})"
+        )
+    if vectorised_once_unrolled(loop):
+        return "LLVM unrolls it whole and vectorises the loop around it"
+    return None
+
+
 def loads_beside_stores(function: Operation) -> bool:
     """Whether an innermost loop of ``function`` loads from a memref it stores to through
     subscripts no store of it uses: LLVM cannot tell those loads from the stores (one
@@ -842,7 +863,7 @@ def plan_function(
             )
     if timed is None:
         interleaved, chains = interleave_chains(
-            best.module, name.lstrip("@"), short_band=SHORT_CHAIN_BAND, remarks=remarks
+            best.module, name.lstrip("@"), left_alone=chains_left_alone, remarks=remarks
         )
         if chains:
             best = Candidate(

@@ -84,7 +84,14 @@ from poly.tile_model import LINE_BYTES, choose_tile_sizes, element_bytes
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
-from transforms.loop_utils import body_ops, enclosing_function, is_loop, new_loop, permute_band
+from transforms.loop_utils import (
+    body_ops,
+    enclosing_function,
+    is_loop,
+    new_loop,
+    permute_band,
+    vectorised_once_unrolled,
+)
 from transforms.machine import Machine, detect, machine_from_options
 from transforms.permutation import check_permutation
 from transforms.registry import PassContext
@@ -1750,6 +1757,15 @@ def tile_pays(
         if tile.reduction is not None and _integer_accumulators(band, tile.reduction):
             return None
         return "one scalar accumulator: a single dependence chain, as in the original"
+    if (
+        tile.vector is None
+        and tile.reduction is not None
+        and vectorised_once_unrolled(tile.reduction)
+    ):
+        return (
+            f"rows of scalar sums over {where(tile.reduction)}, which LLVM unrolls whole and "
+            "then vectorises the rows' loop itself"
+        )
     if tile.reduction is not None or shared_rows(band, tile):
         return None
     if overlapping_loads(band, tile.vector):

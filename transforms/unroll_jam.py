@@ -10,7 +10,7 @@ dependence that this reorders. In-place convention as in :mod:`transforms.loop_u
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -519,7 +519,7 @@ def interleave_chains(
     factor: int = 8,
     max_skew: int = 3,
     max_streams: int | None = MAX_STREAMS,
-    short_band: int = 0,
+    left_alone: Callable[[Operation], str | None] | None = None,
     remarks: list[str] | None = None,
 ) -> tuple[Module, list[tuple[Operation, str]]]:
     """Innermost loops ``j`` that carry a chain (each iteration reads what one a few
@@ -534,8 +534,8 @@ def interleave_chains(
     next iteration's chain (cholesky, trisolv), the chains run side by side over the
     iterations they share and each finishes after, in order (:func:`_tail_jammed`); the
     function is then regenerated from its schedule and no other loop is jammed. Chain loops
-    over a band (:func:`band_width`) of at most ``short_band`` iterations are left as they
-    are, with why in ``remarks``.
+    for which ``left_alone`` gives a reason are left as they are, the reason in
+    ``remarks``.
 
     Returns a new module (``module`` untouched) and what was done: per enclosing loop, the
     jammed loop and a line; each jam checked by :func:`check_unroll_and_jam`, skewing being
@@ -545,15 +545,18 @@ def interleave_chains(
     function = module.function(function_name)
     groups = _chain_loops(function)
     loops = [op for op in function.walk() if is_loop(op)]
-    widths = {p: band_width(loops[p]) for _, positions in groups for p in positions}
-    short = {p for p, width in widths.items() if width is not None and width <= short_band}
+    reasons = {
+        p: reason
+        for _, positions in groups
+        for p in positions
+        if left_alone is not None and (reason := left_alone(loops[p])) is not None
+    }
     if remarks is not None:
         remarks.extend(
-            f"chains of {loop_label(loops[p])} left as they are: a band of at most "
-            f"{widths[p]} iterations, whose chains the out-of-order core overlaps already "
-            f"(side by side only over bands wider than {short_band})"
-            for p in sorted(short)
+            f"chains of {loop_label(loops[p])} left as they are: {reason}"
+            for p, reason in sorted(reasons.items())
         )
+    short = set(reasons)
     groups = [(outer, [p for p in positions if p not in short]) for outer, positions in groups]
     for outer_position, positions in reversed([g for g in groups if g[1]]):
         jammed = _jammed(
