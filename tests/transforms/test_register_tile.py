@@ -766,23 +766,12 @@ func.func @pointwise(%In: memref<8x12x40xf32>, %W: memref<10x8xf32>, %Out: memre
 @pytest.mark.parametrize("taps, pays", [(32, False), (50, False), (51, True), (64, True)])
 def test_scalar_rows_over_a_reduction_llvm_unrolls_whole_do_not_pay(taps: int, pays: bool) -> None:
     # y[i] += x[2i + k] h[k]: no vector loop (x moves by 2 along i), 8 rows of scalar sums
-    # held across k. Where LLVM unrolls k whole (taps x 6 ops within FULL_UNROLL_OPS and MAX_INTERLEAVE) it
-    # vectorises i itself: the rows ran 0.42x at 32 taps, 4.0x at 64
-    text = f"""
-func.func @fir(%x: memref<{128 + taps}xf32>, %h: memref<{taps}xf32>, %y: memref<64xf32>) {{
-  affine.for %i = 0 to 64 {{
-    affine.for %k = 0 to {taps} {{
-      %v = affine.load %x[%i * 2 + %k] : memref<{128 + taps}xf32>
-      %w = affine.load %h[%k] : memref<{taps}xf32>
-      %c = affine.load %y[%i] : memref<64xf32>
-      %p = arith.mulf %v, %w : f32
-      %s = arith.addf %c, %p : f32
-      affine.store %s, %y[%i] : memref<64xf32>
-    }}
-  }}
-  return
-}}
-"""
+    # held across k. Where LLVM unrolls k whole (taps x 6 ops within FULL_UNROLL_OPS) it
+    # vectorises i itself (x moves by 2, within MAX_INTERLEAVE): the rows ran 0.42x at 32
+    # taps, 4.0x at 64
+    from test_chains import FIR
+
+    text = FIR.format(n=128 + taps, k=taps)
     ((tile, objection, _),) = _tiles_and_objections("fir", text)
     assert tile.startswith("8 rows of affine.for at fir.mlir:3:3, reduction"), tile
     assert (objection is None) is pays
