@@ -617,8 +617,9 @@ def transposed(best: Candidate, name: str, counts: dict[object, int]) -> Candida
     """``best`` (and its untiled form) with the transposed copies
     :func:`transforms.transposed_copy.transpose_copies` finds worth making, runs by the
     source's ``counts``: read-only arrays whose innermost reads move by rows, read from a
-    copy in which they are stride-1 (syrk 7.25x, against 1.41x without); ``best`` itself
-    when there are none."""
+    copy in which they are stride-1 (syrk 7.25x, against 1.41x without); its untiled form
+    alone where only that has them (the cache tiles' bounds hide what a triangle's loops
+    read: syr2k's lower triangle, distributed); ``best`` itself when there are none."""
 
     def copied(c: Candidate) -> Candidate:
         module = c.module.clone()
@@ -629,8 +630,9 @@ def transposed(best: Candidate, name: str, counts: dict[object, int]) -> Candida
         return Candidate(f"{c.name}+transposed", module, c.cost, c.schedule, [*c.tiles, *done])
 
     result = copied(best)
-    if result is best:
-        return best
+    if result is best:  # the cache tiles' bounds may hide what the loops read
+        untiled = None if best.untiled is None else copied(best.untiled)
+        return best if untiled is None or untiled is best.untiled else untiled
     result.untiled = None if best.untiled is None else copied(best.untiled)
     return result
 
