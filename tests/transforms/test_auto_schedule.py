@@ -196,10 +196,14 @@ def test_without_an_expected_gain_the_schedule_is_kept_and_chains_run_side_by_si
 def test_arrays_read_down_their_columns_are_read_from_transposed_copies() -> None:
     # syr2k's C[i][j] += A[j][k] * B[i][k] + B[j][k] * A[i][k] with j innermost reads A and
     # B a row apart per iteration; from copies A^T and B^T it is stride-1, and the source's
-    # order (C stride-1 too) becomes cheaper than ISL's dot products along k
+    # order (C stride-1 too) becomes cheaper than ISL's dot products along k (the tile
+    # candidate's order, j innermost too, with the copies made on it untiled, costs the same
+    # and comes first)
     module, result = scheduled("syr2k")
     (report,) = result.functions
-    assert report.chosen.startswith("original+transposed"), report.chosen
+    assert report.chosen in ("original+transposed", "tile untiled+transposed+regtile"), (
+        report.chosen
+    )
     assert report.costs["original+transposed"] < min(
         cost for name, cost in report.costs.items() if name.startswith("isl")
     )
