@@ -134,6 +134,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from affine.analysis.loops import constant_trip_count
+from affine.analysis.value_map import ValueMap, access_map
 from affine.errors import PolyError
 from affine.ir.core import Module, Operation, Value
 from affine.ir.diagnostics import Location
@@ -747,15 +748,13 @@ def loads_beside_stores(function: Operation) -> bool:
     subscripts no store of it uses: LLVM cannot tell those loads from the stores (one
     buffer, addresses it cannot compare) and does not vectorise the loop."""
     for loop in innermost_loops(function):
-        stored: dict[Value, set[tuple]] = {}
-        loaded: dict[Value, set[tuple]] = {}
+        stored: dict[Value, set[ValueMap]] = {}
+        loaded: dict[Value, set[ValueMap]] = {}
         for op in loop.walk():
             if op.name in StoreOp.OP_NAMES:
-                store = StoreOp(op)
-                stored.setdefault(store.memref, set()).add((store.map, *store.map_operands))
+                stored.setdefault(StoreOp(op).memref, set()).add(access_map(op))
             elif op.name in LoadOp.OP_NAMES:
-                load = LoadOp(op)
-                loaded.setdefault(load.memref, set()).add((load.map, *load.map_operands))
+                loaded.setdefault(LoadOp(op).memref, set()).add(access_map(op))
         if any(loaded.get(memref, set()) - keys for memref, keys in stored.items()):
             return True
     return False

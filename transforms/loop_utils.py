@@ -23,10 +23,10 @@ from affine.analysis.loops import constant_trip_count, lower_bound, upper_bound
 from affine.analysis.value_map import (
     MapSlot,
     ValueMap,
+    access_map,
     canonicalize,
     concat,
     difference,
-    fully_compose,
     map_operand_positions,
     map_slots,
     set_map_slots,
@@ -91,20 +91,22 @@ def vectorised_once_unrolled(loop: Operation) -> bool:
     if trips is None or trips * len(body_ops(loop)) > FULL_UNROLL_OPS:
         return False
     iv = outer.regions[0].blocks[0].arguments[0]
-    step = ValueMap(AffineMap.get(1, 0, [dim(0) + 1]), (iv,))
     for op in loop.walk():
         if op.name not in ("affine.load", "affine.store"):
             continue
-        start = 1 if op.name == "affine.load" else 2
-        m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
-        access = fully_compose(ValueMap(m, tuple(op.operands[start:])))
-        moved = difference(substitute_value(access, iv, step), access).map
+        moved = moved_per_step(access_map(op), iv).map
         if not moved.is_constant():
             return False
         *outer_moves, last = moved.constant_results
         if any(outer_moves) or abs(last) > MAX_INTERLEAVE:
             return False
     return True
+
+
+def moved_per_step(vm: ValueMap, iv: Value) -> ValueMap:
+    """How far each result of ``vm`` moves when ``iv`` grows by one."""
+    step = ValueMap(AffineMap.get(1, 0, [dim(0) + 1]), (iv,))
+    return difference(substitute_value(vm, iv, step), vm)
 
 
 def innermost_loops(root: Operation | Module) -> list[Operation]:

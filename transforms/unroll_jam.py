@@ -45,6 +45,7 @@ from transforms.loop_pass import analysis_of, attempt, functions, refuse
 from transforms.loop_utils import (
     condition_set,
     is_loop,
+    moved_per_step,
     promote_if_single_iteration,
     region_of,
     set_bound,
@@ -556,8 +557,7 @@ def interleave_chains(
             f"chains of {loop_label(loops[p])} left as they are: {reason}"
             for p, reason in sorted(reasons.items())
         )
-    short = set(reasons)
-    groups = [(outer, [p for p in positions if p not in short]) for outer, positions in groups]
+    groups = [(outer, [p for p in kept if p not in reasons]) for outer, kept in groups]
     for outer_position, positions in reversed([g for g in groups if g[1]]):
         jammed = _jammed(
             result, function_name, outer_position, positions, factor, max_skew, max_streams
@@ -631,25 +631,14 @@ def band_width(loop: Operation) -> int | None:
     lower, upper = lower_bound(loop), upper_bound(loop)
     widths = []
     for low in (lower.result(k) for k in range(lower.map.num_results)):
-        if not _moves_with(low, iv):
-            continue
+        moved = moved_per_step(low, iv).map
+        if moved.is_constant() and not any(moved.constant_results):
+            continue  # a fixed end: not a band
         for high in (upper.result(k) for k in range(upper.map.num_results)):
             span = difference(high, low)
             if span.map.is_single_constant():
                 widths.append(span.map.single_constant_result)
     return max(0, min(widths)) if widths else None
-
-
-def _moves_with(bound: ValueMap, iv: Value) -> bool:
-    """Whether the single-result ``bound`` changes with ``iv``."""
-    m = bound.map
-    return any(
-        m.results[0].is_function_of_dim(k)
-        if k < m.num_dims
-        else m.results[0].is_function_of_symbol(k - m.num_dims)
-        for k, operand in enumerate(bound.operands)
-        if operand is iv
-    )
 
 
 def _chain_counts(factor: int) -> list[int]:

@@ -554,6 +554,13 @@ def map_slots(op: Operation) -> list[MapSlot]:
     ]
 
 
+def access_map(op: Operation) -> ValueMap:
+    """The subscripts of a load or store (``affine.load``, ``affine.store`` and their
+    vector forms) as one value map, ``affine.apply`` composed in."""
+    (slot,) = map_slots(op)
+    return fully_compose(ValueMap(slot.map, slot.operands))  # type: ignore[arg-type]  # a load's or store's slot holds a map
+
+
 def map_operand_positions(op: Operation) -> set[int]:
     """Positions of the operands of ``op`` that are inputs of its maps."""
     return {
