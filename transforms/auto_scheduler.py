@@ -48,7 +48,9 @@ Per function (:func:`plan_function`), candidates are built and the cheapest kept
    another loop moves along them (a transpose's ``B[j][i]``, which no loop order makes
    stride-1 on both sides) tiled 32 long in both, so that each line serves a tile's other
    loop too (:func:`crossing_tiled`; a 4096 x 4000 transpose 3.96x, where the capacity
-   model's 8 x 4000 tiles, a new line and page per store, ran 1.0x);
+   model's 8 x 4000 tiles, a new line and page per store, ran 1.0x), unless L2 keeps the
+   lines one run of the innermost loop crosses until the next
+   (:func:`poly.tile_model.crossed_lines_kept`: rows not a power of two long);
 7. ``original``: the function untouched.
 
 The cost model (:func:`poly.tile_model.access_cost`) charges the accesses of every
@@ -150,6 +152,7 @@ from poly.tile_model import (
     CROSSING_TILE,
     access_cost,
     cheapest_innermost,
+    crossed_lines_kept,
     crossing_accesses,
     crossing_saving,
     instance_counts,
@@ -347,7 +350,7 @@ def reordered_candidates(
 
 
 def crossing_tiled(
-    module: Module, name: str, original: Candidate, counts: dict[object, int]
+    module: Module, name: str, original: Candidate, counts: dict[object, int], l2: int
 ) -> Candidate | None:
     """The source's schedule with every outermost band whose innermost loop moves an access
     by rows that another of its loops moves along them
@@ -355,15 +358,20 @@ def crossing_tiled(
     :data:`~poly.tile_model.CROSSING_TILE` long in those loops, the others whole, the
     order kept; priced as the original less what the tiles save
     (:func:`poly.tile_model.crossing_saving`). None when no band has such an access longer
-    than one tile, or its tiles are not legal."""
+    than one tile whose lines an L2 of ``l2`` bytes does not already keep between the
+    loops' runs (:func:`poly.tile_model.crossed_lines_kept`), or its tiles are not legal."""
     module = module.clone()
     function = _function_in(module, name)
     analysis = analysis_of(function)
     context = PassContext(print_op_on_diagnostic=False)
     saving, tiles = 0.0, []
     for band in get_tileable_bands(function):
-        crossing = crossing_accesses(band, analysis.model)
         trips = [constant_trip_count(loop) or 0 for loop in band]
+        crossing = [
+            (a, k)
+            for a, k in crossing_accesses(band, analysis.model)
+            if not crossed_lines_kept(a, band[-1], trips[-1], l2)
+        ]
         tiled = {len(band) - 1, *(k for _, k in crossing)}
         if not crossing or 0 in trips or max(trips[k] for k in tiled) <= CROSSING_TILE:
             continue
@@ -814,7 +822,7 @@ def plan_function(
         )
     size = data_bytes(function)
     if size > machine.l2:
-        crossed = crossing_tiled(module, name, original, counts)
+        crossed = crossing_tiled(module, name, original, counts, machine.l2)
         if crossed is not None:
             candidates.append(crossed)
     best, registers = _chosen(candidates, original, copied, name, runs, machine)

@@ -709,6 +709,68 @@ func.func @f(%A: memref<{a_shape}xf32>, %B: memref<{b_shape}xf32>) {{
     assert [(access.op.name, k) for access, k in found] == expected
 
 
+# B[j][i] = A[i][j], N x N, j innermost: each store of a run of j takes a line of B, N of
+# them, N * row bytes apart. They stay in an L2 of L lines until i comes back to them when
+# N <= CACHE_OCCUPANCY * L / 2^v, 2^v the largest power of two dividing the stride in lines
+# (such a stride reaches 1 / 2^v of the sets). (N, element type, L2 KiB, kept)
+CROSSED_LINES = [
+    (4096, "f32", 1024, False),  # rows of 256 lines: 64 of 16384 lines reached
+    (4000, "f32", 1024, True),  # 250 lines: 8192 reached, 4000 <= 4096 (tiles: 0.77-1.6x)
+    (3000, "f32", 1024, True),  # 12000 bytes, not whole lines: every set (tiles: 0.44-1.3x)
+    (4000, "f64", 1024, False),  # 500 lines: 4096 reached, 4000 > 2048
+    (4000, "f32", 256, False),  # 4096 lines, 2048 reached, 4000 > 1024
+    (2048, "f32", 1024, False),  # 128 lines: 128 reached
+    (384, "f32", 1024, True),  # 24 lines: 2048 reached, 384 <= 1024
+]
+
+
+@pytest.mark.parametrize(("n", "element", "l2_kib", "kept"), CROSSED_LINES)
+def test_crossed_lines_are_kept_where_their_stride_reaches_enough_of_l2(
+    n: int, element: str, l2_kib: int, kept: bool
+) -> None:
+    from poly.tile_model import crossed_lines_kept, crossing_accesses
+    from transforms.loop_pass import analysis_of
+    from transforms.loop_utils import get_tileable_bands
+
+    t = f"memref<{n}x{n}x{element}>"
+    text = f"""
+func.func @f(%A: {t}, %B: {t}) {{
+  affine.for %i = 0 to {n} {{
+    affine.for %j = 0 to {n} {{
+      %v = affine.load %A[%i, %j] : {t}
+      affine.store %v, %B[%j, %i] : {t}
+    }}
+  }}
+  return
+}}
+"""
+    function = affine.parse(text, "transpose.mlir").functions()[0]
+    (band,) = get_tileable_bands(function)
+    ((store, _),) = crossing_accesses(band, analysis_of(function).model)
+    assert crossed_lines_kept(store, band[-1], n, l2_kib * 1024) is kept
+
+
+def test_a_transpose_whose_crossed_lines_stay_in_l2_keeps_the_source_order() -> None:
+    # 3000^2 f32, 72 MB: the 3000 lines a run of j stores to stay in a 1 MiB L2 until i
+    # comes back; 32 x 32 tiles ran 0.81x, and 0.44x with A read backwards along j
+    text = """
+func.func @flip(%A: memref<3000x3000xf32>, %B: memref<3000x3000xf32>) {
+  affine.for %i = 0 to 3000 {
+    affine.for %j = 0 to 3000 {
+      %v = affine.load %A[%i, 2999 - %j] : memref<3000x3000xf32>
+      affine.store %v, %B[%j, %i] : memref<3000x3000xf32>
+    }
+  }
+  return
+}
+"""
+    module = affine.parse(text, "flip.mlir")
+    result = auto_schedule(module, l2=1024)
+    assert result.functions[0].chosen == "original", result.functions[0].chosen
+    smaller = auto_schedule(module, l2=128)  # 2048 lines: 1024 kept, fewer than 3000
+    assert smaller.functions[0].chosen == "original+crossing tiles", smaller.functions[0].chosen
+
+
 def test_a_transpose_is_tiled_square_so_the_lines_it_crosses_serve_both_loops() -> None:
     # B[j][i] = alpha * A[i][j]: no loop order makes both accesses stride-1, and with j
     # innermost every store starts a new line (and page) of B. In 32 x 32 tiles a line of B
