@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from affine.dialects.affine_dialect import IfOp
+from affine.dialects.affine_dialect import ForOp, IfOp
 from affine.ir.core import Operation, Value
 from affine.ir.strides import strides_and_offset
 from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
@@ -72,10 +72,12 @@ def _function(op: Operation) -> Operation:
 
 
 class _BandData:
-    """The accesses inside a band, each restricted to a middle tile of given sizes."""
+    """The accesses inside a band, each restricted to a middle tile of given sizes (in
+    iterations, as the tiler takes them: a loop of step ``s`` spans ``size * s`` values)."""
 
     def __init__(self, band: Sequence[Operation], model: Model) -> None:
         self.band = list(band)
+        self.steps = [ForOp(loop).step for loop in band]
         self.accesses = [a for a in model.accesses if band[0] in a.statement.loops]
         self.names: list[str] = []
         if self.accesses:
@@ -106,7 +108,7 @@ class _BandData:
 
     def _extent(self, k: int) -> int:
         span = self._range(k)
-        return TYPICAL_PARAMETER if span is None else max(1, span[1] - span[0] + 1)
+        return TYPICAL_PARAMETER if span is None else (span[1] - span[0]) // self.steps[k] + 1
 
     def footprint(self, sizes: Sequence[int]) -> int:
         """Bytes touched by a middle tile of ``sizes``."""
@@ -119,8 +121,8 @@ class _BandData:
             for position, name in enumerate(names):
                 if name in self.names:
                     k = self.names.index(name)
-                    span = self._range(k)
-                    start = 0 if span is None else (span[0] + span[1] + 1 - sizes[k]) // 2
+                    span, length = self._range(k), sizes[k] * self.steps[k]
+                    start = 0 if span is None else (span[0] + span[1] + 1 - length) // 2
                     start = max(start, 0 if span is None else span[0])
                     aff = isl.Aff.var_on_domain(
                         isl.LocalSpace.from_space(domain.get_space()), isl.dim_type.set, position
@@ -134,7 +136,7 @@ class _BandData:
                         aff.lt_set(
                             isl.Aff.val_on_domain(
                                 isl.LocalSpace.from_space(domain.get_space()),
-                                isl.Val.int_from_si(ctx, start + sizes[k]),
+                                isl.Val.int_from_si(ctx, start + length),
                             )
                         )
                     )

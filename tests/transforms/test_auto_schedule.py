@@ -750,6 +750,55 @@ func.func @f(%A: {t}, %B: {t}) {{
     assert crossed_lines_kept(store, band[-1], n, l2_kib * 1024) is kept
 
 
+# C[i + r][j] += A[i + r][k] * B[k][j] for r < S, i of step S (a product unrolled by hand),
+# 64^3 f32: tile sizes count iterations, as the tiler takes them, so a tile of (I, J, K)
+# touches I * S rows: A I * S x K, B K x J, C I * S x J, times 4 bytes. The loop of step S
+# has 64 / S iterations. (S, sizes, bytes)
+STEPPED_FOOTPRINTS = [
+    (1, (2, 16, 64), (2 * 64 + 64 * 16 + 2 * 16) * 4),
+    (4, (2, 16, 64), (8 * 64 + 64 * 16 + 8 * 16) * 4),  # 0 bytes when sizes counted values
+    (4, (1, 1, 1), (4 + 1 + 4) * 4),
+    (2, (4, 8, 8), (8 * 8 + 8 * 8 + 8 * 8) * 4),
+]
+
+
+@pytest.mark.parametrize(("step", "sizes", "expected"), STEPPED_FOOTPRINTS)
+def test_a_tile_of_a_stepped_loop_spans_its_iterations(
+    step: int, sizes: tuple[int, ...], expected: int
+) -> None:
+    from poly.tile_model import _BandData
+    from transforms.loop_pass import analysis_of
+    from transforms.loop_utils import get_tileable_bands
+
+    t = "memref<64x64xf32>"
+    rows = "\n".join(
+        f"""        %a{r} = affine.load %A[%i + {r}, %k] : {t}
+        %c{r} = affine.load %C[%i + {r}, %j] : {t}
+        %p{r} = arith.mulf %a{r}, %b : f32
+        %s{r} = arith.addf %c{r}, %p{r} : f32
+        affine.store %s{r}, %C[%i + {r}, %j] : {t}"""
+        for r in range(step)
+    )
+    text = f"""
+func.func @f(%A: {t}, %B: {t}, %C: {t}) {{
+  affine.for %i = 0 to 64 step {step} {{
+    affine.for %j = 0 to 64 {{
+      affine.for %k = 0 to 64 {{
+        %b = affine.load %B[%k, %j] : {t}
+{rows}
+      }}
+    }}
+  }}
+  return
+}}
+"""
+    function = affine.parse(text, "unrolled.mlir").functions()[0]
+    (band,) = get_tileable_bands(function)
+    data = _BandData(band, analysis_of(function).model)
+    assert data.trip == [64 // step, 64, 64]
+    assert data.footprint(sizes) == expected
+
+
 def test_a_transpose_whose_crossed_lines_stay_in_l2_keeps_the_source_order() -> None:
     # 3000^2 f32, 72 MB: the 3000 lines a run of j stores to stay in a 1 MiB L2 until i
     # comes back; 32 x 32 tiles ran 0.81x, and 0.44x with A read backwards along j
