@@ -4,9 +4,10 @@ checks and applies them).
 
 A *time loop* is a loop at the function's top level around loop nests (*sweeps*) whose
 writes never use its induction variable: each step rewrites the same memory (jacobi,
-heat, fdtd, seidel). Statement ``S`` of the ``k``-th of the ``n`` sweeps runs at virtual
+heat, fdtd, seidel); or use it only in leading subscripts that nothing else moves, which
+choose a buffer (``A[(t + 1) mod 2][i][j]``: :attr:`TimeLoop.buffers`). Statement ``S`` of the ``k``-th of the ``n`` sweeps runs at virtual
 time ``tau = n*t + k``; its space coordinates are the first ``m`` subscripts of the element
-it writes, so that sweeps line up by the data they produce rather than by their loops
+it writes after those buffers, so that sweeps line up by the data they produce rather than by their loops
 (fdtd-2d's ``ey[0][j]`` belongs to row 0). The tiles come first::
 
     [floor(t / bt), floor((e_1 + skew*tau) / b_1), ..., floor((e_m + skew*tau) / b_m)]
@@ -46,8 +47,18 @@ class TimeLoop:
     sweep: dict[str, int]  # statement name -> k, its sweep's position in the loop's body
     sweeps: int  # n
     writes: dict[str, isl.PwMultiAff]  # statement name -> the element it writes
-    rank: int  # the smallest rank written: at most this many space dimensions tile
+    rank: int  # the fewest space dimensions written: at most this many tile
     memrefs: tuple[Value, ...]  # what the sweeps touch
+    buffers: int = 0  # leading subscripts of every write that only the time loop moves
+    buffered: tuple[Value, ...] = ()  # the memrefs written through them
+
+    def written_row(self, statement: str, d: int) -> isl.PwAff:
+        """Space dimension ``d`` of the element ``statement`` writes (after the buffers)."""
+        return self.writes[statement].get_pw_aff(self.buffers + d)
+
+    def first_space_dimension(self, memref: Value) -> int:
+        """The dimension of ``memref`` the first space dimension is (past its buffers)."""
+        return self.buffers if memref in self.buffered else 0
 
     @property
     def name(self) -> str:
@@ -110,14 +121,44 @@ def _write(program: Program, statement: Statement) -> isl.PwMultiAff | None:
     return relation.as_pw_multi_aff()
 
 
-def _uses_time(write: isl.PwMultiAff) -> bool:
-    """Whether a subscript of the write moves with the outermost dimension (on some piece;
-    the domain's constraints on it do not count)."""
+def _uses_time(write: isl.PwMultiAff, d: int) -> bool:
+    """Whether subscript ``d`` of the write moves with the outermost dimension (on some
+    piece; the domain's constraints on it do not count)."""
     return any(
-        aff.involves_dims(isl.dim_type.in_, 0, 1)
-        for d in range(write.dim(isl.dim_type.out))
-        for _, aff in write.get_pw_aff(d).get_pieces()
+        aff.involves_dims(isl.dim_type.in_, 0, 1) for _, aff in write.get_pw_aff(d).get_pieces()
     )
+
+
+def _buffers(write: isl.PwMultiAff) -> int | None:
+    """How many leading subscripts of the write choose a buffer by the time step: the
+    outermost dimension alone moves them, through an integer division, over fewer values
+    than it has steps where those are known (``(t + 1) mod 2``; gemm's ``C[i][j]`` under
+    ``i`` is no buffer); None when another subscript moves with the time step."""
+    n_in, n_out = write.dim(isl.dim_type.in_), write.dim(isl.dim_type.out)
+    steps = _extent(write.domain(), 0)
+    leading = 0
+    while leading < n_out and _uses_time(write, leading):
+        subscript = write.get_pw_aff(leading)
+        pieces = [aff for _, aff in subscript.get_pieces()]
+        if (
+            any(aff.involves_dims(isl.dim_type.in_, 1, n_in - 1) for aff in pieces)
+            or not all(aff.dim(isl.dim_type.div) for aff in pieces)
+            or (values := _extent(isl.Map.from_pw_aff(subscript).range(), 0)) is None
+            or (steps is not None and values >= steps)
+        ):
+            return None
+        leading += 1
+    if any(_uses_time(write, d) for d in range(leading, n_out)):
+        return None
+    return leading
+
+
+def _extent(s: isl.Set, d: int) -> int | None:
+    """How many values dimension ``d`` of ``s`` spans (None: unbounded or parametric)."""
+    low, high = s.dim_min_val(d), s.dim_max_val(d)
+    if not (low.is_int() and high.is_int()):
+        return None
+    return high.to_python() - low.to_python() + 1
 
 
 def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
@@ -140,16 +181,25 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
             why.append(f"{label}: {unclear[0]} does not write exactly one known element")
             continue
         writes = {n: w for n, w in found_writes.items() if w is not None}
-        timed = [n for n, w in writes.items() if _uses_time(w)]
+        buffers = {n: _buffers(w) for n, w in writes.items()}
+        timed = [n for n, b in buffers.items() if b is None]
         if timed:
             why.append(f"{label}: {timed[0]} writes where {label} says: not a time loop")
             continue
+        if len(set(buffers.values())) > 1:
+            why.append(f"{label}: its sweeps choose buffers by {label} in different subscripts")
+            continue
+        (chosen,) = set(buffers.values())
+        assert chosen is not None  # none of them is None (timed is empty)
         sweep = {s.name: _row(schedule.maps[s.name], s.domain, 2) for s in statements}
-        rank = min(w.dim(isl.dim_type.out) for w in writes.values())
+        rank = min(w.dim(isl.dim_type.out) for w in writes.values()) - chosen
         if rank == 0:
             why.append(f"{label}: a sweep writes a scalar: nothing to tile in space")
             continue
         memrefs = dict.fromkeys(a.memref for s in statements for a in s.accesses)
+        buffered = dict.fromkeys(
+            a.memref for s in statements for a in s.accesses if a.is_write and chosen
+        )
         found.append(
             TimeLoop(
                 outer,
@@ -159,6 +209,8 @@ def find_time_loops(schedule: Schedule) -> tuple[list[TimeLoop], list[str]]:
                 writes,
                 rank,
                 tuple(memrefs),
+                chosen,
+                tuple(buffered),
             )
         )
     return found, why
@@ -179,7 +231,7 @@ def time_tiled_schedule(schedule: Schedule, loop: TimeLoop, tiling: TimeTiling) 
     def tiles(s: Statement, t: isl.PwAff) -> list[isl.PwAff]:
         if shifts is None:
             tau = t.scale_val(isl.Val(loop.sweeps)).add_constant_val(isl.Val(loop.sweep[s.name]))
-            rows = [loop.writes[s.name].get_pw_aff(d) for d in range(m)]
+            rows = [loop.written_row(s.name, d) for d in range(m)]
         else:
             tau = t
             rows = _fused_rows(loop, s, shifts[s.name])[:m]
@@ -202,7 +254,7 @@ def fused_schedule(schedule: Schedule, loop: TimeLoop, shifts: dict[str, int]) -
 def _fused_rows(loop: TimeLoop, s: Statement, shift: int) -> list[isl.PwAff]:
     """Where statement ``s`` runs in a fused step: the element it writes, ``shift`` rows on."""
     write = loop.writes[s.name]
-    rows = [write.get_pw_aff(d) for d in range(write.dim(isl.dim_type.out))]
+    rows = [loop.written_row(s.name, d) for d in range(write.dim(isl.dim_type.out) - loop.buffers)]
     return [rows[0].add_constant_val(isl.Val(shift)), *rows[1:]]
 
 

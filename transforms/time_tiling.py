@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from affine.exec.inputs import function_name
-from affine.ir.core import Module, Operation
+from affine.ir.core import Module, Operation, Value
 from affine.ir.types import MemRefType
 from poly.schedule import Schedule
 from poly.schedule_check import ScheduleVerdict
@@ -64,9 +64,12 @@ def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
     :func:`~poly.tile_model.assumed_shape`)."""
     halo = tiling.halo(loop)
     total = 0
-    for t in _types(loop):
+    for memref, t in _types(loop):
+        first = loop.first_space_dimension(memref)
         extents = [
-            min(d, tiling.space_sizes[k] + halo) if k < len(tiling.space_sizes) else d
+            min(d, tiling.space_sizes[k - first] + halo)
+            if 0 <= k - first < len(tiling.space_sizes)
+            else d
             for k, d in enumerate(assumed_shape(t))
         ]
         total += math.prod(extents) * element_bytes(t)
@@ -79,9 +82,9 @@ def _window(loop: TimeLoop, tiling: TimeTiling) -> int:
     return _footprint(loop, replace(tiling, time_size=min(2, tiling.time_size)))
 
 
-def _types(loop: TimeLoop) -> list[MemRefType]:
-    """The types of the memrefs the sweeps touch (affine accesses: all ranked memrefs)."""
-    return [t for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
+def _types(loop: TimeLoop) -> list[tuple[Value, MemRefType]]:
+    """The memrefs the sweeps touch with their types (affine accesses: all ranked)."""
+    return [(m, t) for m in loop.memrefs if isinstance(t := m.type, MemRefType)]
 
 
 def time_tile_sizes(
@@ -156,8 +159,12 @@ def _step_tiles(
     if loop.rank < 2:
         return
     types = _types(loop)
-    lanes = machine.lanes(max(element_bytes(t) for t in types))
-    row = max(assumed_shape(t)[loop.rank - 1] for t in types if len(t.shape) >= loop.rank)
+    lanes = machine.lanes(max(element_bytes(t) for _, t in types))
+    row = max(
+        assumed_shape(t)[last]
+        for m, t in types
+        if len(t.shape) > (last := loop.first_space_dimension(m) + loop.rank - 1)
+    )
     fitting: dict[tuple[int, ...], None] = {}  # space sizes one step of which fits in L1
     for b in SPACE_SIZES:
         for c in SPACE_SIZES:
@@ -277,6 +284,8 @@ def _plan_loop(
     rows: Mapping[int, int] | None = None,
 ) -> TimeTilePlan | str:
     last = ""
+    if rows and loop.buffers:  # rows by the memref dimension they move along
+        rows = {d - loop.buffers: r for d, r in rows.items() if d >= loop.buffers}
     for skew in range(max_skew + 1):
         if space_sizes:
             sizes: TimeTiling | str = TimeTiling(time_size or 1, tuple(space_sizes), skew, shifts)
