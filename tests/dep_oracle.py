@@ -255,6 +255,22 @@ class _Tracer:
             result = self.value(op.operands[0])
         elif name == "memref.dim":
             result = self.shape(op.operands[0])[self.value(op.operands[1])]
+        elif name == "affine.delinearize_index":
+            # digits of the index in the basis, last first; the first result takes the rest
+            dynamic = (self.value(b) for b in op.operands[1:])
+            basis = _static_list(op, "static_basis", dynamic)
+            rest, digits = self.value(op.operands[0]), []
+            for b in reversed(basis[len(basis) - len(op.results) + 1 :]):
+                rest, digit = divmod(rest, b)
+                digits.append(digit)
+            result = [rest, *reversed(digits)][v.index]
+        elif name == "affine.linearize_index":
+            indices = segments(op, 0)
+            dynamic = (self.value(b) for b in segments(op, 1))
+            basis = _static_list(op, "static_basis", dynamic)
+            result = 0  # Horner over the basis padded to one element per index
+            for index, b in zip(indices, [1, *basis][-len(indices) :]):
+                result = result * b + self.value(index)
         else:
             raise _Unsupported(f"cannot evaluate {name}")
         return result  # not cached: it may depend on loop IVs

@@ -71,7 +71,7 @@ from affine.ir.types import (
     VectorType,
 )
 from affine.math.affine_map import AffineMap
-from affine.math.expr import AffineExpr, dim, symbol
+from affine.math.expr import AffineExpr, constant, dim, symbol
 from affine.math.integer_set import IntegerSet
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
@@ -1452,6 +1452,41 @@ def _verify_linearize(op: Operation) -> None:
     if len(segments(op, 0)) not in (len(basis), len(basis) + 1):
         op_error(op, "should be passed a basis element for each index except possibly the first")
     _verify_basis(op, basis, segments(op, 1))
+
+
+def index_op_maps(op: Operation) -> tuple[list[AffineMap], list[Value]]:
+    """``affine.delinearize_index`` or ``affine.linearize_index`` as one single-result map
+    per result over the op's operands (the indices as dims, the dynamic basis as
+    symbols). A delinearization's strides are the suffix products of its basis without
+    the outer bound when one is given: ``into (B, C)`` with three results is ``x floordiv
+    (B C)``, ``(x mod (B C)) floordiv C``, ``x mod C``; a linearization sums each index
+    times the product of the basis after it."""
+    delinearize = op.name == "affine.delinearize_index"
+    indices = op.operands[:1] if delinearize else segments(op, 0)
+    dynamic = op.operands[1:] if delinearize else segments(op, 1)
+    symbols = iter(symbol(k) for k in range(len(dynamic)))
+    basis: list[AffineExpr | int] = [
+        next(symbols) if b == DYNAMIC else b for b in _static_basis(op)
+    ]
+    count = len(op.results) if delinearize else len(indices)
+    inner = basis[len(basis) - (count - 1) :] if count > 1 else []  # no outer bound
+
+    def product(factors: list[AffineExpr | int]) -> AffineExpr:
+        total = constant(1)
+        for f in factors:
+            total = total * f
+        return total
+
+    if not delinearize:
+        linear = constant(0)
+        for k in range(count):
+            linear = linear + dim(k) * product(inner[k:])
+        return [AffineMap.get(count, len(dynamic), [linear])], [*indices, *dynamic]
+    x = dim(0)
+    results = [x.floordiv(product(inner))] if count > 1 else [x]
+    for k in range(1, count):
+        results.append(x.mod(product(inner[k - 1 :])).floordiv(product(inner[k:])))
+    return [AffineMap.get(1, len(dynamic), [r]) for r in results], [*indices, *dynamic]
 
 
 define(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from affine.dialects.affine_dialect import ForOp, IfOp, ParallelOp
+from affine.dialects.affine_dialect import ForOp, IfOp, ParallelOp, index_op_maps
 from affine.exec.c_emitter import FunctionEmitter, c_op
 from affine.exec.c_scalar import (
     REDUCTION_OPS,
@@ -38,6 +38,13 @@ def _c_apply(e: FunctionEmitter, op: Operation) -> None:
     e.define(op.results[0], e.bound(m, op.operands, combine, op))
     if e.map_nonneg(m, op.operands, op.name == "affine.max"):
         e.nonneg.add(op.results[0])
+
+
+@c_op("affine.delinearize_index", "affine.linearize_index")
+def _c_index_op(e: FunctionEmitter, op: Operation) -> None:
+    maps, operands = index_op_maps(op)
+    for result, m in zip(op.results, maps, strict=True):
+        e.define(result, e.bound(m, operands, "min", op))
 
 
 def _loop(

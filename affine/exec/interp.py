@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp
+from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp, index_op_maps
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
@@ -1168,6 +1168,19 @@ def _apply(c: _Compiler, op: Operation) -> Closure:
         env[r] = value(env)
 
     return apply
+
+
+@_op("affine.delinearize_index", "affine.linearize_index")
+def _index_op(c: _Compiler, op: Operation) -> Closure:
+    maps, operands = index_op_maps(op)
+    values = [c.map_function(m, operands, "min", op.loc) for m in maps]
+    slots = c.results(op)
+
+    def index(env: Env) -> None:
+        for slot, value in zip(slots, values, strict=True):
+            env[slot] = value(env)
+
+    return index
 
 
 @_op("affine.for")

@@ -377,3 +377,32 @@ def test_interpreter_runs_memrefs_directly() -> None:
         resolve_function(kernel("jacobi_1d")).regions[0].blocks[0].arguments[0].type, [40]
     )
     assert memref.data.shape == (40,) and not memref.data.any()
+
+
+INDEX_OPS = """
+func.func @idx(%A: memref<30xindex>, %B: memref<30xindex>, %C: memref<30xindex>, %n: index) {
+  affine.for %i = 0 to 30 {
+    %q:3 = affine.delinearize_index %i into (2, 3, 5) : index, index, index
+    %r:3 = affine.delinearize_index %i into (%n, 5) : index, index, index
+    %l = affine.linearize_index [%q#0, %q#1, %q#2] by (2, 3, 5) : index
+    %m = affine.linearize_index disjoint [%r#1, %r#2] by (%n, 5) : index
+    affine.store %l, %A[%i] : memref<30xindex>
+    affine.store %r#0, %B[%i] : memref<30xindex>
+    affine.store %m, %C[%i] : memref<30xindex>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interp", "c"])
+def test_index_ops_split_and_join_by_their_basis(backend: str) -> None:
+    # i into (2, 3, 5) and back is i; into (n, 5) with three results the first is unbounded:
+    # i floordiv 5n, (i mod 5n) floordiv 5, i mod 5; joined by (n, 5): i mod 5n (n = 3)
+    module = affine.parse(INDEX_OPS, "idx.mlir")
+    a, b, c = (np.zeros(30, dtype=np.int64) for _ in range(3))
+    affine.run(module, a, b, c, 3, backend=backend)
+    i = np.arange(30)
+    assert a.tolist() == i.tolist()
+    assert b.tolist() == (i // 15).tolist()
+    assert c.tolist() == (i % 15).tolist()
