@@ -5,7 +5,9 @@ A kernel runs ``T`` steps of 1-3 sweeps; each sweep writes one of ``A``, ``B``, 
 its rows (and columns, in 2-d) from up to three neighbours ``X[i + di][j + dj]`` (offsets in
 -2..2) of any of them, in place or not: dependences between sweeps and steps then take every
 direction and distance, and the skew (up to 4 per sweep) must cover them or the tiling is
-refused."""
+refused. Some kernels hold 2 or 3 buffers in each array, every access choosing one by the
+step (``X[(t + c) mod m][...]``, ``c`` drawn per access): reads of the buffer a step
+writes, of older ones, and writes over buffers still to be read."""
 
 from __future__ import annotations
 
@@ -23,11 +25,15 @@ ARRAYS = ("%A", "%B", "%C")
 @st.composite
 def stencils(draw: st.DrawFn) -> tuple[str, int]:
     rank = draw(st.integers(1, 2))
-    shape = "x".join([str(N + 4)] * rank)
+    buffers = draw(st.sampled_from([0, 0, 2, 3]))
+    shape = "x".join([str(buffers)] * bool(buffers) + [str(N + 4)] * rank)
     memref = f"memref<{shape}xf32>"
 
     def subscript(offsets: tuple[int, ...]) -> str:
-        return ", ".join(f"%{iv} + {2 + o}" for iv, o in zip("ij", offsets))
+        space = [f"%{iv} + {2 + o}" for iv, o in zip("ij", offsets)]
+        if not buffers:
+            return ", ".join(space)
+        return ", ".join([f"(%t + {draw(st.integers(0, buffers - 1))}) mod {buffers}", *space])
 
     sweeps = []
     for _ in range(draw(st.integers(1, 3))):
@@ -57,7 +63,7 @@ def stencils(draw: st.DrawFn) -> tuple[str, int]:
         )
         closing = "".join(f"\n{'  ' * (1 + k)}}}" for k in range(rank, 0, -1))
         sweeps.append(opening + body + closing)
-    steps = draw(st.integers(2, 5))
+    steps = draw(st.integers(buffers + 1, buffers + 5))  # more steps than buffers
     text = f"""func.func @stencil(%A: {memref}, %B: {memref}, %C: {memref}) {{
   %third = arith.constant 0.333 : f32
   affine.for %t = 0 to {steps} {{
