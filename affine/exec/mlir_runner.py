@@ -15,6 +15,9 @@ from affine.exec.memory import default_layout_symbols, physical_extents
 from affine.ir.attributes import ArrayAttr, StringAttr
 from affine.ir.core import Module, Operation
 from affine.ir.types import (
+    FloatType,
+    IndexType,
+    IntegerType,
     MemRefType,
     StridedLayout,
 )
@@ -55,17 +58,19 @@ MLIR_LOWERING = (
 def mlir_harness(func: Operation, repeats: int = 1) -> str:
     """The module of ``func`` plus a ``@main`` that, ``repeats`` times, fills every memref
     argument with the deterministic inputs and times one call of ``func`` with ``rtclock``
-    (printing each time), then prints the :func:`checksums` of every argument.
+    (printing each time), then prints the :func:`checksums` of every argument and then of
+    every scalar result (stored by each call into a 0-d memref of its own).
 
     Every number is printed with ``vector.print`` as the i64 bit pattern of an f64.  The
     kernel gets ``passthrough = ["noinline"]`` so that the timed call stays a call."""
 
     name = function_name(func)
     inputs, results = signature(func)
-    if results:
-        raise ExecutionError(
-            f"@{name} returns values; the mlir-runner harness runs kernels returning nothing"
-        )
+    for r, t in enumerate(results):
+        if not isinstance(t, (FloatType, IntegerType, IndexType)):
+            raise ExecutionError(
+                f"result #{r} of @{name} has type '{t}'; the harness keeps scalar results only"
+            )
     dma = next((op for op in module_of(func).walk() if op.name.endswith(".dma_start")), None)
     if dma is not None:
         raise ExecutionError(
@@ -86,6 +91,8 @@ def mlir_harness(func: Operation, repeats: int = 1) -> str:
             )
         memrefs.append(t)
         args.append(body.allocate(t))
+    cells = [MemRefType((), t) for t in results]
+    held = [body.allocate(t) for t in cells]
     body.emit("%c0 = arith.constant 0 : index")
     body.emit("%c1 = arith.constant 1 : index")
     body.emit(f"%repeats = arith.constant {repeats} : index")
@@ -93,13 +100,17 @@ def mlir_harness(func: Operation, repeats: int = 1) -> str:
     for a, (t, v) in enumerate(zip(memrefs, args)):
         body.fill(v, t, a)
     types = ", ".join(str(t) for t in inputs)
+    returned = f"({', '.join(str(t) for t in results)})"
+    call = f"func.call @{name}({', '.join(args)}) : ({types}) -> {returned}"
     body.emit("%t0 = func.call @rtclock() : () -> f64")
-    body.emit(f"func.call @{name}({', '.join(args)}) : ({types}) -> ()")
+    body.emit(f"%r:{len(results)} = {call}" if results else call)
     body.emit("%t1 = func.call @rtclock() : () -> f64")
+    for k, (t, v) in enumerate(zip(cells, held)):
+        body.emit(f"memref.store %r#{k}, {v}[] : {t}")
     body.emit("%dt = arith.subf %t1, %t0 : f64")
     body.print_f64("%dt")
     body.emit("}")
-    for t, v in zip(memrefs, args):
+    for t, v in zip([*memrefs, *cells], [*args, *held]):
         body.checksum(v, t)
     lines.append("  return")
     lines.append("}")
@@ -268,7 +279,8 @@ class _HarnessWriter:
 
 @dataclass(frozen=True)
 class MlirRun:
-    """What the mlir-runner harness printed: kernel times (s) and per-argument checksums."""
+    """What the mlir-runner harness printed: kernel times (s) and the checksums of each
+    memref argument, then of each scalar result."""
 
     times: tuple[float, ...]
     checksums: tuple[tuple[float, float], ...]

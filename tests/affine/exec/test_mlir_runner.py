@@ -37,8 +37,13 @@ def _agree(func, mlir_opt: str, mlir_runner: str) -> None:
     result = run_mlir_runner(func, mlir_opt, mlir_runner, repeats=1)
     for backend, rtol in (("interp", 1e-12), ("c", 1e-6)):
         arrays = deterministic_inputs(func)
-        run(func, *arrays, backend=backend)
-        for a, (ours, theirs) in enumerate(zip((checksums(x) for x in arrays), result.checksums)):
+        returned = run(func, *arrays, backend=backend)
+        values = (
+            () if returned is None else returned if isinstance(returned, tuple) else (returned,)
+        )
+        ours_all = [checksums(x) for x in arrays] + [(float(v), float(v)) for v in values]
+        assert len(ours_all) == len(result.checksums), (ours_all, result.checksums)
+        for a, (ours, theirs) in enumerate(zip(ours_all, result.checksums)):
             assert _close(ours[0], theirs[0], rtol) and _close(ours[1], theirs[1], rtol), (
                 backend,
                 a,
@@ -55,6 +60,42 @@ def _agree(func, mlir_opt: str, mlir_runner: str) -> None:
 def test_corpus_kernel_agrees_with_mlir_runner(name: str, mlir_opt: str, mlir_runner: str) -> None:
     path = KERNELS / f"{name}.mlir"
     _agree(resolve_function(affine.parse(path.read_text(), str(path))), mlir_opt, mlir_runner)
+
+
+SCALAR_RESULTS = """
+func.func @dot(%x: memref<40xf32>, %y: memref<40xf32>) -> (f32, i32, index) {
+  %z = arith.constant 0.0 : f32
+  %zi = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %r:3 = affine.for %i = 0 to 40 iter_args(%s = %z, %n = %zi, %at = %c0) -> (f32, i32, index) {
+    %a = affine.load %x[%i] : memref<40xf32>
+    %b = affine.load %y[%i] : memref<40xf32>
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %s, %p : f32
+    %big = arith.cmpf ogt, %p, %z : f32
+    %one = arith.extui %big : i1 to i32
+    %m = arith.addi %n, %one : i32
+    %w = arith.select %big, %i, %at : index
+    affine.yield %t, %m, %w : f32, i32, index
+  }
+  return %r#0, %r#1, %r#2 : f32, i32, index
+}
+"""
+
+
+@pytest.mark.mlir
+def test_scalar_results_are_kept_and_agree(mlir_opt: str, mlir_runner: str) -> None:
+    # a dot product, a count and an index returned: each stored by every call into a 0-d
+    # memref whose checksum follows the arguments'
+    func = resolve_function(affine.parse(SCALAR_RESULTS, "dot.mlir"))
+    assert len(run_mlir_runner(func, mlir_opt, mlir_runner).checksums) == 2 + 3
+    _agree(func, mlir_opt, mlir_runner)
+
+
+def test_results_other_than_scalars_are_refused() -> None:
+    text = "func.func @f() -> vector<4xf32> {\n  %v = arith.constant dense<1.0> : vector<4xf32>\n  return %v : vector<4xf32>\n}\n"
+    with pytest.raises(ExecutionError, match="result #0 of @f has type 'vector<4xf32>'"):
+        mlir_harness(resolve_function(affine.parse(text, "f.mlir")))
 
 
 def test_dma_kernels_are_refused_with_the_reason() -> None:
