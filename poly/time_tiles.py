@@ -5,10 +5,11 @@ checks and applies them).
 A *time loop* is a loop at the function's top level around loop nests (*sweeps*) whose
 writes never use its induction variable: each step rewrites the same memory (jacobi,
 heat, fdtd, seidel); or use it only in leading subscripts that nothing else moves, which
-choose a buffer (``A[(t + 1) mod 2][i][j]``: :attr:`TimeLoop.buffers`). Statement ``S`` of the ``k``-th of the ``n`` sweeps runs at virtual
-time ``tau = n*t + k``; its space coordinates are the first ``m`` subscripts of the element
-it writes after those buffers, so that sweeps line up by the data they produce rather than by their loops
-(fdtd-2d's ``ey[0][j]`` belongs to row 0). The tiles come first::
+choose a buffer (``A[(t + 1) mod 2][i][j]``: :attr:`TimeLoop.buffers`). Statement ``S`` of
+the ``k``-th of the ``n`` sweeps runs at virtual time ``tau = n*t + k``; its space
+coordinates are the first ``m`` subscripts of the element it writes after those buffers,
+so that sweeps line up by the data they produce rather than by their loops (fdtd-2d's
+``ey[0][j]`` belongs to row 0). The tiles come first::
 
     [floor(t / bt), floor((e_1 + skew*tau) / b_1), ..., floor((e_m + skew*tau) / b_m)]
 

@@ -20,8 +20,9 @@ from parametric import parametric
 
 import affine
 import transforms
-from affine.ir.core import Module
+from affine.ir.core import Module, Operation
 from affine.ops import ForOp
+from poly.model import Model
 from poly.schedule import Schedule
 from transforms.auto_scheduler import AutoScheduleResult, auto_schedule, isl_candidate
 from transforms.registry import PassContext
@@ -684,28 +685,39 @@ CROSSING_BANDS = [
 ]
 
 
-@pytest.mark.parametrize(("a", "a_shape", "b", "b_shape", "expected"), CROSSING_BANDS)
-def test_crossing_accesses_move_by_rows_innermost_and_by_one_along_another_loop(
-    a: str, a_shape: str, b: str, b_shape: str, expected: list[tuple[str, int]]
-) -> None:
-    from poly.tile_model import crossing_accesses
-    from transforms.loop_pass import analysis_of
-    from transforms.loop_utils import get_tileable_bands
-
-    text = f"""
-func.func @f(%A: memref<{a_shape}xf32>, %B: memref<{b_shape}xf32>) {{
-  affine.for %i = 0 to 64 {{
-    affine.for %j = 0 to 64 {{
-      %v = affine.load %A[{a}] : memref<{a_shape}xf32>
-      affine.store %v, %B[{b}] : memref<{b_shape}xf32>
+def copy_nest(a: str, a_type: str, b: str, b_type: str, n: int = 64) -> str:
+    """``B[b] = A[a]`` in loops ``i``, ``j`` over ``0 to n`` (``j`` innermost)."""
+    return f"""
+func.func @f(%A: {a_type}, %B: {b_type}) {{
+  affine.for %i = 0 to {n} {{
+    affine.for %j = 0 to {n} {{
+      %v = affine.load %A[{a}] : {a_type}
+      affine.store %v, %B[{b}] : {b_type}
     }}
   }}
   return
 }}
 """
-    function = affine.parse(text, "crossing.mlir").functions()[0]
+
+
+def single_band(text: str) -> tuple[list[Operation], Model]:
+    """The one tileable band of the first function of ``text`` and its polyhedral model."""
+    from transforms.loop_pass import analysis_of
+    from transforms.loop_utils import get_tileable_bands
+
+    function = affine.parse(text, "band.mlir").functions()[0]
     (band,) = get_tileable_bands(function)
-    found = crossing_accesses(band, analysis_of(function).model)
+    return band, analysis_of(function).model
+
+
+@pytest.mark.parametrize(("a", "a_shape", "b", "b_shape", "expected"), CROSSING_BANDS)
+def test_crossing_accesses_move_by_rows_innermost_and_by_one_along_another_loop(
+    a: str, a_shape: str, b: str, b_shape: str, expected: list[tuple[str, int]]
+) -> None:
+    from poly.tile_model import crossing_accesses
+
+    band, model = single_band(copy_nest(a, f"memref<{a_shape}xf32>", b, f"memref<{b_shape}xf32>"))
+    found = crossing_accesses(band, model)
     assert [(access.op.name, k) for access, k in found] == expected
 
 
@@ -729,24 +741,10 @@ def test_crossed_lines_are_kept_where_their_stride_reaches_enough_of_l2(
     n: int, element: str, l2_kib: int, kept: bool
 ) -> None:
     from poly.tile_model import crossed_lines_kept, crossing_accesses
-    from transforms.loop_pass import analysis_of
-    from transforms.loop_utils import get_tileable_bands
 
     t = f"memref<{n}x{n}x{element}>"
-    text = f"""
-func.func @f(%A: {t}, %B: {t}) {{
-  affine.for %i = 0 to {n} {{
-    affine.for %j = 0 to {n} {{
-      %v = affine.load %A[%i, %j] : {t}
-      affine.store %v, %B[%j, %i] : {t}
-    }}
-  }}
-  return
-}}
-"""
-    function = affine.parse(text, "transpose.mlir").functions()[0]
-    (band,) = get_tileable_bands(function)
-    ((store, _),) = crossing_accesses(band, analysis_of(function).model)
+    band, model = single_band(copy_nest("%i, %j", t, "%j, %i", t, n))
+    ((store, _),) = crossing_accesses(band, model)
     assert crossed_lines_kept(store, band[-1], n, l2_kib * 1024) is kept
 
 
@@ -767,8 +765,6 @@ def test_a_tile_of_a_stepped_loop_spans_its_iterations(
     step: int, sizes: tuple[int, ...], expected: int
 ) -> None:
     from poly.tile_model import _BandData
-    from transforms.loop_pass import analysis_of
-    from transforms.loop_utils import get_tileable_bands
 
     t = "memref<64x64xf32>"
     rows = "\n".join(
@@ -792,9 +788,7 @@ func.func @f(%A: {t}, %B: {t}, %C: {t}) {{
   return
 }}
 """
-    function = affine.parse(text, "unrolled.mlir").functions()[0]
-    (band,) = get_tileable_bands(function)
-    data = _BandData(band, analysis_of(function).model)
+    data = _BandData(*single_band(text))
     assert data.trip == [64 // step, 64, 64]
     assert data.footprint(sizes) == expected
 
@@ -899,31 +893,47 @@ def test_a_loop_distributed_for_register_tiles_is_kept_only_where_they_pay() -> 
     ) in report.remarks
 
 
+def lower_triangle_update(name: str, operands: str, n: int, m: int, sums: str) -> str:
+    """``C = beta C`` over the lower triangle of an ``n x n`` ``C``, each element before its
+    ``k`` loop (``0 to m``) adds ``sums`` (ops over ``%c``, the element, ending in ``%s``)."""
+    c = f"memref<{n}x{n}xf32>"
+    body = "\n".join(f"        {line}" for line in sums.strip().splitlines())
+    return f"""
+func.func @{name}({operands}, %C: {c}) {{
+  %beta = arith.constant 1.2 : f32
+  affine.for %i = 0 to {n} {{
+    affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {{
+      %c0 = affine.load %C[%i, %j] : {c}
+      %bc = arith.mulf %beta, %c0 : f32
+      affine.store %bc, %C[%i, %j] : {c}
+      affine.for %k = 0 to {m} {{
+        %c = affine.load %C[%i, %j] : {c}
+{body}
+        affine.store %s, %C[%i, %j] : {c}
+      }}
+    }}
+  }}
+  return
+}}
+"""
+
+
 # C = beta C, then C += A A^T over the lower triangle, both inside j: distributed, k goes
 # outside j with A^T read by rows; no register tile pays on the triangle, and LLVM
 # vectorises j (C[i][j] loaded and stored alike): 9.76x at 1200 x 1000, the source's
 # register tiles with in-order sums 2.94x
-LOWER_RANK_K = """
-func.func @syrk(%A: memref<96x80xf32>, %C: memref<96x96xf32>) {
-  %beta = arith.constant 1.2 : f32
-  affine.for %i = 0 to 96 {
-    affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
-      %c0 = affine.load %C[%i, %j] : memref<96x96xf32>
-      %bc = arith.mulf %beta, %c0 : f32
-      affine.store %bc, %C[%i, %j] : memref<96x96xf32>
-      affine.for %k = 0 to 80 {
-        %a = affine.load %A[%i, %k] : memref<96x80xf32>
-        %b = affine.load %A[%j, %k] : memref<96x80xf32>
-        %c = affine.load %C[%i, %j] : memref<96x96xf32>
-        %p = arith.mulf %a, %b : f32
-        %s = arith.addf %c, %p : f32
-        affine.store %s, %C[%i, %j] : memref<96x96xf32>
-      }
-    }
-  }
-  return
-}
-"""
+LOWER_RANK_K = lower_triangle_update(
+    "syrk",
+    "%A: memref<96x80xf32>",
+    96,
+    80,
+    """
+    %a = affine.load %A[%i, %k] : memref<96x80xf32>
+    %b = affine.load %A[%j, %k] : memref<96x80xf32>
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    """,
+)
 
 
 def test_a_distributed_loop_without_register_tiles_is_kept_where_llvm_vectorises_it() -> None:
@@ -939,32 +949,22 @@ def test_a_distributed_loop_without_register_tiles_is_kept_where_llvm_vectorises
 # and B^T. Cache tiles of the triangle bound j by min(i + 1, ...) of tile loops, behind
 # which the copies' analysis cannot see what the loops read; the untiled order takes the
 # copies (1.63x -> 8.26x at 1000 x 800). Caches shrunk so tiles are made.
-SYR2K_LOWER = """
-#ip1 = affine_map<(d0) -> (d0 + 1)>
-func.func @syr2k(%A: memref<48x40xf32>, %B: memref<48x40xf32>, %C: memref<48x48xf32>) {
-  %beta = arith.constant 1.2 : f32
-  affine.for %i = 0 to 48 {
-    affine.for %j = 0 to #ip1(%i) {
-      %c0 = affine.load %C[%i, %j] : memref<48x48xf32>
-      %bc = arith.mulf %beta, %c0 : f32
-      affine.store %bc, %C[%i, %j] : memref<48x48xf32>
-      affine.for %k = 0 to 40 {
-        %a1 = affine.load %A[%j, %k] : memref<48x40xf32>
-        %b1 = affine.load %B[%i, %k] : memref<48x40xf32>
-        %b2 = affine.load %B[%j, %k] : memref<48x40xf32>
-        %a2 = affine.load %A[%i, %k] : memref<48x40xf32>
-        %p1 = arith.mulf %a1, %b1 : f32
-        %p2 = arith.mulf %b2, %a2 : f32
-        %c = affine.load %C[%i, %j] : memref<48x48xf32>
-        %s1 = arith.addf %c, %p1 : f32
-        %s2 = arith.addf %s1, %p2 : f32
-        affine.store %s2, %C[%i, %j] : memref<48x48xf32>
-      }
-    }
-  }
-  return
-}
-"""
+SYR2K_LOWER = lower_triangle_update(
+    "syr2k",
+    "%A: memref<48x40xf32>, %B: memref<48x40xf32>",
+    48,
+    40,
+    """
+    %a1 = affine.load %A[%j, %k] : memref<48x40xf32>
+    %b1 = affine.load %B[%i, %k] : memref<48x40xf32>
+    %b2 = affine.load %B[%j, %k] : memref<48x40xf32>
+    %a2 = affine.load %A[%i, %k] : memref<48x40xf32>
+    %p1 = arith.mulf %a1, %b1 : f32
+    %p2 = arith.mulf %b2, %a2 : f32
+    %s1 = arith.addf %c, %p1 : f32
+    %s = arith.addf %s1, %p2 : f32
+    """,
+)
 
 
 def test_copies_the_cache_tiles_hide_are_made_on_the_untiled_order() -> None:
