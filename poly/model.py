@@ -13,6 +13,9 @@ exactly when they touch the same element of the same buffer. What cannot be mode
 exactly is over-approximated soundly and flagged (``exact=False`` with a reason):
 
 * a bound or condition whose operands are not affine is dropped (more instances);
+* an op inside a region op other than the affine ones (``scf.if``, ``scf.for``) has the
+  instances of the affine loops around it, each of which may run it or not: its writes
+  are may-writes, which kill no earlier value;
 * a semi-affine subscript (``d0 * s0``, ``floordiv s0``) whose symbol is not a constant, or
   a subscript that is not affine at all, leaves that element coordinate unconstrained;
 * ``memref.load/store`` with affine indices are exact accesses; with other indices, and
@@ -263,6 +266,9 @@ class Statement:
     reasons: list[str]
     position: tuple[int, ...]  # 2d+1 schedule constants (textual positions at each depth)
     space: StatementSpace
+    # inside an op whose region may run no time at an instance (``scf.if``, ``scf.for``):
+    # the domain holds the instances that may run, so its writes are may-writes
+    conditional: bool = False
 
     @property
     def depth(self) -> int:
@@ -309,7 +315,8 @@ class Access:
 
     ``number`` is the access's number as ``-test-memref-dependence-check`` counts them
     (``affine.load``/``affine.store`` in module walk order); None for other accesses.
-    ``must`` is False for may-accesses (the whole memref, or an approximated element set).
+    ``must`` is False for may-accesses (the whole memref, an approximated element set, or
+    an access of a statement that may not run: under an ``scf.if`` or ``scf.for``).
     """
 
     statement: Statement
@@ -455,8 +462,19 @@ class _Builder:
             elif ancestor.name == "affine.if":
                 domain = self.if_restrict(ancestor, child, domain, scope, on, reasons)
         position = _positions(op, chain, self.order)
+        conditional = any(a.name not in (*LOOP_OPS, "affine.if") for a in chain)
         return Statement(
-            name, op, scope, loops, iv_names, coalesced(domain), not reasons, reasons, position, on
+            name,
+            op,
+            scope,
+            loops,
+            iv_names,
+            coalesced(domain),
+            not reasons,
+            reasons,
+            position,
+            on,
+            conditional,
         )
 
     def bound_terms(
@@ -647,7 +665,7 @@ class _Builder:
             buffer,
             self.memref_name(buffer),
             coalesced(relation.intersect_domain(s.domain)),
-            must=exact if must is None else must,
+            must=(exact if must is None else must) and not s.conditional,
             exact=exact and s.exact,
             reasons=reasons + s.reasons,
         )

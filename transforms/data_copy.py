@@ -3,8 +3,9 @@
 
 Invariant: around a loop, each memref of the slow memory space it accesses gets a buffer in
 the fast space shaped as the bounding box of the loop's exact footprint (ISL, over the IVs
-of the loops around it). Before the loop, the elements it reads are copied in; after it, the
-elements it writes are copied out; in between, its loads and stores use the buffer at the
+of the loops around it). Before the loop, the elements it reads are copied in (and those it
+may leave unwritten: stores under an ``scf.if``); after it, the elements it writes are copied
+out; in between, its loads and stores use the buffer at the
 index minus the box's start. With ``generate-dma`` the copies are ``affine.dma_start`` /
 ``affine.dma_wait`` pairs moving the whole box (strided when the box is not contiguous);
 point-wise copy loops move exactly the footprint. Copies go around the outermost loops
@@ -44,6 +45,7 @@ from poly.footprints import (
     reached,
 )
 from poly.legality import LEGAL, Verdict, where
+from poly.model import WRITE
 from poly.space import align_params
 from transforms.errors import TransformError
 from transforms.loop_pass import functions, refuse
@@ -338,6 +340,12 @@ class CopyOptions:
     min_dma_transfer: int = 1024
 
 
+def _may_write(plan: CopyPlan) -> bool:
+    """Whether the loop may leave elements of its write footprint unwritten: a store under
+    an ``scf.if`` (or another op that may not run its region)."""
+    return any(a.kind == WRITE and not a.must for a in plan.footprint.accesses)
+
+
 def generate_copies(plan: CopyPlan, options: CopyOptions) -> str:
     """Allocate the buffer before ``plan.loop``, copy in before it and out after it, and make
     the loop's accesses use the buffer; return how the data moved (for the remark)."""
@@ -353,6 +361,8 @@ def generate_copies(plan: CopyPlan, options: CopyOptions) -> str:
     buffer = alloc.result
     after = block.operations[block.index_of(loop) + 1] if block.operations[-1] is not loop else None
     reads, writes = plan.footprint.reads, plan.footprint.writes
+    if writes is not None and _may_write(plan):  # copied in, so that copying out keeps them
+        reads = plan.footprint.region
     how = "copy loops"
     shape = None
     if options.generate_dma:

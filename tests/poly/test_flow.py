@@ -76,3 +76,56 @@ def test_scope_dependences_equal_brute_force(path: Path) -> None:
 def test_random_nests(nest) -> None:
     module = affine.parse(nest.text, "nest.mlir")
     check(module, {}, trace(module))
+
+
+CONDITIONAL = """
+func.func @f(%B: memref<10xf32>, %C: memref<10xf32>, %P: memref<10xi1>) {{
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  affine.for %i = 0 to 10 {{
+    affine.store %one, %B[%i] : memref<10xf32>
+    %p = affine.load %P[%i] : memref<10xi1>
+    {open}
+    affine.store %two, %B[%i] : memref<10xf32>
+    {close}
+    %v = affine.load %B[%i] : memref<10xf32>
+    affine.store %v, %C[%i] : memref<10xf32>
+  }}
+  return
+}}
+"""
+
+
+def _instances(relation) -> int:
+    points: list[object] = []
+    relation.domain().foreach_point(points.append)
+    return len(points)
+
+
+# Accesses A0 store B[i], A2 store B[i] (maybe under a condition), A3 load B[i]: per pair
+# reaching A3, how many instances of its source reach it. The second store kills the
+# first's value only where it surely runs: under an scf.if (data) or an scf.for (of trips
+# the model does not bound) it is a may-write; an affine.if on the IV runs it at i >= 5.
+@pytest.mark.parametrize(
+    ("open_", "close", "reaching"),
+    [
+        ("", "", {(2, 3): 10}),
+        ("scf.if %p {", "}", {(0, 3): 10, (2, 3): 10}),
+        (
+            "%c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+            "    scf.for %k = %c0 to %c1 step %c1 {",
+            "}",
+            {(0, 3): 10, (2, 3): 10},
+        ),
+        ("affine.if affine_set<(d0) : (d0 - 5 >= 0)>(%i) {", "}", {(0, 3): 5, (2, 3): 5}),
+    ],
+    ids=["unconditional", "scf.if", "scf.for", "affine.if"],
+)
+def test_a_store_that_may_not_run_kills_no_earlier_value(open_, close, reaching) -> None:
+    module = affine.parse(CONDITIONAL.format(open=open_, close=close), "cond.mlir")
+    flows = {
+        (e.source.number, e.target.number): _instances(e.relation)
+        for e in FlowAnalysis(module).value
+        if e.kind == RAW and e.target.number == 3
+    }
+    assert flows == reaching

@@ -28,6 +28,7 @@ KERNELS = [
     CORPUS / "kernels" / "dma_tiles.mlir",
     CORPUS / "affine" / "tiled_matmul.mlir",
     CORPUS / "datamove" / "empty_rows.mlir",
+    CORPUS / "datamove" / "conditional_store.mlir",
     CORPUS / "fusion" / "permuted_layout.mlir",
 ]
 OPTIONS = {
