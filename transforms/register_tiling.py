@@ -1921,6 +1921,8 @@ def rows_reordered(function: Operation, machine: Machine) -> list[str]:
         tile = plan_register_tile(band, machine)
         if isinstance(tile, Verdict) or None in (tile.rows, tile.vector, tile.reduction):
             continue
+        assert tile.vector is not None and tile.rows is not None  # checked above
+        assert tile.reduction is not None
         body = Body(band)
         inside = (tile.vector, tile.reduction)
         outside = [
@@ -1930,7 +1932,6 @@ def rows_reordered(function: Operation, machine: Machine) -> list[str]:
         ]
         if not outside:
             continue
-        assert tile.vector is not None and tile.rows is not None  # checked above
         shared = {x: shared_vector_loads(body, tile.vector, x) for x in [*outside, tile.rows]}
         best = max(outside, key=lambda x: (shared[x], band.index(x)))
         if tile.rows in outside and shared[best] <= shared[tile.rows]:
