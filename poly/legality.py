@@ -361,6 +361,23 @@ def register_order_reversals(
     return _first_hit(analysis, band, bad_of, "it would reverse the")
 
 
+def register_points_apart(
+    analysis: FlowAnalysis, band: Sequence[Operation], order: RegisterOrder
+) -> Verdict:
+    """Illegal when a dependence joins two points (row, vector IV) that may fall in one
+    group of rows: a tile whose vector loop's bounds move with the rows runs each row's
+    ends apart from the group's common part, so only points that share no dependence may
+    be regrouped (each point's own instances keep their order)."""
+    count = len(band)
+    assert order.rows is not None and order.vector is not None
+    bad = register_window_set(
+        count, order.fixed(count), [(order.rows, order.row_window)], [order.rows, order.vector]
+    )
+    return _first_hit(
+        analysis, band, lambda edge: bad, "running a row's ends apart from its group reorders the"
+    )
+
+
 def register_conflicts(
     analysis: FlowAnalysis,
     band: Sequence[Operation],

@@ -74,8 +74,8 @@ vectors, gemm 52 GFLOP/s alone, 73 beneath tiles of 16 x 32 x 1100), on every in
 where :func:`transforms.register_tiling.tile_pays` expects a gain (accumulators held in
 ``iter_args``, or jammed rows that share loads) and
 :func:`transforms.register_tiling.check_register_tile` finds the tile legal; multiply-adds
-are fused only in tiles bound by FMA throughput
-(:func:`transforms.register_tiling.fma_pays`). Where the source's schedule is kept and gets
+are fused only in tiles bound by FMA throughput, and not over triangles
+(:func:`transforms.register_tiling.fuse_multiply_adds`). Where the source's schedule is kept and gets
 no register tile, the ``expanded`` candidate (its ``iter_args`` in memory, as cheap in the
 model) gets them instead where they pay (:func:`expanded_register_tiled`: the register
 tiler holds several rows' accumulators side by side, which it cannot do for a loop
@@ -171,7 +171,7 @@ from transforms.machine import Machine, machine_from_options
 from transforms.parallelization import Parallelize
 from transforms.permutation import apply_permutation
 from transforms.register_tiling import (
-    fma_pays,
+    fuse_multiply_adds,
     jammed_rows,
     register_tile_function,
     tile_pays,
@@ -593,7 +593,7 @@ def register_tiled(best: Candidate, name: str, machine: Machine) -> Candidate | 
         _function_in(module, name),
         machine,
         context,
-        fma=fma_pays,
+        fma=fuse_multiply_adds,
         pays=lambda band, tile: tile_pays(band, tile, machine.l2, machine.l1),
         cache_tiles=True,
     )
