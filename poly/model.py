@@ -462,7 +462,7 @@ class _Builder:
             elif ancestor.name == "affine.if":
                 domain = self.if_restrict(ancestor, child, domain, scope, on, reasons)
         position = _positions(op, chain, self.order)
-        conditional = any(a.name not in (*LOOP_OPS, "affine.if") for a in chain)
+        conditional = _conditional(op, scope.region)
         return Statement(
             name,
             op,
@@ -997,6 +997,21 @@ def _first_get_global(op: Operation) -> Value:
         _GLOBALS.clear()
         _GLOBALS[id(root)] = cached
     return cached[1].get(str(op.properties.get("name")), op.results[0])
+
+
+def _conditional(op: Operation, region: Region) -> bool:
+    """Whether an op between ``op`` and the scope ``region`` may not run its region at an
+    instance of the affine loops around ``op`` (any but ``affine.for``, ``affine.parallel``
+    and ``affine.if``, whose bounds and conditions the domain holds)."""
+    inner = op
+    while inner.parent is not None and inner.parent.parent is not region:
+        owner = inner.parent_op
+        if owner is None:
+            return False
+        if owner.name not in (*LOOP_OPS, "affine.if"):
+            return True
+        inner = owner
+    return False
 
 
 def _ancestors_in_scope(op: Operation, region: Region) -> list[Operation]:

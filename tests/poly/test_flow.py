@@ -129,3 +129,23 @@ def test_a_store_that_may_not_run_kills_no_earlier_value(open_, close, reaching)
         if e.kind == RAW and e.target.number == 3
     }
     assert flows == reaching
+
+
+def test_a_store_outside_loops_kills_the_value_before_it() -> None:
+    # ops directly in the function body run once: their writes are must-writes
+    text = """
+func.func @f(%A: memref<3xf32>) {
+  %v1 = affine.load %A[0] : memref<3xf32>
+  affine.store %v1, %A[0] : memref<3xf32>
+  %v2 = affine.load %A[0] : memref<3xf32>
+  affine.store %v2, %A[0] : memref<3xf32>
+  %v3 = affine.load %A[0] : memref<3xf32>
+  return
+}
+"""
+    flows = {
+        (e.source.number, e.target.number)
+        for e in FlowAnalysis(affine.parse(text, "top.mlir")).value
+        if e.kind == RAW
+    }
+    assert flows == {(1, 2), (3, 4)}
