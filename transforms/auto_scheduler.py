@@ -75,8 +75,8 @@ where :func:`transforms.register_tiling.tile_pays` expects a gain (accumulators 
 ``iter_args``, or jammed rows that share loads) and
 :func:`transforms.register_tiling.check_register_tile` finds the tile legal; multiply-adds
 are fused only in tiles bound by FMA throughput, and not over triangles
-(:func:`transforms.register_tiling.fuse_multiply_adds`). Where the source's schedule is kept and gets
-no register tile, the ``expanded`` candidate (its ``iter_args`` in memory, as cheap in the
+(:func:`transforms.register_tiling.fuse_multiply_adds`). Where the source's schedule is kept
+and gets no register tile, the ``expanded`` candidate (its ``iter_args`` in memory, as cheap in the
 model) gets them instead where they pay (:func:`expanded_register_tiled`: the register
 tiler holds several rows' accumulators side by side, which it cannot do for a loop
 carrying one in ``iter_args``; attention 1.81x, a layer norm 2.14x). The report gives each

@@ -22,8 +22,8 @@ time tile's edge) are grouped under an ``affine.if`` per result being the larges
 test that there are rows at all. A vector loop one of whose bounds moves with the rows (a
 triangle's edge, ``j <= i``: :func:`row_bound`) runs, per group of rows, the range every row
 of the group shares, then each row's own end as tiles of one row; no two points of a group
-may then depend on each other (:func:`poly.legality.register_points_apart`). Straight-line copies share
-loads of one address (until a store to the same buffer), forward stored values to later
+may then depend on each other (:func:`poly.legality.register_points_apart`).
+Straight-line copies share loads of one address (until a store to the same buffer), forward stored values to later
 loads of the same address and drop stores that a later store to the same address
 overwrites unread. With ``fma`` a multiply feeding an add becomes one fused multiply-add
 (``vector.fma``, ``math.fma``), which rounds once where the original rounds twice.
@@ -443,7 +443,7 @@ class RowBound:
         """The moving result where it is tightest over ``count`` rows from ``base``: the
         vector loop's range there holds for every row of the group."""
         last = (self.step >= 0) != self.upper  # a growing upper bound: tightest at the first
-        row = _shifted(base, 0 if not last else count - 1)
+        row = _shifted(base, count - 1 if last else 0)
         return substitute_value(self.bound(loop).result(self.index), _iv(rows), row)
 
 
@@ -549,7 +549,7 @@ def plan_register_tile(
             f.step == 1
             and not _bounds_use(loop, others)
             and not any(
-                _bounds_use(x, [loop]) and not (x is vector_loop and row_bound(x, loop))
+                _bounds_use(x, [loop]) and not (x is vector_loop and row_bound(x, loop) is not None)
                 for x in others
             )
         ):
@@ -720,7 +720,7 @@ def _shape_problem(band: Sequence[Operation], body: Body, tile: RegisterTile) ->
         return f"{where(tile.rows)} needs step 1 to be cut into groups"
     for loop in roles:
         others = [x for x in roles if x is not loop]
-        if loop is tile.vector and tile.rows is not None and row_bound(loop, tile.rows):
+        if loop is tile.vector and tile.rows is not None and row_bound(loop, tile.rows) is not None:
             others.remove(tile.rows)  # a triangle's edge: the rows' ends run on their own
         if _bounds_use(loop, others):
             return f"the bounds of {where(loop)} use another loop of the register tile"
@@ -747,6 +747,9 @@ class _Insert:
         else:
             self.block.append(op)
         return op
+
+
+_GroupCode = Callable[[_Insert, ValueMap, int], None]  # code of a group: (at, base, count)
 
 
 @dataclass
@@ -798,7 +801,7 @@ class _TileEmitter:
         )
         # packed values are laid out by a row's place in its group; a row's end runs alone
         self.packed = (
-            _packable(self.body, tile, self.vectorised) if pack and not self.row_bound else []
+            _packable(self.body, tile, self.vectorised) if pack and self.row_bound is None else []
         )
         self.pack_chain = [op for op in self.body.ops if op in _slice(self.body, self.packed)]
         self.in_tile = _needed_past(self.body, set(self.packed))
@@ -923,8 +926,8 @@ class _TileEmitter:
         at: _Insert,
         loop: Operation,
         sizes: Sequence[int],
-        inner: Callable[[_Insert, ValueMap, int], None],
-        tail: Callable[[_Insert, ValueMap, int], None],
+        inner: _GroupCode,
+        tail: _GroupCode,
         lb: ValueMap | None = None,
         ub: ValueMap | None = None,
     ) -> None:
@@ -980,7 +983,7 @@ class _TileEmitter:
         lb: ValueMap,
         ub: ValueMap,
         sizes: list[int],
-        tail: Callable[[_Insert, ValueMap, int], None],
+        tail: _GroupCode,
     ) -> None:
         """The iterations past the last full group, for each result of ``ub`` in turn
         being the smallest (an ``affine.if`` per result)."""
@@ -1025,9 +1028,7 @@ class _TileEmitter:
             self.groups_body(part, size, tail)
             start = _group_start(lb, span, size)
 
-    def groups_body(
-        self, loop: Operation, size: int, tail: Callable[[_Insert, ValueMap, int], None]
-    ) -> None:
+    def groups_body(self, loop: Operation, size: int, tail: _GroupCode) -> None:
         f = ForOp(loop)
         tail(_Insert(f.body, f.yield_op), _identity(f.induction_var), size)
 
@@ -1053,20 +1054,23 @@ class _TileEmitter:
                 return
             lanes = tile.lanes
 
-            def full(at: _Insert, base: ValueMap, count: int) -> None:
-                self.tile_at(at, rows_base, rows, base, [lanes] * tile.vectors)
+            def tiles(row_base: ValueMap | None, count_rows: int) -> _GroupCode:
+                """The code of a group of ``count`` lanes over ``count_rows`` rows."""
 
-            def rest(at: _Insert, base: ValueMap, count: int) -> None:
-                widths = [lanes] * (count // lanes) + ([count % lanes] if count % lanes else [])
-                self.tile_at(at, rows_base, rows, base, widths)
+                def run(at: _Insert, base: ValueMap, count: int) -> None:
+                    widths = [lanes] * (count // lanes) + ([count % lanes] if count % lanes else [])
+                    self.tile_at(at, row_base, count_rows, base, widths)
+
+                return run
 
             sizes = (
                 [tile.vector_width]
                 + ([lanes] if tile.vectors > 1 else [])
                 + ([1] if lanes > 1 else [])
             )
+            group = tiles(rows_base, rows)
             if self.row_bound is None:
-                self.groups(at, tile.vector, sizes, full, rest)
+                self.groups(at, tile.vector, sizes, group, group)
                 return
             # a triangle's edge: the range every row of the group runs, then each row's end
             assert tile.rows is not None and rows_base is not None
@@ -1075,24 +1079,21 @@ class _TileEmitter:
             bound = edge.bound(vector)
             kept = [bound.result(k) for k in range(bound.map.num_results) if k != edge.index]
             if edge.upper:
-                self.groups(at, vector, sizes, full, rest, ub=concat([*kept, common]))
+                self.groups(at, vector, sizes, group, group, ub=concat([*kept, common]))
             else:
-                self.groups(at, vector, sizes, full, rest, lb=concat([*kept, common]))
+                self.groups(at, vector, sizes, group, group, lb=concat([*kept, common]))
             for m in range(rows):
                 row = _shifted(rows_base, m)
                 lb, ub = (
                     substitute_value(b, _iv(tile.rows), row)
                     for b in (lower_bound(vector), upper_bound(vector))
                 )
-
-                def one_row(at: _Insert, base: ValueMap, count: int, row=row) -> None:
-                    widths = [lanes] * (count // lanes) + ([count % lanes] if count % lanes else [])
-                    self.tile_at(at, row, 1, base, widths)
-
                 if edge.upper:
-                    self.groups(at, vector, sizes, one_row, one_row, concat([lb, common]), ub)
+                    lb = concat([lb, common])
                 else:
-                    self.groups(at, vector, sizes, one_row, one_row, lb, concat([ub, common]))
+                    ub = concat([ub, common])
+                one_row = tiles(row, 1)
+                self.groups(at, vector, sizes, one_row, one_row, lb, ub)
 
         if tile.rows is None:
             vectors(at, None, 1)
@@ -2024,10 +2025,13 @@ def rows_reordered(function: Operation, machine: Machine) -> list[str]:
     done = []
     for band in innermost_bands(function):
         tile = plan_register_tile(band, machine)
-        if isinstance(tile, Verdict) or None in (tile.rows, tile.vector, tile.reduction):
+        if (
+            isinstance(tile, Verdict)
+            or tile.rows is None
+            or tile.vector is None
+            or tile.reduction is None
+        ):
             continue
-        assert tile.vector is not None and tile.rows is not None  # checked above
-        assert tile.reduction is not None
         body = Body(band)
         inside = (tile.vector, tile.reduction)
         outside = [
