@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
 
 from affine.dialects.affine_dialect import ForOp, IfOp
 from affine.ir.core import Operation, Value
-from affine.ir.strides import strides_and_offset
+from affine.ir.strides import row_major_strides, strides_and_offset
 from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
 from poly.context import isl_context
 from poly.deps import NONE, UNKNOWN, AnalysisWarning, DependenceAnalysis
@@ -63,6 +63,32 @@ def element_bytes(t: MemRefType) -> int:
     if isinstance(e, (IntegerType, FloatType)):
         return max(1, math.ceil(e.width / 8))
     return 8
+
+
+def assumed_strides(t: MemRefType) -> list[int] | None:
+    """Elements between consecutive indices of each of ``t``'s dimensions, unknown extents
+    as in :func:`assumed_shape`; None for a layout with unknown strides or none at all."""
+    if not t.layout:
+        return row_major_strides(assumed_shape(t))
+    layout = strides_and_offset(t)
+    if layout is None or DYNAMIC in layout[0]:
+        return None
+    return layout[0]
+
+
+def most_lines_in_a_set(ranges: Iterable[tuple[Hashable, int, int]], line: int, span: int) -> int:
+    """The most distinct cache lines that byte ranges of arrays (``(array, start, length)``)
+    put into one set of a cache whose addresses ``span`` bytes apart (its size over its
+    ways) share a set, every array's start aligned to ``span``: large arrays start at the
+    same offset in a page, so rows of the same shape and index fall into the same sets.
+    More lines than the cache has ways evict one another however small the total: rows of
+    4096 bytes jammed into 22 streams ran a 3-D stencil 0.57x, 10 streams 1.19x."""
+    sets = max(1, span // line)
+    lines: dict[int, set[tuple[Hashable, int]]] = {}
+    for array, start, length in ranges:
+        for n in range(start // line, (start + max(1, length) - 1) // line + 1):
+            lines.setdefault(n % sets, set()).add((array, n))
+    return max((len(v) for v in lines.values()), default=0)
 
 
 def _function(op: Operation) -> Operation:

@@ -38,7 +38,7 @@ if "CI" in os.environ:
 # Every test sees the same machine, whatever runs it: the one the schedules the tests assert
 # were made for (a 512-bit vector unit's 32 registers, a 1 MiB L2), in this process and in
 # every poly-opt child. tests/transforms/test_machine.py reads the real one.
-os.environ["POLY_MACHINE"] = "l1=32 l2=1024 l3=32768 vector-bits=512"
+os.environ["POLY_MACHINE"] = "l1=32 l2=1024 l3=32768 l1-ways=8 vector-bits=512"
 
 MLIR_OPT = find_tool("mlir-opt")
 MLIR_RUNNER = find_tool("mlir-runner")

@@ -106,7 +106,7 @@ those rows: heat-3d 8 steps x 16 x 20 for its 5 rows, 197-206 ms against 202-221
 model cuts the traffic by at least :data:`~transforms.time_tiling.MIN_GAIN` or by
 :data:`ROTATED_GAIN` with rotated loads inside (heat-3d's tiles, gain 2, measured
 0.91-0.99x before loads were rotated, 1.18-1.29x with, against 1.11-1.15x for rotated
-loads without tiles). A time loop's sweeps are first
+loads without tiles; 3-D stencils with rows of 300-512 floats, gain 1.33, 1.17-1.83x). A time loop's sweeps are first
 tried fused row by row (:func:`poly.time_tiles.fusion_shifts`: each statement where it
 writes, the fewest rows behind that are legal), tiled by rows, with the loads of values
 loaded or stored before in the same iteration forwarded (memref arguments apart, as the
@@ -122,7 +122,7 @@ iteration and shuffled into place (:mod:`transforms.load_rotation`) where vector
 (1.09x), heat-3d 1.18-1.29x (1.01x); with 256-bit vectors the shuffles cost more than the
 loads they save (jacobi-1d 1.35x rotated, 1.49x not).
 
-Options: ``l1=``, ``l2=``, ``l3=`` (KiB) and ``vector-bits=`` override what the OS says
+Options: ``l1=``, ``l2=``, ``l3=`` (KiB), ``l1-ways=`` and ``vector-bits=`` override what the OS says
 (:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
 that carry no dependence into ``affine.parallel``; ``report=text|json`` adds a remark with
 the report (per function: candidates and their costs, the schedule chosen as ISL text, which
@@ -192,7 +192,11 @@ SAME_COST = 0.1  # a candidate less than 10 % cheaper is no gain to the model
 # (``y[i] += A[i][j - i + W] x[j]``, j within W of i) ran side by side 0.58x, 0.67x and
 # 0.76x for bands of 65, 129 and 201, 1.08x, 1.46x and 1.50x for 257, 513 and 2049
 SHORT_CHAIN_BAND = 256
-ROTATED_GAIN = 2.0  # time tiles whose register tiles rotate loads: heat-3d's (2) 1.2-1.3x
+# time tiles whose register tiles rotate loads: heat-3d's (2) 1.2-1.3x; 3-D stencils whose
+# rows leave room for no more (8 steps x 8 x 16, 1.33), same run: 1.23x (10 MiB of data),
+# 1.17x (16 MiB), 1.68x (26 MiB), 1.83x (31 MiB), against 1.14x, 1.07x, 1.00x and 0.97x
+# for register tiles alone
+ROTATED_GAIN = 1.3
 # fused sweeps pay where forwarding within a step saves this share of the loads: fdtd-2d
 # 3 of 11 (1.6x, 1.1x apart); jacobi-1d 1 of 6 (0.28x) and jacobi-2d 1 of 10 (1.04x), whose
 # sweeps apart get rows jammed (2.4x, 1.9x)
@@ -920,10 +924,13 @@ def auto_schedule(
     parallel: bool = False,
     max_operations: int = MAX_OPERATIONS,
     time_limit: float | None = TIME_LIMIT,
+    l1_ways: int | None = None,
 ) -> AutoScheduleResult:
-    """Every function with a body auto-scheduled (cache sizes in KiB override the OS's);
-    ``module`` is untouched."""
-    machine = machine_from_options({"l1": l1, "l2": l2, "l3": l3, "vector-bits": vector_bits})
+    """Every function with a body auto-scheduled (cache sizes in KiB and the L1's ways
+    override the OS's); ``module`` is untouched."""
+    machine = machine_from_options(
+        {"l1": l1, "l2": l2, "l3": l3, "l1-ways": l1_ways, "vector-bits": vector_bits}
+    )
     reports = []
     result = module
     for function in functions(module):
@@ -942,6 +949,7 @@ class AffineAutoSchedule:
     l1: int = 0
     l2: int = 0
     l3: int = 0
+    l1_ways: int = 0
     vector_bits: int = 0
     parallel: bool = False
     report: str = ""
@@ -957,6 +965,7 @@ class AffineAutoSchedule:
                 self.l3 or None,
                 self.vector_bits or None,
                 self.parallel,
+                l1_ways=self.l1_ways or None,
             )
         except ValueError as e:  # a machine option out of range
             raise PolyError(f"--affine-auto-schedule: {e}") from e

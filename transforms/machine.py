@@ -1,11 +1,11 @@
 """The machine a schedule is tuned for: data cache sizes and the SIMD vector width.
 
-A :class:`Machine` always holds a size for L1 (data), L2 and L3, the cache line, the widest
-vector register and the number of such registers. :func:`detect` reads them from the
+A :class:`Machine` always holds a size for L1 (data), L2 and L3, the cache line, the L1's
+associativity, the widest vector register and the number of such registers. :func:`detect` reads them from the
 operating system (Linux sysfs cache descriptions, ``/proc/cpuinfo`` flags), falling back to
 :data:`FALLBACK` field by field for whatever the OS does not say; :meth:`Machine.override`
 and :func:`machine_from_options` replace any of them (sizes in KiB, as the pass options
-``l1=``, ``l2=``, ``l3=`` and ``vector-bits=`` give them). ``source`` says where each value
+``l1=``, ``l2=``, ``l3=``, ``l1-ways=`` and ``vector-bits=`` give them). ``source`` says where each value
 came from, so that reports can state it.
 
 Virtual machines may describe their caches differently from the hardware (a KVM guest on
@@ -33,7 +33,8 @@ ROTATION_BITS = 512
 
 @dataclass(frozen=True)
 class Machine:
-    """Cache capacities in bytes (L1 is the data cache) and the SIMD registers' shape."""
+    """Cache capacities in bytes (L1 is the data cache), its ways, and the SIMD registers'
+    shape."""
 
     l1: int
     l2: int
@@ -41,10 +42,11 @@ class Machine:
     line: int
     vector_bits: int
     vector_registers: int
+    l1_ways: int = 8
     source: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        for name in ("l1", "l2", "l3", "line", "vector_bits", "vector_registers"):
+        for name in _FIELDS:
             value = getattr(self, name)
             if not isinstance(value, int) or value <= 0:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
@@ -58,33 +60,42 @@ class Machine:
         return max(1, self.vector_bits // 8 // element_bytes)
 
     @property
+    def l1_set_span(self) -> int:
+        """Bytes between two addresses that fall into the same L1 set (its size over its
+        ways): more than :attr:`l1_ways` lines a stride of this apart cannot stay in L1."""
+        return max(self.line, self.l1 // self.l1_ways)
+
+    @property
     def rotates_loads(self) -> bool:
         """Whether overlapping vector loads pay to be rotated (:data:`ROTATION_BITS`)."""
         return self.vector_bits >= ROTATION_BITS
 
     def override(self, source: str = "override", **values: int | None) -> Machine:
         """This machine with the given fields replaced (``None`` keeps a field); cache
-        sizes in bytes. The replaced fields' source becomes ``source``."""
+        sizes in bytes. The replaced fields' source becomes ``source``. An L1 size given
+        without its ways keeps :attr:`l1_set_span` (the ways scale with the size)."""
         given = {k: v for k, v in values.items() if v is not None}
         unknown = sorted(set(given) - set(_FIELDS))
         if unknown:
             raise ValueError(f"unknown machine field(s): {', '.join(unknown)}")
+        if "l1" in given and "l1_ways" not in given and isinstance(given["l1"], int):
+            given["l1_ways"] = max(1, given["l1"] // self.l1_set_span)
         sources = dict(self.source)
         sources.update({k: source for k in given})
         return replace(self, **given, source=sources)
 
     def options(self) -> str:
         """The pass options that rebuild this machine's caches and vector width on any other
-        (``l1=32 l2=1024 l3=32768 vector-bits=512``)."""
+        (``l1=32 l2=1024 l3=32768 l1-ways=8 vector-bits=512``)."""
         return (
             f"l1={self.l1 // KIB} l2={self.l2 // KIB} l3={self.l3 // KIB} "
-            f"vector-bits={self.vector_bits}"
+            f"l1-ways={self.l1_ways} vector-bits={self.vector_bits}"
         )
 
     def describe(self) -> str:
         """One line: sizes in KiB, the vector shape, and where values did not come from the OS."""
         text = (
-            f"L1d {self.l1 // KIB} KiB, L2 {self.l2 // KIB} KiB, L3 {self.l3 // KIB} KiB, "
+            f"L1d {self.l1 // KIB} KiB {self.l1_ways}-way, L2 {self.l2 // KIB} KiB, L3 {self.l3 // KIB} KiB, "
             f"{self.line}-byte lines, {self.vector_registers} x {self.vector_bits}-bit vectors"
         )
         other = sorted(k for k, v in self.source.items() if v != "os")
@@ -93,10 +104,16 @@ class Machine:
         return text
 
 
-_FIELDS = ("l1", "l2", "l3", "line", "vector_bits", "vector_registers")
+_FIELDS = ("l1", "l2", "l3", "line", "vector_bits", "vector_registers", "l1_ways")
 
 FALLBACK = Machine(
-    l1=32 * KIB, l2=512 * KIB, l3=8192 * KIB, line=64, vector_bits=128, vector_registers=16
+    l1=32 * KIB,
+    l2=512 * KIB,
+    l3=8192 * KIB,
+    line=64,
+    vector_bits=128,
+    vector_registers=16,
+    l1_ways=8,
 )
 
 
@@ -110,8 +127,8 @@ def parse_size(text: str) -> int:
 
 
 def read_caches(root: Path = SYSFS_CACHE) -> dict[str, int]:
-    """``l1``/``l2``/``l3`` capacities and ``line`` from ``root/index*/`` (data and unified
-    caches only); levels the OS does not describe are missing from the result."""
+    """``l1``/``l2``/``l3`` capacities, ``line`` and ``l1_ways`` from ``root/index*/`` (data
+    and unified caches only); what the OS does not describe is missing from the result."""
     found: dict[str, int] = {}
     for index in sorted(root.glob("index*")):
         try:
@@ -123,6 +140,11 @@ def read_caches(root: Path = SYSFS_CACHE) -> dict[str, int]:
         if kind not in ("Data", "Unified") or not 1 <= level <= 3:
             continue
         found[f"l{level}"] = size
+        try:
+            if level == 1:
+                found["l1_ways"] = int((index / "ways_of_associativity").read_text())
+        except (OSError, ValueError):
+            pass
         try:
             found.setdefault("line", int((index / "coherency_line_size").read_text()))
         except (OSError, ValueError):
@@ -186,14 +208,14 @@ def parse_machine_options(text: str) -> dict[str, int | None]:
     return options
 
 
-_OPTION_SCALE = {"l1": KIB, "l2": KIB, "l3": KIB, "vector-bits": 1}
+_OPTION_SCALE = {"l1": KIB, "l2": KIB, "l3": KIB, "l1-ways": 1, "vector-bits": 1}
 
 
 def machine_from_options(
     options: Mapping[str, int | None], base: Machine | None = None, source: str = "override"
 ) -> Machine:
     """``base`` (default: :func:`detect`) with pass options applied: ``l1``, ``l2``, ``l3``
-    in KiB and ``vector-bits`` (which also sets 32 registers for 512-bit vectors, else 16).
+    in KiB, ``l1-ways`` and ``vector-bits`` (which also sets 32 registers for 512-bit vectors, else 16).
     ``None`` values are ignored; the fields set say ``source`` in :attr:`Machine.source`."""
     unknown = sorted(set(options) - set(_OPTION_SCALE))
     if unknown:

@@ -170,7 +170,7 @@ for _name, _module, _cls, _summary in (
         "affine-auto-schedule",
         "auto_scheduler",
         "AffineAutoSchedule",
-        "Schedule from exact dependences (ISL), tile for the caches, keep what the model expects to pay (l1, l2, l3 KiB, vector-bits, parallel, report=text|json)",
+        "Schedule from exact dependences (ISL), tile for the caches, keep what the model expects to pay (l1, l2, l3 KiB, l1-ways, vector-bits, parallel, report=text|json)",
     ),
 ):
     register(_name, _summary, f"transforms.{_module}", _cls)

@@ -85,7 +85,13 @@ from poly.legality import (
     where,
 )
 from poly.model import VIEW_OPS
-from poly.tile_model import LINE_BYTES, choose_tile_sizes, element_bytes
+from poly.tile_model import (
+    LINE_BYTES,
+    assumed_strides,
+    choose_tile_sizes,
+    element_bytes,
+    most_lines_in_a_set,
+)
 from transforms.distribute import distribute_imperfect_loops
 from transforms.errors import TransformError
 from transforms.loop_pass import analysis_of, attempt, functions, refuse
@@ -296,15 +302,13 @@ def _contiguous(access: ValueMap, iv: Value) -> bool:
     return steps is not None and steps[-1:] == [1] and not any(steps[:-1])
 
 
-def rows_in_registers(
-    body: Body, rows: Operation, vector: Operation, registers: int, rotated: bool = True
-) -> int:
-    """The most jammed rows (1 to 8) of a tile without a reduction whose vectors fit in
-    ``registers``: per row its result, the distinct rows of each memref the jammed rows
+def rows_in_registers(body: Body, rows: Operation, vector: Operation, machine: Machine) -> int:
+    """The most jammed rows (1 to 8) of a tile without a reduction whose vectors fit in the
+    machine's registers and whose rows stay in L1 (:func:`_rows_fit_l1`): per row its result, the distinct rows of each memref the jammed rows
     load (a stencil's neighbours ``X[i - 1]``, ``X[i + 1]`` shared by the rows next to
     them), two vectors for a row whose loads overlap along the vector loop (one loaded, one
     carried by :mod:`transforms.load_rotation`), one for the constants: jacobi-2d's 4 rows
-    need 15, heat-3d's 2 rows 13. Where loads are not ``rotated`` and the jammed rows load
+    need 15, heat-3d's 2 rows 13. Where loads are not rotated and the jammed rows load
     fewer than two rows each (they share most of their loads), overlapping loads are read
     where used and results stored at once: the rows loaded and two vectors, jacobi-2d 8
     rows. Measured on 16 registers without rotation (auto-scheduled, same run): jacobi-2d
@@ -335,13 +339,52 @@ def rows_in_registers(
             shifted = (key[0], *(o + row * d for o, d in zip(key[1:], moving[key])))
             counted[shifted] = max(counted.get(shifted, 0), vectors)
         loaded = len(counted)
-        if not rotated and loaded < 2 * count:
+        if not machine.rotates_loads and loaded < 2 * count:
             needed = loaded + 2
         else:
             needed = sum(counted.values()) + count + 1
-        if needed <= registers:  # not monotone: the shared count applies from 3 rows on
+        # not monotone: the shared count applies from 3 rows on
+        if needed <= machine.vector_registers and _rows_fit_l1(body, rows, count, machine):
             best = count
     return best
+
+
+def _rows_fit_l1(body: Body, rows: Operation, count: int, machine: Machine) -> bool:
+    """Whether the rows ``count`` jammed rows load and store, each a stream of lines moving
+    along the vector loop, put no more lines into one L1 set than it has ways
+    (:func:`poly.tile_model.most_lines_in_a_set`; a row's bytes from its memref's start:
+    the accesses' constant subscripts, and the rows' steps, times the strides). True where
+    a stride or subscript is not known."""
+    rows_iv = _iv(rows)
+    starts: set[tuple[Value, int, int]] = set()
+    for op in body.access:
+        if op not in body.needed:
+            continue
+        t = body.memref(op).type
+        strides = assumed_strides(t) if isinstance(t, MemRefType) else None
+        offsets = _constant_terms(body.access[op])
+        steps = _steps(body.access[op], rows_iv)
+        if strides is None or offsets is None or steps is None:
+            return True
+        size = element_bytes(t)
+        array = buffer_of(body.memref(op))
+        for row in range(count):
+            moved = sum((o + row * d) * e for o, d, e in zip(offsets, steps, strides))
+            starts.add((array, moved * size, machine.line))
+    lines = most_lines_in_a_set(starts, machine.line, machine.l1_set_span)
+    return lines <= machine.l1_ways
+
+
+def _constant_terms(access: ValueMap) -> list[int] | None:
+    """Each subscript of ``access`` with every loop and symbol at zero (None where one is
+    not a constant then)."""
+    m = access.map
+    zeros = [constant(0)] * m.num_dims
+    at_zero = m.replace(zeros, [constant(0)] * m.num_symbols, 0, 0)
+    terms = [simplify_affine_expr(e, 0, 0) for e in at_zero.results]
+    if any(e.kind != "const" for e in terms):
+        return None
+    return [e.value for e in terms]
 
 
 def rows_beside_broadcasts(
@@ -579,9 +622,7 @@ def plan_register_tile(
         trip_bound(rows) if rows is not None else None,
     )
     if rows is not None and vector_loop is not None and reduction is None:
-        mr = rows_in_registers(
-            body, rows, vector_loop, machine.vector_registers, machine.rotates_loads
-        )
+        mr = rows_in_registers(body, rows, vector_loop, machine)
     if rows is not None and vector_loop is not None and reduction is not None:
         unshared = rows_beside_broadcasts(body, rows, vector_loop, reduction, machine)
         if unshared is not None:

@@ -33,7 +33,7 @@ from affine.ir.types import MemRefType
 from poly.schedule import Schedule
 from poly.schedule_check import ScheduleVerdict
 from poly.schedule_program import ScheduleError
-from poly.tile_model import assumed_shape, element_bytes
+from poly.tile_model import assumed_shape, assumed_strides, element_bytes, most_lines_in_a_set
 from poly.time_tiles import (
     TimeLoop,
     TimeTiling,
@@ -58,12 +58,12 @@ NOT_FUSED = "sweeps not fused: "  # the reasons fused sweeps were not tiled star
 STEP_GAIN = 2.0  # L1-sized steps are preferred when they divide the traffic by more than this
 
 
-def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
-    """Bytes a tile touches: per memref, the tiled dimensions ``b + halo`` long (at most
-    the memref's extent), the others whole (unknown extents as in
+def _tile_extents(loop: TimeLoop, tiling: TimeTiling) -> list[tuple[Value, MemRefType, list[int]]]:
+    """Per memref the extents a tile touches: the tiled dimensions ``b + halo`` long (at
+    most the memref's extent), the others whole (unknown extents as in
     :func:`~poly.tile_model.assumed_shape`)."""
     halo = tiling.halo(loop)
-    total = 0
+    boxes = []
     for memref, t in _types(loop):
         first = loop.first_space_dimension(memref)
         extents = [
@@ -72,8 +72,32 @@ def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
             else d
             for k, d in enumerate(assumed_shape(t))
         ]
-        total += math.prod(extents) * element_bytes(t)
-    return total
+        boxes.append((memref, t, extents))
+    return boxes
+
+
+def _footprint(loop: TimeLoop, tiling: TimeTiling) -> int:
+    """Bytes a tile touches (:func:`_tile_extents`)."""
+    return sum(
+        math.prod(extents) * element_bytes(t) for _, t, extents in _tile_extents(loop, tiling)
+    )
+
+
+def _sets_hold(loop: TimeLoop, tiling: TimeTiling, machine: Machine) -> bool:
+    """Whether the rows a tile touches put no more lines into one L1 set than it has ways
+    (:func:`poly.tile_model.most_lines_in_a_set`; True where a stride is not known). Rows
+    of 4096 bytes all fall into the same sets: jacobi-2d at 1024^2 in step tiles of 10 x
+    256 (22 rows of 16 lines a step) ran 1.16x, ..."""
+    starts = []
+    for memref, t, extents in _tile_extents(loop, tiling):
+        strides = assumed_strides(t)
+        if strides is None or not extents:
+            return True
+        size = element_bytes(t)
+        length = extents[-1] * strides[-1] * size
+        for index in itertools.product(*(range(e) for e in extents[:-1])):
+            starts.append((memref, sum(i * e for i, e in zip(index, strides)) * size, length))
+    return most_lines_in_a_set(starts, machine.line, machine.l1_set_span) <= machine.l1_ways
 
 
 def _window(loop: TimeLoop, tiling: TimeTiling) -> int:
@@ -104,26 +128,38 @@ def time_tile_sizes(
     :data:`STEP_GAIN` (:func:`_step_tiles`: every written dimension tiled, the innermost for
     at least :data:`VECTOR_ROW` vectors; fdtd-2d's four sweeps a step leave 1.28); else tiled
     space dimensions leave the innermost written one whole unless it is the only one, which
-    then runs rows of at least :data:`MIN_ROW`. Unknown extents are taken as
-    :data:`~poly.tile_model.TYPICAL_PARAMETER`, as everywhere tiles are sized. A reason
-    instead when none fits. ``shifts``: the sweeps fused (:class:`~poly.time_tiles.TimeTiling`),
+    then runs rows of at least :data:`MIN_ROW`; tiles twice as long along some of those
+    dimensions as along the others where no square one will do, and tiles not holding
+    whole groups of ``rows`` where no other will (3-D stencils with rows of 300-512 floats:
+    8 x 16 or 16 x 16, where 16 x 20 does not fit and 8 x 8 leans too far). Unknown
+    extents are taken as :data:`~poly.tile_model.TYPICAL_PARAMETER`, as everywhere tiles
+    are sized. A reason instead when none fits. ``shifts``: the sweeps fused (:class:`~poly.time_tiles.TimeTiling`),
     tiled by rows only. Only tiles that divide the traffic by at least ``min_gain`` count
     (box9's step tiles, 2.84, fall below the auto-scheduler's :data:`MIN_GAIN`, where tiles
     of whole rows divide it by 10.7: 1.51x). ``rows``: written dimension -> the rows
-    register tiles inside will jam along it; sizes along it are multiples of them
-    (:func:`whole_row_groups`)."""
-    outer = (
-        grouped
-        for m in range(1, max(1, loop.rank - 1) + 1)
-        for bt in TIME_SIZES
-        for b in SPACE_SIZES
-        if m < loop.rank or b >= MIN_ROW
-        for grouped in whole_row_groups(TimeTiling(bt, (b,) * m, skew, shifts), rows or {})
-    )
+    register tiles inside will jam along it; sizes along it are multiples of them where one
+    will do (:func:`whole_row_groups`)."""
+
+    def outer(square: bool, grouped: Mapping[int, int]) -> Iterator[TimeTiling]:
+        for m in range(1, max(1, loop.rank - 1) + 1):
+            for bt in TIME_SIZES:
+                for b in SPACE_SIZES:
+                    if m == loop.rank and b < MIN_ROW:
+                        continue
+                    for sizes in itertools.product((b, 2 * b), repeat=m):
+                        if min(sizes) == b and (max(sizes) == b) == square:
+                            yield from whole_row_groups(
+                                TimeTiling(bt, sizes, skew, shifts), grouped
+                            )
+
     # fused sweeps are shifted by rows only: their columns would need shifts of their own
     step_tiles = _step_tiles(loop, skew, machine, rows or {}) if shifts is None else iter(())
-    best = _least_traffic(loop, step_tiles, machine, min_gain, STEP_GAIN) or _least_traffic(
-        loop, outer, machine, min_gain
+    best = (
+        _least_traffic(loop, step_tiles, machine, min_gain, STEP_GAIN)
+        or _least_traffic(loop, outer(True, rows or {}), machine, min_gain)
+        or _least_traffic(loop, outer(False, rows or {}), machine, min_gain)
+        or _least_traffic(loop, outer(True, {}), machine, min_gain)
+        or _least_traffic(loop, outer(False, {}), machine, min_gain)
     )
     if best is None:
         cuts = "cuts the traffic" if min_gain <= 1 else f"divides the traffic by {min_gain:g}"
@@ -173,6 +209,7 @@ def _step_tiles(
                 if (  # whole rows (c >= row): the tiles of time_tile_sizes
                     VECTOR_ROW * lanes <= step.space_sizes[-1] < row
                     and _footprint(loop, step) <= machine.l1 * L1_SHARE
+                    and _sets_hold(loop, step, machine)
                 ):
                     fitting[step.space_sizes] = None
     for bt in TIME_SIZES:

@@ -21,13 +21,17 @@ from transforms.machine import (
 ZEN5_FLAGS = "fpu vme sse sse2 avx f16c avx2 fma avx512f avx512dq avx512bw avx512vl"
 
 
-def fake_cache(root: Path, index: int, level: int, kind: str, size: str, line: int = 64) -> None:
+def fake_cache(
+    root: Path, index: int, level: int, kind: str, size: str, line: int = 64, ways: int = 0
+) -> None:
     folder = root / f"index{index}"
     folder.mkdir(parents=True)
     (folder / "level").write_text(f"{level}\n")
     (folder / "type").write_text(f"{kind}\n")
     (folder / "size").write_text(f"{size}\n")
     (folder / "coherency_line_size").write_text(f"{line}\n")
+    if ways:
+        (folder / "ways_of_associativity").write_text(f"{ways}\n")
 
 
 def fake_cpuinfo(path: Path, flags: str, key: str = "flags") -> Path:
@@ -38,8 +42,8 @@ def fake_cpuinfo(path: Path, flags: str, key: str = "flags") -> Path:
 @pytest.fixture
 def zen5(tmp_path: Path) -> tuple[Path, Path]:
     caches = tmp_path / "cache"
-    fake_cache(caches, 0, 1, "Data", "48K")
-    fake_cache(caches, 1, 1, "Instruction", "32K")
+    fake_cache(caches, 0, 1, "Data", "48K", ways=12)
+    fake_cache(caches, 1, 1, "Instruction", "32K", ways=8)
     fake_cache(caches, 2, 2, "Unified", "1024K")
     fake_cache(caches, 3, 3, "Unified", "32M")
     return caches, fake_cpuinfo(tmp_path / "cpuinfo", ZEN5_FLAGS)
@@ -49,9 +53,10 @@ def test_sizes_and_vectors_are_read_from_the_os_files(zen5: tuple[Path, Path]) -
     machine = detect(*zen5, environ={})
     assert (machine.l1, machine.l2, machine.l3) == (48 * KIB, 1024 * KIB, 32 * KIB * KIB)
     assert (machine.line, machine.vector_bits, machine.vector_registers) == (64, 512, 32)
+    assert machine.l1_ways == 12 and machine.l1_set_span == 4 * KIB
     assert set(machine.source.values()) == {"os"}
     assert machine.describe() == (
-        "L1d 48 KiB, L2 1024 KiB, L3 32768 KiB, 64-byte lines, 32 x 512-bit vectors"
+        "L1d 48 KiB 12-way, L2 1024 KiB, L3 32768 KiB, 64-byte lines, 32 x 512-bit vectors"
     )
 
 
@@ -68,6 +73,7 @@ def test_missing_levels_fall_back_and_say_so(tmp_path: Path) -> None:
     assert (machine.l2, machine.l3) == (FALLBACK.l2, FALLBACK.l3)
     assert machine.vector_bits == FALLBACK.vector_bits
     assert machine.source["l1"] == "os" and machine.source["l2"] == "fallback"
+    assert machine.l1_ways == FALLBACK.l1_ways and machine.source["l1_ways"] == "fallback"
     assert "l2: fallback" in machine.describe()
 
 
@@ -117,6 +123,10 @@ def test_options_override_in_kib(zen5: tuple[Path, Path]) -> None:
     assert (machine.vector_bits, machine.vector_registers) == (256, 16)
     assert machine.source["l1"] == "override" and machine.source["l3"] == "os"
     assert machine.lanes(4) == 8 and machine.lanes(8) == 4
+    # an L1 given without its ways keeps the OS's set span (48 KiB over 12 ways: 4 KiB)
+    assert machine.l1_ways == 8 and machine.l1_set_span == 4 * KIB
+    assert machine.options() == "l1=32 l2=1024 l3=32768 l1-ways=8 vector-bits=256"
+    assert machine_from_options({"l1-ways": 4}, machine).l1_set_span == 8 * KIB
 
 
 def test_overrides_are_checked() -> None:

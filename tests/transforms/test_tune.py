@@ -362,13 +362,15 @@ def test_the_search_starts_from_the_auto_schedule(tmp_path: Path) -> None:
 def test_the_auto_base_names_its_machine_so_poly_opt_rebuilds_it_anywhere() -> None:
     module = parse((ROOT / "tests/corpus/kernels/gemm.mlir").read_text())
     (auto,) = [b for b in TuneSpace(module, "gemm").bases if b.name == AUTO]
-    assert auto.options == '--affine-auto-schedule="l1=32 l2=1024 l3=32768 vector-bits=512"'
+    assert (
+        auto.options == '--affine-auto-schedule="l1=32 l2=1024 l3=32768 l1-ways=8 vector-bits=512"'
+    )
     options = shlex.split(auto.options)[0].removeprefix("--affine-auto-schedule=")
     assert "vector<16xf32>" in print_module(auto.module)
     # rebuilt for a 256-bit machine: the same options give the same module
     elsewhere = auto_schedule(module, 32, 1024, 32768, 256).module
     assert "vector<16xf32>" not in print_module(elsewhere)
-    assert options == "l1=32 l2=1024 l3=32768 vector-bits=512"
+    assert options == "l1=32 l2=1024 l3=32768 l1-ways=8 vector-bits=512"
 
 
 def test_distribution_makes_a_perfect_nest_to_register_tile() -> None:
