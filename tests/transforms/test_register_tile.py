@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CORPUS, run_mlir_opt
+from conftest import CORPUS, corpus_kernel, run_mlir_opt
 
 import affine
 import transforms
@@ -435,6 +435,37 @@ ROWS_IN_REGISTERS = [
 @pytest.mark.parametrize(("name", "bits", "registers", "rows"), ROWS_IN_REGISTERS)
 def test_stencil_rows_fit_in_the_registers(name: str, bits: int, registers: int, rows: int) -> None:
     plan = _first_plan(name, registers, bits)
+    assert plan.reduction is None and plan.row_factor == rows, plan.describe()
+
+
+# (kernel, N, L1 ways, rows): the rows a tile loads and stores stream through L1 side by
+# side, and rows 4 KiB apart (1024 floats) fall into the same set of an L1 of 4 KiB a way
+# (32 KiB over 8 ways, 48 KiB over 12): no more rows are jammed than put as many lines
+# into one set as it has ways. jacobi-2d's R rows load R + 2 rows of A and store R of B:
+# 2R + 2 lines. heat-3d's load R + 2 rows of the plane, R of each plane beside it and
+# store R: 4R + 2 (its planes are 4 MiB apart). Rows of 1000 floats (4000 bytes) move by
+# 62.5 lines a row, into other sets: the registers decide, as above; rows of 2 KiB use
+# two sets.
+ROWS_IN_L1_SETS = [
+    ("jacobi_2d", 1024, 8, 3),  # 8 of 8 ways
+    ("jacobi_2d", 1024, 12, 5),  # 12 of 12
+    ("jacobi_2d", 1024, 16, 7),  # 16 of 16
+    ("jacobi_2d", 1000, 8, 8),
+    ("heat_3d", 1024, 8, 1),  # 6 of 8; 2 rows put 10 lines into a set
+    ("heat_3d", 1024, 12, 2),  # 10 of 12
+    ("heat_3d", 512, 8, 3),
+    ("heat_3d", 1000, 8, 5),
+]
+
+
+@pytest.mark.parametrize(("name", "n", "ways", "rows"), ROWS_IN_L1_SETS)
+def test_stencil_rows_fit_in_the_l1_sets(name: str, n: int, ways: int, rows: int) -> None:
+    from transforms.machine import FALLBACK
+    from transforms.register_tiling import innermost_bands
+
+    band = innermost_bands(corpus_kernel(name, {"N": n, "T": 2}).functions()[0])[0]
+    machine = FALLBACK.override(vector_bits=512, vector_registers=32, l1=ways * 4096, l1_ways=ways)
+    plan = plan_register_tile(band, machine)
     assert plan.reduction is None and plan.row_factor == rows, plan.describe()
 
 

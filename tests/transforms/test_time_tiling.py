@@ -61,6 +61,7 @@ CASES = [
     ("jacobi_2d", 3, (4,), 1),
     ("jacobi_2d", 3, (4, 4), 1),
     ("heat_3d", 2, (3, 5), 1),
+    ("heat_3d", 3, (2, 4), 1),
     ("fdtd_2d", 2, (5,), 1),
     ("fdtd_2d", 3, (4, 4), 1),
     ("seidel_2d", 2, (5,), 1),
@@ -339,6 +340,46 @@ def test_steps_of_a_2d_stencil_s_tiles_fit_the_l1_cache(bits: int, expected: tup
     (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine)
     assert isinstance(plan, TimeTilePlan)
     assert (plan.tiling.time_size, plan.tiling.space_sizes) == expected, plan.describe()
+
+
+def test_steps_whose_rows_share_l1_sets_give_way_to_whole_rows() -> None:
+    # rows of 4 KiB (1024 floats) all fall into the same sets of a 32 KiB 8-way L1 (4 KiB
+    # a way): a step of 16 x 128 holds 2 x 18 rows of 130 floats, 36 lines in each of its
+    # sets, and would not stay in L1 from one step to the next; whole rows are tiled
+    # instead, as at 1300^2 on 16 lanes (above)
+    module = kernel("jacobi_2d", {"N": 1024, "T": 500})
+    machine = detect().override(l1=32 * 1024, l2=512 * 1024, vector_bits=256)
+    assert machine.l1_set_span == 4096
+    (plan,), _ = plan_time_tiles(module.function("jacobi_2d"), machine)
+    assert isinstance(plan, TimeTilePlan)
+    assert (plan.tiling.time_size, plan.tiling.space_sizes) == (32, (32,)), plan.describe()
+
+
+# (N, rows jammed along j, tiles): heat-3d's time tiles over (i, j) with rows of k whole,
+# two steps of which fit L2 (1 MiB) and that divide the traffic by ROTATED_GAIN (1.3).
+# 120^3: 16 x 20 (2.22, above). 300^3: 16 x 20 no longer fits ((16 + 4) x (20 + 4) rows
+# of 1200 bytes in each of two arrays: 1.1 MiB), 16 x 15 does (8 x 16 x 15 updates per
+# 32 x 31 rows read: 1.94). 512^3: rows of 2 KiB fall into two L1 sets, so 3 rows are
+# jammed, not 5; no square tile both fits and divides by 1.3 (8 x 8: at most 1.0;
+# 16 x 16: 1.6 MiB), a tile twice as long along j does: 4 steps x 8 x 15, 4 x 8 x 15
+# updates per 16 x 23 rows (1.30).
+HEAT_3D_TILES = [
+    (120, {1: 5}, (8, (16, 20))),
+    (300, {1: 5}, (8, (16, 15))),
+    (512, {1: 3}, (4, (8, 15))),
+]
+
+
+@pytest.mark.parametrize(("n", "rows", "tiles"), HEAT_3D_TILES)
+def test_3d_stencil_tiles_with_long_rows_fit_the_l2_cache(n: int, rows: dict, tiles: tuple) -> None:
+    from transforms.auto_scheduler import ROTATED_GAIN
+
+    function = kernel("heat_3d", {"N": n, "T": 50}).function("heat_3d")
+    machine = detect().override(l2=1024 * 1024, vector_bits=512, vector_registers=32)
+    assert jammed_rows(function, machine) == rows
+    (plan,), _ = plan_time_tiles(function, machine, rows=rows, min_gain=ROTATED_GAIN)
+    assert isinstance(plan, TimeTilePlan), plan
+    assert (plan.tiling.time_size, plan.tiling.space_sizes) == tiles, plan.describe()
 
 
 def test_steps_holding_whole_groups_of_rows_still_fit_the_l1_cache() -> None:
