@@ -361,7 +361,9 @@ def _rows_fit_l1(body: Body, rows: Operation, count: int, machine: Machine) -> b
         if op not in body.needed:
             continue
         t = body.memref(op).type
-        strides = assumed_strides(t) if isinstance(t, MemRefType) else None
+        if not isinstance(t, MemRefType):
+            return True
+        strides = assumed_strides(t)
         offsets = _constant_terms(body.access[op])
         steps = _steps(body.access[op], rows_iv)
         if strides is None or offsets is None or steps is None:
