@@ -30,7 +30,9 @@ Per function (:func:`plan_function`), candidates are built and the cheapest kept
    runs (syr2k: its source's order, A and B read from copies, cheaper than ISL's dot
    products; 9.55x against 1.60x);
 4. ``expanded``, ``expanded isl``: where the function carries scalars in ``iter_args``
-   (one statement to the dependence model, which no schedule can move loops across),
+   (one statement to the dependence model, which no schedule can move loops across) or
+   in ``affine.parallel`` reductions (run in order first:
+   :func:`transforms.scalar_expansion.serial_reductions`; column sums of 4000^2 5.7x),
    the function with them in memory (:mod:`transforms.scalar_expansion`), then ISL's
    schedule, or the source's with imperfect loops distributed and each band reordered
    (and ``expanded+transposed`` as for ``tile``: row dot products 26x);
@@ -177,7 +179,7 @@ from transforms.register_tiling import (
     tile_pays,
 )
 from transforms.registry import PassContext
-from transforms.scalar_expansion import expand_function
+from transforms.scalar_expansion import expand_function, serial_reductions
 from transforms.scalar_replacement import scalar_replace_function
 from transforms.tiling import LoopTile
 from transforms.time_tiling import MIN_GAIN, NOT_FUSED, time_tile_function
@@ -497,11 +499,15 @@ def isl_candidates(
 
 def expanded_module(module: Module, name: str) -> Module | None:
     """A copy of ``module`` with the values function ``name`` carries in ``iter_args``
-    demoted to memory (:func:`transforms.scalar_expansion.expand_function`), or None when
-    it carries none that can be."""
+    demoted to memory (:func:`transforms.scalar_expansion.expand_function`), its
+    ``affine.parallel`` reductions first run in order in ``affine.for`` loops
+    (:func:`transforms.scalar_expansion.serial_reductions`), or None when it carries none
+    that can be."""
     expanded = module.clone()
     context = PassContext(print_op_on_diagnostic=False)
-    return expanded if expand_function(_function_in(expanded, name), context) else None
+    function = _function_in(expanded, name)
+    serial = serial_reductions(function, context)
+    return expanded if expand_function(function, context) or serial else None
 
 
 def expanded_candidates(

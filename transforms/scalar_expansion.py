@@ -22,6 +22,7 @@ expanded function beside the others and keeps it only where the cost model expec
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,15 +35,18 @@ from affine.dialects.builders import (
     affine_min_max,
     affine_store,
     affine_yield,
+    arith,
     memref_alloc,
     memref_dealloc,
 )
+from affine.dialects.builders import constant as constant_op
+from affine.exec.semantics import FLOAT_IDENTITIES, integer_identity
 from affine.ir.core import BlockArgument, Module, Operation, Value, replace_uses
 from affine.ir.diagnostics import Location
-from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType
+from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType, Type
 from affine.math.affine_map import AffineMap
 from affine.math.expr import ADD, CONST, DIM, MOD, AffineExpr, constant, dim, symbol
-from affine.ops import ForOp
+from affine.ops import ForOp, ParallelOp
 from poly.legality import LEGAL, Verdict, where
 from poly.tile_model import TYPICAL_PARAMETER
 from transforms.data_copy import element_bytes
@@ -275,6 +279,93 @@ def expand_iter_args(loop: Operation) -> Operation:
     return fresh
 
 
+_COMBINING_OPS = {"maxs": "maxsi", "mins": "minsi", "maxu": "maxui", "minu": "minui"}
+
+
+def serial_reductions(function: Operation, context: PassContext) -> list[str]:
+    """Rewrite, in place, each ``affine.parallel`` of ``function`` with scalar reductions
+    (``reduce ("addf")``, ...; not ``"assign"``) as a nest of ``affine.for`` loops, one per
+    dimension in its order, carrying each reduction in ``iter_args`` from its neutral
+    element and combining the values yielded in turn: one of the orders an
+    ``affine.parallel`` reduction allows, the one the interpreter runs (bit-identical
+    results), and a loop :func:`expand_function` can move into memory, so that schedules
+    reorder what was one statement. Returns what was rewritten, with a remark for each."""
+    done = []
+    for op in [o for o in function.walk(post_order=True) if o.name == "affine.parallel"]:
+        par = ParallelOp(op)
+        kinds = par.reductions
+        if not kinds or "assign" in kinds:
+            continue
+        if not all(isinstance(r.type, (FloatType, IntegerType)) for r in op.results):
+            continue
+        done.append(f"reductions of {where(op)} run in order in affine.for loops")
+        context.emit(op, "remark", done[-1])
+        _serialize(op, par, kinds)
+    return done
+
+
+def _serialize(op: Operation, par: ParallelOp, kinds: list[str]) -> None:
+    """:func:`serial_reductions` of one ``affine.parallel``."""
+    block = op.parent
+    assert block is not None
+    carried: list[Value] = [
+        block.insert_before(op, _at(op.loc, constant_op(_identity(k, r.type), r.type))).result
+        for k, r in zip(kinds, op.results)
+    ]
+    lower, upper = par.lower_bounds_map, par.upper_bounds_map
+    loops: list[Operation] = []
+    first_lower = first_upper = 0
+    groups = zip(par.lower_bounds_groups, par.upper_bounds_groups, par.steps)
+    for lower_count, upper_count, step in groups:
+        lows = lower.results[first_lower : first_lower + lower_count]
+        ups = upper.results[first_upper : first_upper + upper_count]
+        first_lower += lower_count
+        first_upper += upper_count
+        loop = new_loop(
+            ValueMap(
+                AffineMap.get(lower.num_dims, lower.num_symbols, lows),
+                tuple(par.lower_bounds_operands),
+            ),
+            ValueMap(
+                AffineMap.get(upper.num_dims, upper.num_symbols, ups),
+                tuple(par.upper_bounds_operands),
+            ),
+            step,
+            carried,
+            like=op,
+        )
+        if loops:
+            ForOp(loops[-1]).body.append(loop)
+        else:
+            block.insert_before(op, loop)
+        loops.append(loop)
+        carried = list(ForOp(loop).iter_args)
+    old = par.body
+    inner = ForOp(loops[-1]).body
+    for iv, loop in zip(par.induction_vars, loops, strict=True):
+        replace_uses(old, iv, ForOp(loop).induction_var)
+    yielded = old.operations[-1]
+    for moved in old.operations[:-1]:
+        inner.append(moved)
+    combined = [
+        inner.append(_at(yielded.loc, arith(_COMBINING_OPS.get(k, k), [acc, v]))).result
+        for k, acc, v in zip(kinds, carried, yielded.operands, strict=True)
+    ]
+    inner.append(affine_yield(combined))
+    for outer, nested in itertools.pairwise(loops):
+        ForOp(outer).body.append(affine_yield(list(nested.results)))
+    replace_results(op, list(loops[0].results))
+    op.erase()
+
+
+def _identity(kind: str, t: Type) -> int | float:
+    """The neutral element MLIR starts an ``affine.parallel`` reduction of ``kind`` from."""
+    if isinstance(t, FloatType):
+        return FLOAT_IDENTITIES[kind]
+    assert isinstance(t, IntegerType)
+    return integer_identity(kind, t.width)
+
+
 def expand_function(function: Operation, context: PassContext) -> list[str]:
     """Expand, in place, every loop of ``function`` with ``iter_args`` that
     :func:`check_expansion` accepts (innermost first), with a remark for each loop. Returns
@@ -308,4 +399,11 @@ class ExpandIterArgs:
         return module
 
 
-__all__ = ["ExpandIterArgs", "check_expansion", "expand_function", "expand_iter_args", "iv_ranges"]
+__all__ = [
+    "ExpandIterArgs",
+    "check_expansion",
+    "expand_function",
+    "expand_iter_args",
+    "iv_ranges",
+    "serial_reductions",
+]
