@@ -108,9 +108,10 @@ those rows: heat-3d 8 steps x 16 x 20 for its 5 rows, 197-206 ms against 202-221
 model cuts the traffic by at least :data:`~transforms.time_tiling.MIN_GAIN` or by
 :data:`ROTATED_GAIN` with rotated loads inside (heat-3d's tiles, gain 2, measured
 0.91-0.99x before loads were rotated, 1.18-1.29x with, against 1.11-1.15x for rotated
-loads without tiles; 3-D stencils with rows of 300-512 floats, gain 1.33, 1.17-1.83x). A time loop's sweeps are first
-tried fused row by row (:func:`poly.time_tiles.fusion_shifts`: each statement where it
-writes, the fewest rows behind that are legal), tiled by rows, with the loads of values
+loads without tiles; 3-D stencils with rows of 300-512 floats, gain 1.33, 1.17-1.83x).
+A time loop's sweeps are first tried fused row by row
+(:func:`poly.time_tiles.fusion_shifts`: each statement where it writes, the fewest rows
+behind that are legal), tiled by rows, with the loads of values
 loaded or stored before in the same iteration forwarded (memref arguments apart, as the
 dependence model takes them); kept where that saves at least :data:`FUSED_LOADS_SAVED` of
 the full rows' loads (:func:`forwarded_share`; fdtd-2d 1.56-1.64x against 1.09-1.14x with
@@ -124,8 +125,8 @@ iteration and shuffled into place (:mod:`transforms.load_rotation`) where vector
 (1.09x), heat-3d 1.18-1.29x (1.01x); with 256-bit vectors the shuffles cost more than the
 loads they save (jacobi-1d 1.35x rotated, 1.49x not).
 
-Options: ``l1=``, ``l2=``, ``l3=`` (KiB), ``l1-ways=`` and ``vector-bits=`` override what the OS says
-(:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
+Options: ``l1=``, ``l2=``, ``l3=`` (KiB), ``l1-ways=`` and ``vector-bits=`` override what
+the OS says (:func:`transforms.machine.machine_from_options`); ``parallel=1`` turns the outermost loops
 that carry no dependence into ``affine.parallel``; ``report=text|json`` adds a remark with
 the report (per function: candidates and their costs, the schedule chosen as ISL text, which
 ``--affine-schedule`` re-applies, tile sizes and why, what was left alone and why).

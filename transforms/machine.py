@@ -1,12 +1,12 @@
 """The machine a schedule is tuned for: data cache sizes and the SIMD vector width.
 
 A :class:`Machine` always holds a size for L1 (data), L2 and L3, the cache line, the L1's
-associativity, the widest vector register and the number of such registers. :func:`detect` reads them from the
-operating system (Linux sysfs cache descriptions, ``/proc/cpuinfo`` flags), falling back to
+associativity, the widest vector register and the number of such registers. :func:`detect`
+reads them from the operating system (Linux sysfs cache descriptions, ``/proc/cpuinfo`` flags), falling back to
 :data:`FALLBACK` field by field for whatever the OS does not say; :meth:`Machine.override`
 and :func:`machine_from_options` replace any of them (sizes in KiB, as the pass options
-``l1=``, ``l2=``, ``l3=``, ``l1-ways=`` and ``vector-bits=`` give them). ``source`` says where each value
-came from, so that reports can state it.
+``l1=``, ``l2=``, ``l3=``, ``l1-ways=`` and ``vector-bits=`` give them). ``source`` says
+where each value came from, so that reports can state it.
 
 Virtual machines may describe their caches differently from the hardware (a KVM guest on
 AMD Zen 5 reports a 32 KiB L1d for a 48 KiB one): overrides exist for that.
@@ -78,7 +78,7 @@ class Machine:
         unknown = sorted(set(given) - set(_FIELDS))
         if unknown:
             raise ValueError(f"unknown machine field(s): {', '.join(unknown)}")
-        if "l1" in given and "l1_ways" not in given and isinstance(given["l1"], int):
+        if "l1" in given and "l1_ways" not in given:
             given["l1_ways"] = max(1, given["l1"] // self.l1_set_span)
         sources = dict(self.source)
         sources.update({k: source for k in given})
@@ -95,8 +95,9 @@ class Machine:
     def describe(self) -> str:
         """One line: sizes in KiB, the vector shape, and where values did not come from the OS."""
         text = (
-            f"L1d {self.l1 // KIB} KiB {self.l1_ways}-way, L2 {self.l2 // KIB} KiB, L3 {self.l3 // KIB} KiB, "
-            f"{self.line}-byte lines, {self.vector_registers} x {self.vector_bits}-bit vectors"
+            f"L1d {self.l1 // KIB} KiB {self.l1_ways}-way, L2 {self.l2 // KIB} KiB, "
+            f"L3 {self.l3 // KIB} KiB, {self.line}-byte lines, "
+            f"{self.vector_registers} x {self.vector_bits}-bit vectors"
         )
         other = sorted(k for k, v in self.source.items() if v != "os")
         if other:
@@ -107,14 +108,8 @@ class Machine:
 _FIELDS = ("l1", "l2", "l3", "line", "vector_bits", "vector_registers", "l1_ways")
 
 FALLBACK = Machine(
-    l1=32 * KIB,
-    l2=512 * KIB,
-    l3=8192 * KIB,
-    line=64,
-    vector_bits=128,
-    vector_registers=16,
-    l1_ways=8,
-)
+    l1=32 * KIB, l2=512 * KIB, l3=8192 * KIB, line=64, vector_bits=128, vector_registers=16
+)  # and 8 ways
 
 
 def parse_size(text: str) -> int:

@@ -304,8 +304,8 @@ def _contiguous(access: ValueMap, iv: Value) -> bool:
 
 def rows_in_registers(body: Body, rows: Operation, vector: Operation, machine: Machine) -> int:
     """The most jammed rows (1 to 8) of a tile without a reduction whose vectors fit in the
-    machine's registers and whose rows stay in L1 (:func:`_rows_fit_l1`): per row its result, the distinct rows of each memref the jammed rows
-    load (a stencil's neighbours ``X[i - 1]``, ``X[i + 1]`` shared by the rows next to
+    machine's registers and whose rows stay in L1 (:func:`_rows_fit_l1`): per row its
+    result, the distinct rows of each memref the jammed rows load (a stencil's neighbours ``X[i - 1]``, ``X[i + 1]`` shared by the rows next to
     them), two vectors for a row whose loads overlap along the vector loop (one loaded, one
     carried by :mod:`transforms.load_rotation`), one for the constants: jacobi-2d's 4 rows
     need 15, heat-3d's 2 rows 13. Where loads are not rotated and the jammed rows load

@@ -40,7 +40,7 @@ from affine.dialects.builders import (
     memref_dealloc,
 )
 from affine.dialects.builders import constant as constant_op
-from affine.exec.semantics import FLOAT_IDENTITIES, integer_identity
+from affine.exec.semantics import FLOAT_IDENTITIES, REDUCTION_OPS, integer_identity
 from affine.ir.core import BlockArgument, Module, Operation, Value, replace_uses
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, IndexType, IntegerType, MemRefType, Type
@@ -279,9 +279,6 @@ def expand_iter_args(loop: Operation) -> Operation:
     return fresh
 
 
-_COMBINING_OPS = {"maxs": "maxsi", "mins": "minsi", "maxu": "maxui", "minu": "minui"}
-
-
 def serial_reductions(function: Operation, context: PassContext) -> list[str]:
     """Rewrite, in place, each ``affine.parallel`` of ``function`` with scalar reductions
     (``reduce ("addf")``, ...; not ``"assign"``) as a nest of ``affine.for`` loops, one per
@@ -348,7 +345,7 @@ def _serialize(op: Operation, par: ParallelOp, kinds: list[str]) -> None:
     for moved in old.operations[:-1]:
         inner.append(moved)
     combined = [
-        inner.append(_at(yielded.loc, arith(_COMBINING_OPS.get(k, k), [acc, v]))).result
+        inner.append(_at(yielded.loc, arith(REDUCTION_OPS[k], [acc, v]))).result
         for k, acc, v in zip(kinds, carried, yielded.operands, strict=True)
     ]
     inner.append(affine_yield(combined))

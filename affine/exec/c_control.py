@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from affine.dialects.affine_dialect import ForOp, IfOp, ParallelOp, index_op_maps
 from affine.exec.c_emitter import FunctionEmitter, c_op
 from affine.exec.c_scalar import (
-    REDUCTION_OPS,
     binary_c,
     reduction_identity_c,
     signed_c,
@@ -24,6 +23,7 @@ from affine.exec.elements import (
     ExecutionError,
 )
 from affine.exec.memory import offset_symbol_values
+from affine.exec.semantics import REDUCTION_OPS
 from affine.ir.attributes import SymbolRefAttr
 from affine.ir.core import Block, Operation, Value
 from affine.ir.types import DYNAMIC, IndexType, MemRefType

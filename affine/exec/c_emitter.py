@@ -19,7 +19,6 @@ from affine.dialects.common import segments
 from affine.dialects.func import function_type_of
 from affine.exec.c_scalar import (
     PRELUDE,
-    REDUCTION_OPS,
     affine_c,
     binary_c,
     codec_c,
@@ -41,6 +40,7 @@ from affine.exec.memory import (
 )
 from affine.exec.op_table import OpTable
 from affine.exec.safety import BOUNDS_CHECKED_OPS
+from affine.exec.semantics import REDUCTION_OPS
 from affine.ir.core import Block, Operation, Region, Value
 from affine.ir.diagnostics import Location
 from affine.ir.types import DYNAMIC, FloatType, MemRefType, Type, VectorType

@@ -348,13 +348,6 @@ FLOAT_MATH = {
 }
 FLOAT_MATH2 = {"powf": "pow", "atan2": "atan2", "copysign": "copysign", "remf": "fmod"}
 
-REDUCTION_OPS = {
-    "addf": "addf", "mulf": "mulf", "maximumf": "maximumf", "minimumf": "minimumf",
-    "maxnumf": "maxnumf", "minnumf": "minnumf", "addi": "addi", "muli": "muli",
-    "andi": "andi", "ori": "ori", "xori": "xori", "maxs": "maxsi", "mins": "minsi",
-    "maxu": "maxui", "minu": "minui",
-}  # fmt: skip
-
 
 def binary_c(name: str, a: str, b: str, info: ElementInfo, code: int) -> str:
     """C for ``arith.<name>`` on values ``a`` and ``b`` of one integer or float type."""

@@ -68,6 +68,15 @@ FLOAT_IDENTITIES = {
 }
 
 
+# The arith op (its name after "arith.") each affine.parallel reduction kind combines with.
+REDUCTION_OPS = {
+    "addf": "addf", "mulf": "mulf", "maximumf": "maximumf", "minimumf": "minimumf",
+    "maxnumf": "maxnumf", "minnumf": "minnumf", "addi": "addi", "muli": "muli",
+    "andi": "andi", "ori": "ori", "xori": "xori", "maxs": "maxsi", "mins": "minsi",
+    "maxu": "maxui", "minu": "minui",
+}  # fmt: skip
+
+
 def integer_identity(kind: str, width: int) -> int:
     """The neutral element of integer reduction ``kind`` on ``width`` bits, before
     wrapping to the type (``-1`` is all ones)."""
