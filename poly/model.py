@@ -49,12 +49,20 @@ from affine.dialects.affine_dialect import (
     is_valid_symbol,
 )
 from affine.dialects.memref import MemRefDmaStart
+from affine.dialects.vector import in_bounds, permutation_map, transfer_parts, transfer_vector_type
 from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
 from affine.ir.labels import value_label
 from affine.ir.registry import AFFINE_SCOPE, lookup
 from affine.ir.strides import strides_and_offset
-from affine.ir.types import DYNAMIC, IndexType, IntegerType, MemRefType, StridedLayout
+from affine.ir.types import (
+    DYNAMIC,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StridedLayout,
+    VectorType,
+)
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr, AffineExprError, dim, symbol
 from affine.math.expr import constant as const_expr
@@ -605,6 +613,9 @@ class _Builder:
             operands = op.operands[1:] if is_load else op.operands[2:]
             subscripts = [scope.pw_aff(v, on) for v in operands]
             yield self.element_access(s, scope, READ if is_load else WRITE, memref, subscripts)
+        elif name in ("vector.transfer_read", "vector.transfer_write"):
+            memref, indices, _, mask = transfer_parts(op)
+            yield self.transfer_access(s, scope, op, memref, indices, mask)
         elif name == "affine.dma_start":
             dma = DmaStartOp(op)
             count = scope.pw_aff(dma.num_elements, on)
@@ -678,17 +689,25 @@ class _Builder:
         memref: Value,
         subscripts: list[isl.PwAff | None],
         vector_extent: list[int] | None = None,
+        clipped: bool = False,
+        given: Sequence[str] = (),
     ) -> Access:
+        """The elements from ``subscripts`` on, ``vector_extent`` of them along the trailing
+        dimensions (all dimensions when it is as long as the subscripts); ``clipped``: only
+        those inside the memref's static shape (the lanes past it are not accessed).
+        ``given`` reasons make the access a may-access."""
         buffer, through_view = _trace_view(memref)
         if through_view:
             relation = self.view_relation(s, memref, buffer, subscripts, vector_extent)
             if relation is None:
                 reason = f"access through a view of {buffer}"
                 return self.whole_access(s, scope, kind, buffer, reason)
-            return self._access(s, kind, buffer, relation, [])
+            reasons = [*given, *(["lanes past a view's shape are not accessed"] if clipped else [])]
+            return self._access(s, kind, buffer, relation, reasons)
         t = memref.type
         assert isinstance(t, MemRefType)
         reasons = [f"non-affine subscript {k}" for k, x in enumerate(subscripts) if x is None]
+        reasons += given
         rank = len(subscripts)
         relation = isl.Map.from_domain_and_range(
             s.space.universe, isl.Set.universe(memref_space(self.memref_name(buffer), rank))
@@ -697,8 +716,38 @@ class _Builder:
         for k, (x, width) in enumerate(zip(subscripts, widths)):
             if x is not None:
                 relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
+        if clipped and DYNAMIC in t.shape:
+            reasons.append("lanes past a dynamic size are not accessed")
+        elif clipped:
+            relation = relation.intersect_range(within_shape(relation.range(), t.shape))
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
         return self._access(s, kind, buffer, relation, reasons)
+
+    def transfer_access(
+        self,
+        s: Statement,
+        scope: Scope,
+        op: Operation,
+        memref: Value,
+        indices: Sequence[Value],
+        mask: Value | None,
+    ) -> Access:
+        """A ``vector.transfer_read``/``write``: from the indices, as many elements along each
+        memref dimension as the vector dimension its permutation map names has lanes (one
+        for the dimensions it does not name, and for broadcasts); lanes past the size of a
+        dimension not marked ``in_bounds`` are not accessed; a mask makes it a may-access."""
+        vector = transfer_vector_type(op)
+        assert isinstance(vector, VectorType)
+        widths = [1] * len(indices)
+        clipped = False
+        for r, size, inside in zip(permutation_map(op).results, vector.shape, in_bounds(op)):
+            if r.kind == "dim":
+                widths[r.value] = size
+                clipped = clipped or not inside
+        subscripts = [scope.pw_aff(v, s.space) for v in indices]
+        kind = READ if op.name == "vector.transfer_read" else WRITE
+        reasons = [] if mask is None else ["masked lanes may not be accessed"]
+        return self.element_access(s, scope, kind, memref, subscripts, widths, clipped, reasons)
 
     def view_relation(
         self,

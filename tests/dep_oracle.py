@@ -34,7 +34,8 @@ later iteration is the same again) and nothing after it in its function. DMA ops
 recorded too (as accesses that are not numbered): ``dma_start`` reads ``num_elements``
 consecutive elements of the source (in row-major order of its logical index space) and
 writes the same count into the destination; it writes the tag element, ``dma_wait`` reads
-it. ``memref.load`` / ``memref.store`` are recorded unnumbered.
+it. ``memref.load`` / ``memref.store`` and the lanes of ``vector.transfer_read`` /
+``transfer_write`` are recorded unnumbered.
 """
 
 from __future__ import annotations
@@ -498,6 +499,8 @@ class _Tracer:
         elif name.startswith("memref.") and op.results and name not in ("memref.dim",):
             if isinstance(op.results[0].type, MemRefType):
                 self.view(op)
+        elif name in ("vector.transfer_read", "vector.transfer_write"):
+            self.transfer(op)
         elif name == "affine.dma_start":
             self.dma_start(op)
         elif name == "affine.dma_wait":
@@ -587,6 +590,33 @@ class _Tracer:
             self.ivs.pop()
             self.iterations.pop()
         self.loops.pop()
+
+    def transfer(self, op: Operation) -> None:
+        """Every lane of a ``vector.transfer_read``/``write`` inside the memref (lanes past
+        a dimension not marked ``in_bounds`` are not accessed)."""
+        from affine.dialects.vector import (
+            in_bounds,
+            permutation_map,
+            transfer_parts,
+            transfer_vector_type,
+        )
+
+        memref, indices, _, mask = transfer_parts(op)
+        if mask is not None:
+            raise _Unsupported("a masked transfer")
+        start = [self.value(v) for v in indices]
+        shape = self.shape(memref)
+        vector = transfer_vector_type(op)
+        dims = [r.value if r.kind == "dim" else None for r in permutation_map(op).results]
+        for lane in itertools.product(*(range(n) for n in vector.shape)):
+            index = list(start)
+            for d, offset in zip(dims, lane):
+                if d is not None:
+                    index[d] += offset
+            if all(0 <= i < n for i, n in zip(index, shape)):
+                self.record(op, memref, tuple(index), op.name == "vector.transfer_write")
+            elif all(inside for d, inside in zip(dims, in_bounds(op)) if d is not None):
+                raise _Unsupported("a transfer out of bounds")
 
     def dma_start(self, op: Operation) -> None:
         from affine.dialects.affine_dialect import DmaStartOp

@@ -7,4 +7,5 @@ from affine.dialects import func as func
 from affine.dialects import memref as memref
 from affine.dialects import scf as scf
 from affine.dialects import seed as seed
+from affine.dialects import ub as ub
 from affine.dialects import vector as vector

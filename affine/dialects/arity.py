@@ -219,6 +219,9 @@ _ARITIES: dict[str, Arity] = {
     "vector.insert": Arity(0, 1, AtLeast(2), required=("static_position",)),
     "vector.reduction": Arity(0, 1, AtLeast(1), required=("kind",)),
     "vector.shuffle": Arity(0, 1, 2, required=("mask",)),
+    "vector.transfer_read": Arity(0, 1, AtLeast(2), 4, ("in_bounds", "permutation_map")),
+    "vector.transfer_write": Arity(0, None, AtLeast(2), 4, ("in_bounds", "permutation_map")),
+    "ub.poison": Arity(0, 1, 0),
 }
 for _name in (
     "addf subf mulf divf remf maximumf minimumf maxnumf minnumf addi subi muli divui divsi "

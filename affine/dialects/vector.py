@@ -1,6 +1,7 @@
 """The ``vector`` dialect ops that register tiles and vectorised loops use: ``broadcast``,
 ``fma``, ``reduction``, ``extract``, ``insert`` and ``shuffle`` (MLIR 22 has no
-``vector.splat``).
+``vector.splat``), and the memref transfers ``transfer_read``/``transfer_write`` that
+mlir-opt's ``-affine-super-vectorize`` writes.
 
 Invariant: each op reads and prints as mlir-opt 22 does and is refused with mlir-opt's
 message for the usual mistakes (element types that differ, shapes that do not broadcast,
@@ -10,6 +11,7 @@ positions out of range, reduction kinds the element type does not support).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from affine.dialects.common import (
     FASTMATH_NONE,
@@ -21,19 +23,31 @@ from affine.dialects.common import (
     print_flags,
 )
 from affine.dialects.format import VARIADIC, Group, define_format, same_as
-from affine.ir.attributes import Attribute, DenseArrayAttr, OpaqueAttr
+from affine.ir.attributes import (
+    AffineMapAttr,
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseArrayAttr,
+    IntegerAttr,
+    OpaqueAttr,
+)
 from affine.ir.core import Operation, Value
 from affine.ir.registry import PURE, define, define_attribute
 from affine.ir.types import (
     DYNAMIC,
+    I1,
+    I32,
     I64,
     INDEX,
     FloatType,
     IndexType,
     IntegerType,
+    MemRefType,
     Type,
     VectorType,
 )
+from affine.math.affine_map import AffineMap
 from affine.syntax.parser import Parser
 from affine.syntax.printer import Printer
 from affine.syntax.reader import TokenReader
@@ -412,12 +426,207 @@ define(
     traits=(PURE,),
 )
 
+# -- vector.transfer_read / vector.transfer_write ------------------------------------------------
+
+
+def permutation_map(op: Operation) -> AffineMap:
+    """The ``permutation_map`` of a transfer: result ``m`` is the memref dimension vector
+    dimension ``m`` runs along, or the constant 0 (a broadcast: every lane reads one element)."""
+    attr = op.properties.get("permutation_map")
+    assert isinstance(attr, AffineMapAttr)  # the verifier checked it
+    return attr.value
+
+
+def in_bounds(op: Operation) -> tuple[bool, ...]:
+    """For each vector dimension of a transfer, whether its lanes are known to stay inside
+    the memref (``False``: lanes past the dimension's size read the padding, or are not
+    written)."""
+    attr = op.properties.get("in_bounds")
+    assert isinstance(attr, ArrayAttr)  # the verifier checked it
+    return tuple(bool(a.value) for a in attr.elements)  # type: ignore[attr-defined]  # BoolAttrs
+
+
+def transfer_parts(op: Operation) -> tuple[Value, list[Value], Value | None, Value | None]:
+    """The memref, the indices, the padding (``None`` for a write) and the mask (or
+    ``None``) of a ``vector.transfer_read``/``transfer_write``."""
+    sizes = op.properties["operandSegmentSizes"].values  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
+    if op.name == "vector.transfer_read":
+        indices = op.operands[1 : 1 + sizes[1]]
+        rest = op.operands[1 + sizes[1] :]
+        return op.operands[0], indices, rest[0], (rest[1] if sizes[3] else None)
+    indices = op.operands[2 : 2 + sizes[2]]
+    return op.operands[1], indices, None, (op.operands[2 + sizes[2]] if sizes[3] else None)
+
+
+def transfer_vector_type(op: Operation) -> Type:
+    """The vector a transfer reads or writes."""
+    return op.results[0].type if op.name == "vector.transfer_read" else op.operands[0].type
+
+
+def mask_type(m: AffineMap, vector: VectorType) -> VectorType:
+    """MLIR's inferTransferOpMaskType: one ``i1`` per transferred element, the broadcast
+    dimensions dropped and the others in the memref's order."""
+    ordered = sorted((r.value, size) for r, size in zip(m.results, vector.shape) if r.kind == "dim")
+    return VectorType(tuple(size for _, size in ordered), I1)
+
+
+def _parse_transfer(p: Parser, offset: int, read: bool) -> Operation:
+    name = "vector.transfer_read" if read else "vector.transfer_write"
+    stored = None
+    if not read:
+        stored = p.parse_operand()
+        p.expect(",")
+    base = p.parse_operand()
+    indices = p.parse_comma_list("[", p.parse_operand)
+    padding = mask = None
+    if read:
+        p.expect(",")
+        padding = p.parse_operand()
+    if p.accept(","):
+        mask = p.parse_operand()
+    attrs = p.parse_optional_attr_dict()
+    types_at = p.start
+    p.expect(":")
+    first = p.parse_type()
+    p.expect(",")
+    second = p.parse_type()
+    shaped, vector = (first, second) if read else (second, first)
+    if not isinstance(shaped, MemRefType):
+        p.op_error("requires memref or ranked tensor type", types_at)
+    if not isinstance(vector, VectorType):
+        p.op_error("requires vector type", types_at)
+    if "permutation_map" not in attrs:
+        if len(vector.shape) > len(shaped.shape):
+            p.op_error(
+                "expected a custom permutation_map when rank(source) != rank(destination)",
+                types_at,
+            )
+        attrs["permutation_map"] = AffineMapAttr(
+            AffineMap.minor_identity(len(shaped.shape), len(vector.shape))
+        )
+    m = attrs["permutation_map"]
+    if "in_bounds" not in attrs:  # one per result of the map, as mlir-opt
+        rank = m.value.num_results if isinstance(m, AffineMapAttr) else len(vector.shape)
+        attrs["in_bounds"] = ArrayAttr([BoolAttr(False)] * rank)
+    values = [] if stored is None else [p.resolve(stored, vector)]
+    values.append(p.resolve(base, shaped))
+    values += p.resolve_all(indices, INDEX)
+    if padding is not None:
+        values.append(p.resolve(padding, shaped.element_type))
+    if mask is not None:
+        if not isinstance(m, AffineMapAttr):
+            p.op_error("expected the permutation_map to be an affine map", types_at)
+        values.append(p.resolve(mask, mask_type(m.value, vector)))
+    lead = (1, 1, len(indices)) if stored is not None else (1, len(indices), 1)
+    props = {"operandSegmentSizes": DenseArrayAttr(I32, (*lead, int(mask is not None)))}
+    return create(p, name, offset, values, [vector] if read else [], props, attrs)
+
+
+def _print_transfer(pr: Printer, op: Operation) -> None:
+    base, indices, padding, mask = transfer_parts(op)
+    read = op.name == "vector.transfer_read"
+    text = "" if read else f" {pr.operand(op.operands[0])},"
+    text += f" {pr.operand(base)}[{pr.operands(indices)}]"
+    text += "".join(f", {pr.operand(v)}" for v in (padding, mask) if v is not None)
+    pr.write(text)
+    shown: dict[str, Attribute] = dict(op.attributes)
+    vector = transfer_vector_type(op)
+    memref = base.type
+    m = permutation_map(op)
+    if isinstance(vector, VectorType) and isinstance(memref, MemRefType):
+        if m != AffineMap.minor_identity(len(memref.shape), len(vector.shape)):
+            shown["permutation_map"] = op.properties["permutation_map"]
+    if any(in_bounds(op)):
+        shown["in_bounds"] = op.properties["in_bounds"]
+    pr.write(pr.attr_dict(shown))
+    types = (memref, vector) if read else (vector, memref)
+    pr.write(f" : {pr.type(types[0])}, {pr.type(types[1])}")
+
+
+def _verify_transfer(op: Operation) -> None:
+    """mlir-opt's verifyTransferOp, for memrefs, in its order."""
+    attr = op.properties.get("in_bounds")
+    if not isinstance(attr, ArrayAttr) or not all(
+        isinstance(a, IntegerAttr) and a.type == I1 for a in attr.elements
+    ):
+        op_error(
+            op, "attribute 'in_bounds' failed to satisfy constraint: 1-bit boolean array attribute"
+        )
+    if not isinstance(op.properties.get("permutation_map"), AffineMapAttr):
+        op_error(
+            op, "attribute 'permutation_map' failed to satisfy constraint: AffineMap attribute"
+        )
+    base, indices, padding, mask = transfer_parts(op)
+    memref = base.type
+    if not isinstance(memref, MemRefType):
+        op_error(op, "requires source to be a memref or ranked tensor type")
+    vector = transfer_vector_type(op)
+    if not isinstance(vector, VectorType):
+        op_error(op, f"requires a vector type, but got '{vector}'")
+    for v in indices:
+        if not isinstance(v.type, IndexType):
+            op_error(op, f"operand must be variadic of index, but got '{v.type}'")
+    if len(indices) != len(memref.shape):
+        op_error(op, f"requires {len(memref.shape)} indices")
+    m = permutation_map(op)
+    if m.num_symbols:
+        op_error(op, "requires permutation_map without symbols")
+    if m.num_dims != len(memref.shape):
+        op_error(
+            op, "requires a permutation_map with input dims of the same rank as the source type"
+        )
+    if m.num_results != len(vector.shape):
+        op_error(
+            op, "requires a permutation_map with result dims of the same rank as the vector type"
+        )
+    if not m.is_projected_permutation(allow_zero_results=True):
+        if any(
+            r.kind not in ("dim", "const") or (r.kind == "const" and r.value != 0)
+            for r in m.results
+        ):
+            op_error(
+                op,
+                "requires a projected permutation_map (at most one dim or the zero constant can "
+                "appear in each result)",
+            )
+        op_error(
+            op,
+            "requires a permutation_map that is a permutation (found one dim used more than once)",
+        )
+    if len(in_bounds(op)) != m.num_results:
+        op_error(
+            op,
+            f"expects the in_bounds attr of same rank as permutation_map results: affine_map<{m}> vs "
+            f"inBounds of size: {len(in_bounds(op))}",
+        )
+    if padding is not None and padding.type != memref.element_type:
+        op_error(op, "requires formal padding and source of the same elemental type")
+    if mask is not None and mask.type != mask_type(m, vector):
+        op_error(op, f"expects mask type consistent with permutation map: {mask_type(m, vector)}")
+    if op.name == "vector.transfer_write" and any(r.kind == "const" for r in m.results):
+        op_error(op, "should not have broadcast dimensions")
+
+
+for _read in (True, False):
+    define(
+        "vector.transfer_read" if _read else "vector.transfer_write",
+        parse=partial(_parse_transfer, read=_read),
+        print=_print_transfer,
+        verify=_verify_transfer,
+        properties=("in_bounds", "operandSegmentSizes", "permutation_map"),
+    )
+
 __all__ = [
     "COMBINING_KINDS",
     "combining_kind",
+    "in_bounds",
     "kind_supports",
+    "mask_type",
+    "permutation_map",
     "position_operands",
     "shuffle_mask",
     "static_position",
     "sub_vector_type",
+    "transfer_parts",
+    "transfer_vector_type",
 ]

@@ -6,8 +6,10 @@ Invariant: each op is one C expression of its operands' names from
 
 from __future__ import annotations
 
+import math
+
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
-from affine.exec.c_emitter import FunctionEmitter, c_op
+from affine.exec.c_emitter import FunctionEmitter, c_op, lane_count
 from affine.exec.c_scalar import (
     FLOAT_MATH,
     binary_c,
@@ -34,6 +36,7 @@ from affine.exec.semantics import (
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr
 from affine.ir.core import Operation
+from affine.ir.types import VectorType
 
 
 @c_op("arith.constant")
@@ -54,6 +57,19 @@ def _c_constant(e: FunctionEmitter, op: Operation) -> None:
     e.define(op.results[0], int_literal(value, info))
     if value >= 0:
         e.nonneg.add(op.results[0])
+
+
+@c_op("ub.poison")
+def _c_poison(e: FunctionEmitter, op: Operation) -> None:
+    """As in the interpreter: NaN for floats, 0 for integers."""
+    t = op.results[0].type
+    info = e.info(op.results[0], op.loc)
+    scalar = float_literal(math.nan, info) if info.kind == "float" else "0"
+    if isinstance(t, VectorType):
+        lanes = ", ".join([scalar] * lane_count(t))
+        e.define(op.results[0], f"({e.ctype_of(t)}){{{{{lanes}}}}}")
+    else:
+        e.define(op.results[0], scalar)
 
 
 @c_op(

@@ -15,6 +15,7 @@ from typing import Any
 from affine.dialects.affine_dialect import DmaStartOp
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
+from affine.dialects.vector import in_bounds, permutation_map, transfer_parts, transfer_vector_type
 from affine.exec.c_emitter import CMem, FunctionEmitter, c_op, lane_count
 from affine.exec.elements import (
     ElementInfo,
@@ -32,6 +33,7 @@ from affine.exec.memory import (
 )
 from affine.exec.semantics import (
     strided_side_is_source,
+    transfer_lanes,
 )
 from affine.ir.attributes import IntegerAttr
 from affine.ir.core import Operation, Value
@@ -123,6 +125,68 @@ def _c_affine_load(e: FunctionEmitter, op: Operation) -> None:
 def _c_affine_store(e: FunctionEmitter, op: Operation) -> None:
     m = op.properties["map"].value  # type: ignore[attr-defined]  # the op's definition fixes this attribute's class
     _store(e, op, op.operands[0], op.operands[1], map_indices(e, op, m, op.operands[2:]))
+
+
+@c_op("vector.transfer_read", "vector.transfer_write")
+def _c_transfer(e: FunctionEmitter, op: Operation) -> None:
+    """Lane by lane, as the interpreter: a lane masked off, or past the size of a dimension
+    not marked ``in_bounds``, reads the padding and is not written; other lanes are
+    checked against the shape."""
+    memref, indices, padding, mask = transfer_parts(op)
+    mem = e.mem(memref)
+    info = memref_element(mem, op.loc)
+    vector = transfer_vector_type(op)
+    assert isinstance(vector, VectorType)
+    if vector.element_type != mem.type.element_type:
+        raise ExecutionError(
+            f"'{op.name}' of '{vector}' from '{mem.type}': element types differ", op.loc
+        )
+    dims = [r.value if r.kind == "dim" else None for r in permutation_map(op).results]
+    rank = len(indices)
+    table = transfer_lanes(dims, vector.shape, rank)
+    lane = e.fresh("l")
+    lanes = e.fresh("lanes")
+    rows = ", ".join(
+        "{" + ", ".join(str(x) for x in (*deltas, mask_lane)) + "}" for deltas, mask_lane in table
+    )
+    e.line(f"static const int64_t {lanes}[{len(table)}][{rank + 1}] = {{{rows}}};")
+    ys = [f"({e.v(v)} + {lanes}[{lane}][{k}])" for k, v in enumerate(indices)]
+    sizes = e.sizes_c(mem)
+    skipped = [
+        f"{ys[d]} >= {sizes[d]}"
+        for d, inside in zip(dims, in_bounds(op))
+        if d is not None and not inside
+    ]
+    if mask is not None:
+        skipped.insert(0, f"!{e.v(mask)}.v[{lanes}[{lane}][{rank}]]")
+    element = f"{mem.data}[{e.position(mem, ys)}]"
+    read = op.name == "vector.transfer_read"
+    if read:
+        target = e.fresh()
+        e.declare_name(target, e.ctype_of(vector, op.loc))
+        if info.width == 1 and info.kind == "int":
+            element = f"(int8_t)-(int8_t){element}"
+        assert padding is not None  # a read has one
+        skip, access = f"{target}.v[{lane}] = {e.v(padding)};", f"{target}.v[{lane}] = {element};"
+    else:
+        stored = f"{e.v(op.operands[0])}.v[{lane}]"
+        if info.width == 1 and info.kind == "int":
+            stored = f"(uint8_t)({stored} & 1)"
+        skip, access = "", f"{element} = {stored};"
+    e.line(f"for (int64_t {lane} = 0; {lane} < {lane_count(vector)}; ++{lane}) {{")
+    e.depth += 1
+    if skipped:
+        e.line(f"if ({' || '.join(skipped)}) {{ {skip} }} else {{")
+        e.depth += 1
+    e.check_bounds(op, mem, ys, "load" if read else "store")
+    e.line(access)
+    if skipped:
+        e.depth -= 1
+        e.line("}")
+    e.depth -= 1
+    e.line("}")
+    if read:
+        e.names[op.results[0]] = target
 
 
 @c_op("memref.load")

@@ -196,6 +196,7 @@ def written_arguments(func: Operation) -> list[int]:
         "affine.load",
         "memref.load",
         "affine.vector_load",
+        "vector.transfer_read",
         "memref.dim",
         "memref.dealloc",
         "affine.prefetch",
@@ -216,7 +217,12 @@ def written_arguments(func: Operation) -> list[int]:
             continue
         if op.name in reads_only:
             continue
-        if op.name in ("affine.store", "memref.store", "affine.vector_store"):
+        if op.name in (
+            "affine.store",
+            "memref.store",
+            "affine.vector_store",
+            "vector.transfer_write",
+        ):
             targets = [op.operands[1]]
         elif op.name == "affine.dma_start":
             targets = [DmaStartOp(op).dst]

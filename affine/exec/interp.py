@@ -31,7 +31,13 @@ from affine.dialects.affine_dialect import DmaStartOp, ForOp, IfOp, ParallelOp, 
 from affine.dialects.arith import CMPF_PREDICATES, CMPI_PREDICATES
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
-from affine.dialects.vector import shuffle_mask
+from affine.dialects.vector import (
+    in_bounds,
+    permutation_map,
+    shuffle_mask,
+    transfer_parts,
+    transfer_vector_type,
+)
 from affine.exec.elements import (
     ARITH_CASTS,
     F32,
@@ -73,12 +79,21 @@ from affine.exec.semantics import (
     position_lanes,
     reduction_start,
     strided_side_is_source,
+    transfer_lanes,
 )
 from affine.ir.attributes import DenseElementsAttr, FloatAttr, IntegerAttr, SymbolRefAttr
 from affine.ir.core import Block, Module, Operation, Region, Value
 from affine.ir.diagnostics import Location
 from affine.ir.registry import TERMINATOR
-from affine.ir.types import DYNAMIC, MemRefType, Type, VectorType
+from affine.ir.types import (
+    DYNAMIC,
+    FloatType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    Type,
+    VectorType,
+)
 from affine.math.affine_map import AffineMap
 from affine.math.expr import AffineExpr
 from affine.math.integer_set import IntegerSet
@@ -750,12 +765,7 @@ def _load_store(
     kind = "store" if value is not None else "load"
     checked = op not in c.interp.unchecked
     lines, position = access_code(t, "m", indices, kind, lanes, checked)
-    if info.kind == "float":
-        element = f"m.data[{position}]"
-    elif info.width == 1:
-        element = f"-m.data.item({position})"
-    else:
-        element = f"m.data.item({position})"
+    element = _element_source(info, position)
     lane_names = "".join(f"l{j}, " for j in range(len(lanes)))
     if value is not None and lanes:
         body = f"    for ({lane_names}), v in zip(_lanes, env[{c.slot(value)}]):\n"
@@ -769,6 +779,92 @@ def _load_store(
     source = "\n".join(["def access(env):", f"    m = env[{m}]", *lines, body]) + "\n"
     namespace = {"_loc": op.loc, "_oob": _oob, "_lanes": lane_offsets(tuple(lanes))}
     return _build(source, "access", namespace)
+
+
+def _element_source(info: ElementInfo, position: str) -> str:
+    """The element at ``position`` of the memref ``m`` as a run-time value."""
+    if info.kind == "float":
+        return f"m.data[{position}]"
+    if info.width == 1:
+        return f"-m.data.item({position})"
+    return f"m.data.item({position})"
+
+
+@_op("vector.transfer_read", "vector.transfer_write")
+def _transfer(c: _Compiler, op: Operation) -> Closure:
+    """Lane by lane: a lane runs along the memref dimension its permutation map result
+    names (a broadcast lane stays at the indices); a lane masked off, or past the size of a
+    dimension not marked ``in_bounds``, reads the padding and is not written; any other
+    lane outside the memref is an out-of-bounds access."""
+    memref, indices, padding, mask = transfer_parts(op)
+    t = memref.type
+    vector = transfer_vector_type(op)
+    assert isinstance(t, MemRefType) and isinstance(vector, VectorType)
+    info = element_info(t.element_type, op.loc)
+    if vector.element_type != t.element_type:
+        raise ExecutionError(f"'{op.name}' of '{vector}' from '{t}': element types differ", op.loc)
+    m = permutation_map(op)
+    rank = len(t.shape)
+    dims = [r.value if r.kind == "dim" else None for r in m.results]
+    soft = sorted({d for d, inside in zip(dims, in_bounds(op)) if d is not None and not inside})
+    table = transfer_lanes(dims, vector.shape, rank)
+    kind = "load" if op.name == "vector.transfer_read" else "store"
+    lines, position = access_code(
+        t, "m", [f"y{k}" for k in range(rank)], kind, (), op not in c.interp.unchecked
+    )
+    deltas_names = "".join(f"d{k}, " for k in range(rank))
+    skipped = [f"y{d} >= {t.shape[d] if t.shape[d] != DYNAMIC else f'm.sizes[{d}]'}" for d in soft]
+    if mask is not None:
+        skipped.insert(0, "not mk[mask_lane]")
+    body = ["def access(env):", f"    m = env[{c.slot(memref)}]"]
+    body += [f"    b{k} = env[{c.slot(v)}]" for k, v in enumerate(indices)]
+    if mask is not None:
+        body.append(f"    mk = env[{c.slot(mask)}]")
+    if kind == "load":
+        body += [f"    pad = env[{c.slot(padding)}]", "    out = []"]  # type: ignore[arg-type]  # a read has padding
+    else:
+        body.append(f"    stored = env[{c.slot(op.operands[0])}]")
+    body.append(f"    for lane, (({deltas_names}), mask_lane) in enumerate(_table):")
+    body += [f"        y{k} = b{k} + d{k}" for k in range(rank)]
+    inner = "            " if skipped else "        "
+    if skipped:
+        body.append(f"        if {' or '.join(skipped)}:")
+        body.append("            out.append(pad)" if kind == "load" else "            continue")
+        body.append("        else:")
+    body += [
+        inner + line.strip() if not line.startswith("        ") else inner + "    " + line.strip()
+        for line in lines
+    ]
+    if kind == "load":
+        body.append(inner + f"out.append({_element_source(info, position)})")
+        body.append(f"    env[{c.slot(op.results[0])}] = tuple(out)")
+    else:
+        body.append(inner + f"m.data[{position}] = stored[lane]")
+    namespace = {"_loc": op.loc, "_oob": _oob, "_table": table}
+    return _build("\n".join(body) + "\n", "access", namespace)
+
+
+@_op("ub.poison")
+def _poison(c: _Compiler, op: Operation) -> Closure:
+    """A value the program must not depend on: NaN for floats (so a result that does shows
+    it), 0 for integers."""
+    t = op.results[0].type
+    element = t.element_type if isinstance(t, VectorType) else t
+    if isinstance(element, MemRefType) or not isinstance(
+        element, (FloatType, IntegerType, IndexType)
+    ):
+        raise ExecutionError(f"cannot run 'ub.poison' of type '{t}'", op.loc)
+    value: Any = 0
+    if isinstance(element, FloatType):
+        value = float_values(np.array([np.nan]), element_info(element, op.loc))[0]
+    if isinstance(t, VectorType):
+        value = (value,) * len(lane_offsets(t.shape))
+    result = c.slot(op.results[0])
+
+    def poison(env: Env) -> None:
+        env[result] = value
+
+    return poison
 
 
 @_op("affine.load", "affine.vector_load")

@@ -41,6 +41,7 @@ MLIR_LOWERING = (
     "-normalize-memrefs",
     "-lower-affine",
     "-convert-vector-to-scf",
+    "-lower-affine",  # the affine.apply ops -convert-vector-to-scf writes for n-d transfers
     "-convert-scf-to-cf",
     "-convert-math-to-funcs",
     "-convert-math-to-llvm",

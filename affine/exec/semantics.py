@@ -1,6 +1,6 @@
 """Op semantics both backends share: integer wrap-around, the neutral elements of
 reductions, which side of a strided DMA the stride describes, and the lanes vector ops
-read and write.
+(transfers included) read and write.
 
 Invariant: the interpreter computes with these and the C backend emits C for the same
 values, so the two agree by construction.
@@ -148,6 +148,27 @@ def lane_offsets(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
     for size in shape:
         lanes = [lane + (k,) for lane in lanes for k in range(size)]
     return lanes
+
+
+def transfer_lanes(
+    dims: list[int | None], shape: tuple[int, ...], rank: int
+) -> list[tuple[tuple[int, ...], int]]:
+    """For each lane of a transfer's vector of ``shape`` (row-major), the offsets it adds to
+    the indices of a rank-``rank`` memref and its lane in the mask. ``dims[m]`` is the
+    memref dimension vector dimension ``m`` runs along (None: a broadcast); the mask holds
+    the lanes of the other vector dimensions in the memref's dimension order."""
+    mask_dims = sorted((k for k, d in enumerate(dims) if d is not None), key=lambda k: dims[k] or 0)
+    table = []
+    for lane in lane_offsets(shape):
+        deltas = [0] * rank
+        for d, offset in zip(dims, lane):
+            if d is not None:
+                deltas[d] += offset
+        mask_lane = 0
+        for k in mask_dims:
+            mask_lane = mask_lane * shape[k] + lane[k]
+        table.append((tuple(deltas), mask_lane))
+    return table
 
 
 def broadcast_sources(source: tuple[int, ...], result: tuple[int, ...]) -> list[int]:

@@ -236,3 +236,112 @@ func.func @f(%a: vector<4xf32>) -> vector<2xf32> {{
 """
     with pytest.raises(affine.ir.diagnostics.VerifyError, match=message):
         affine.parse(text, "mask.mlir")
+
+
+# -- vector.transfer_read / transfer_write ---------------------------------------------------------
+
+TRANSFERS = """
+#column = affine_map<(d0, d1) -> (d0)>
+#transpose = affine_map<(d0, d1) -> (d1, d0)>
+#broadcast = affine_map<(d0, d1) -> (0, d1)>
+func.func @f(%A: memref<5x6xf32>, %O: memref<5x6xf32>) {
+  %p = arith.constant -1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %mask = arith.constant dense<[true, false, true, true]> : vector<4xi1>
+  %0 = vector.transfer_read %A[%c1, %c3], %p : memref<5x6xf32>, vector<4xf32>
+  vector.transfer_write %0, %O[%c0, %c0] : vector<4xf32>, memref<5x6xf32>
+  %1 = vector.transfer_read %A[%c3, %c1], %p {permutation_map = #column} : memref<5x6xf32>, vector<4xf32>
+  vector.transfer_write %1, %O[%c1, %c0] : vector<4xf32>, memref<5x6xf32>
+  %2 = vector.transfer_read %A[%c1, %c0], %p, %mask : memref<5x6xf32>, vector<4xf32>
+  vector.transfer_write %2, %O[%c0, %c4], %mask : vector<4xf32>, memref<5x6xf32>
+  %3 = vector.transfer_read %A[%c0, %c1], %p {permutation_map = #transpose} : memref<5x6xf32>, vector<2x3xf32>
+  vector.transfer_write %3, %O[%c3, %c4] {permutation_map = #transpose} : vector<2x3xf32>, memref<5x6xf32>
+  %4 = vector.transfer_read %A[%c4, %c1], %p {permutation_map = #broadcast} : memref<5x6xf32>, vector<2x3xf32>
+  %5 = vector.extract %4[1] : vector<3xf32> from vector<2x3xf32>
+  vector.transfer_write %5, %O[%c4, %c0] : vector<3xf32>, memref<5x6xf32>
+  return
+}
+"""
+
+
+def test_transfers_follow_their_maps_masks_and_bounds() -> None:
+    a = np.arange(30, dtype=np.float32).reshape(5, 6)
+    out = _both(TRANSFERS, a, np.zeros((5, 6), np.float32))[1]
+    # %0: A[1][3..6], the lane past column 5 is the padding, written past O's row 0 (dropped)
+    assert list(out[0, :4]) == [9, 10, 11, -1]
+    # %1: down column 1 from row 3: A[3][1], A[4][1], then two lanes past row 4 (padding)
+    assert list(out[1, :4]) == [19, 25, -1, -1]
+    # %2 = [A[1][0], padding, A[1][2], A[1][3]] (lane 1 masked off); the write's mask skips
+    # O[0][5] (left 0), its lanes 2 and 3 are past O's row and dropped
+    assert list(out[0, 4:]) == [6, 0]
+    # %3: vector dim 0 runs along columns (2 lanes), dim 1 along rows (3 lanes): lane (l0, l1)
+    # is A[0 + l1][1 + l0], written back to O[3 + l1][4 + l0]: rows 5.. are dropped
+    assert list(out[3, 4:]) == [1, 2] and list(out[4, 4:]) == [7, 8]
+    # %4: every row of the broadcast is A[4][1..3]
+    assert list(out[4, :3]) == [25, 26, 27]
+
+
+def test_a_masked_write_skips_its_masked_lanes() -> None:
+    a = np.arange(30, dtype=np.float32).reshape(5, 6)
+    text = (
+        TRANSFERS.replace(
+            "%O[%c4, %c0] :",
+            "%O[%c4, %c0], %m3 :",
+        )
+        .replace("  return", "  return")
+        .replace(
+            "  %c0 = arith.constant 0 : index",
+            "  %c0 = arith.constant 0 : index\n"
+            "  %m3 = arith.constant dense<[false, true, false]> : vector<3xi1>",
+        )
+    )
+    out = _both(text, a, np.zeros((5, 6), np.float32))[1]
+    assert list(out[4, :3]) == [0, 26, 0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_transfer_lane_outside_an_in_bounds_dimension_is_reported(backend: str) -> None:
+    text = """
+func.func @f(%A: memref<8xf32>) {
+  %p = ub.poison : f32
+  %c6 = arith.constant 6 : index
+  %v = vector.transfer_read %A[%c6], %p {in_bounds = [true]} : memref<8xf32>, vector<4xf32>
+  vector.transfer_write %v, %A[%c6] : vector<4xf32>, memref<8xf32>
+  return
+}
+"""
+    with pytest.raises(ExecutionError, match="out-of-bounds load"):
+        run(affine.parse(text), np.zeros(8, np.float32), backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_poison_padding_shows_as_nan_where_a_result_depends_on_it(backend: str) -> None:
+    text = """
+func.func @f(%A: memref<6xf32>, %B: memref<8xf32>) {
+  %p = ub.poison : f32
+  %c4 = arith.constant 4 : index
+  %v = vector.transfer_read %A[%c4], %p : memref<6xf32>, vector<4xf32>
+  vector.transfer_write %v, %B[%c4] : vector<4xf32>, memref<8xf32>
+  return
+}
+"""
+    b = np.zeros(8, np.float32)
+    run(affine.parse(text), np.arange(6, dtype=np.float32), b, backend=backend)
+    assert list(b[4:6]) == [4, 5] and np.isnan(b[6:]).all()
+
+
+@pytest.mark.mlir
+def test_transfers_compute_what_mlir_runner_computes(mlir_opt: str, mlir_runner: str) -> None:
+    from affine.exec.equivalence import resolve_function
+    from affine.exec.inputs import checksums, deterministic_inputs
+    from affine.exec.mlir_runner import run_mlir_runner
+
+    func = resolve_function(affine.parse(TRANSFERS))
+    arrays = deterministic_inputs(func)
+    run(func, *arrays, backend="interp")
+    assert run_mlir_runner(func, mlir_opt, mlir_runner).checksums == tuple(
+        checksums(a) for a in arrays
+    )
