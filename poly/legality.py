@@ -39,11 +39,14 @@ from poly.space import (
     window_reversal_map,
 )
 
+TRANSFERS = ("vector.transfer_read", "vector.transfer_write")
+
 # Ops that may appear inside a transformed loop nest: pure ops, the affine structure, and
 # memory ops the dependence model sees.
 _STRUCTURE = ("affine.for", "affine.if", "affine.yield", "affine.parallel")
 MODELLED_ACCESSES = (  # ops whose memory accesses the model describes element by element
     *ELEMENT_ACCESSES,
+    *TRANSFERS,
     "affine.dma_start",
     "affine.dma_wait",
     "memref.dma_start",

@@ -37,6 +37,7 @@ from poly.flow import RAW, Edge, FlowAnalysis
 from poly.legality import (
     LEGAL,
     MODELLED_ACCESSES,
+    TRANSFERS,
     Verdict,
     band_distances,
     describe,
@@ -51,7 +52,7 @@ from transforms.registry import PassContext
 DMA_STARTS = ("affine.dma_start", "memref.dma_start")
 DMA_WAITS = ("affine.dma_wait", "memref.dma_wait")
 # Ops that use a buffer or tag only through indices this pass can extend.
-_INDEXED_USES = MODELLED_ACCESSES
+_INDEXED_USES = tuple(name for name in MODELLED_ACCESSES if name not in TRANSFERS)
 
 
 @dataclass(frozen=True)

@@ -345,3 +345,25 @@ def test_transfers_compute_what_mlir_runner_computes(mlir_opt: str, mlir_runner:
     assert run_mlir_runner(func, mlir_opt, mlir_runner).checksums == tuple(
         checksums(a) for a in arrays
     )
+
+
+@pytest.mark.mlir
+@pytest.mark.parametrize(
+    ("kernel", "same"), [("gemm", True), ("jacobi_1d", False), ("syrk", False)]
+)
+def test_mlir_opts_super_vectorized_kernels_run_and_its_miscompiles_show(
+    mlir_opt: str, kernel: str, same: bool
+) -> None:
+    # -affine-super-vectorize writes past the iteration space when the vector size does not
+    # divide the trip count (jacobi-1d's 1..N-1 interior, syrk's triangle): those lanes store
+    # the poison padding (NaN here) or neighbours' values; gemm's 24 columns divide by 4
+    from conftest import CORPUS, run_mlir_opt
+
+    from affine.exec.equivalence import check_equivalent
+
+    source = (CORPUS / "kernels" / f"{kernel}.mlir").read_text()
+    vectorized = run_mlir_opt(mlir_opt, source, "-affine-super-vectorize=virtual-vector-size=4")
+    assert vectorized.returncode == 0, vectorized.stderr
+    assert "vector.transfer_write" in vectorized.stdout
+    result = check_equivalent(affine.parse(source), affine.parse(vectorized.stdout))
+    assert bool(result) is same, result.mismatches
