@@ -187,6 +187,8 @@ def bounding_box(region: isl.Set) -> Box | str:
     bounds), the start is the piece of it from which the region spans the fewest indices."""
     if region.is_empty():
         return "no element is accessed (the loops around never run)"
+    if not region.is_bounded():
+        return "the region is unbounded (an index is not affine in a memref of unknown size)"
     names = param_names(region)
     starts: list[AffineExpr] = []
     extents: list[int] = []

@@ -46,6 +46,7 @@ from affine.dialects.affine_dialect import (
     IfOp,
     ParallelOp,
     affine_scope,
+    index_op_maps,
     is_valid_symbol,
 )
 from affine.dialects.memref import MemRefDmaStart
@@ -187,6 +188,10 @@ class Scope:
                         return lhs.mul(rhs)
             if op.name == "arith.index_cast" and isinstance(op.operands[0].type, IndexType):
                 return self.pw_aff(op.operands[0], on, depth + 1)
+            if op.name in ("affine.delinearize_index", "affine.linearize_index"):
+                maps, operands = index_op_maps(op)
+                m = maps[value.index]
+                return self.map_result(m, m.results[0], operands, on, depth + 1)
         if isinstance(value.type, IndexType) and is_valid_symbol(value, self.region):
             return on.param(self.param_name(value))
         return None
@@ -718,7 +723,9 @@ class _Builder:
                 relation = relation.intersect(_coordinate_range(x, k, rank, width, relation))
         if clipped and DYNAMIC in t.shape:
             reasons.append("lanes past a dynamic size are not accessed")
-        elif clipped:
+        elif (clipped or any(x is None for x in subscripts)) and DYNAMIC not in t.shape:
+            # lanes past the shape are not accessed; an index that is not affine stays
+            # inside the shape (outside, the access has no meaning)
             relation = relation.intersect_range(within_shape(relation.range(), t.shape))
         relation = self.apply_layout(relation, t, scope, buffer, reasons)
         return self._access(s, kind, buffer, relation, reasons)

@@ -29,10 +29,14 @@ from dataclasses import dataclass
 import islpy as isl
 
 from affine.ir.core import Operation, Value
-from poly.context import isl_context
+from poly.context import budget, isl_context
 from poly.model import READ, WRITE
 from poly.schedule import Schedule
 from poly.schedule_program import Dependence, Program, Statement
+
+# ISL operations for one producer slice: the corpus's take a few thousand; an earliest-use
+# relation ISL cannot minimise in that many (lexmin over many modulo subscripts) is refused
+SLICE_BUDGET = 1_000_000
 
 Row = list[isl.PwAff]
 
@@ -223,7 +227,8 @@ def fused_schedule(
     slice_ = None
     degenerate = False
     if candidate.kind == PRODUCER:
-        placement, degenerate = _placement(program, rows, candidate, depth)
+        with budget(SLICE_BUDGET, f"the slice of {candidate.describe()} at depth {depth}"):
+            placement, degenerate = _placement(program, rows, candidate, depth)
         for s in first.statements:
             row = rows[s.name]
             needed_pma = placement.get(s.name)

@@ -41,10 +41,11 @@ from affine.ir.types import MemRefType
 from affine.math.affine_map import AffineMap
 from affine.math.expr import constant
 from affine.syntax.printer import print_module
+from poly.context import IslBudgetExceeded
 from poly.footprints import bytes_touched
 from poly.recompute import Recomputation, recompute_slice
 from poly.schedule import Schedule
-from poly.schedule_check import ILLEGAL
+from poly.schedule_check import ILLEGAL, UNKNOWN
 from poly.schedule_program import EFFECTS, ScheduleError
 from poly.slices import (
     PRODUCER,
@@ -94,7 +95,12 @@ def check_fusion(
     reason, status = "", ""
     for depth in range(deepest, 0, -1):
         for at_second in (True, False):
-            fused = fused_schedule(schedule, candidate, depth, at_second)
+            try:
+                fused = fused_schedule(schedule, candidate, depth, at_second)
+            except IslBudgetExceeded as e:  # undecided at this depth: try a shallower one
+                if depth == 1 and not reason:
+                    reason, status = str(e), UNKNOWN
+                break
             if fused.degenerate:
                 reason = (
                     f"at depth {depth} the producer's slice is all of it, in one consumer "

@@ -18,6 +18,7 @@ from nestgen import nests
 import affine
 import transforms
 from affine.ir.core import Operation, Value
+from poly.context import IslBudgetExceeded
 from poly.deps import AnalysisWarning
 from poly.schedule import Schedule
 from poly.schedule_program import Statement
@@ -126,7 +127,7 @@ def exact(schedule: Schedule) -> bool:
 def check_slices(module: affine.Module, text: str) -> int:
     """Compare every producer-consumer slice of ``module`` at every depth with brute force;
     the number of slices compared (0 when there is no candidate or a dependence is not
-    exact)."""
+    exact; a slice over its ISL budget is not compared)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", AnalysisWarning)
         schedule = transforms.schedule_of(module)
@@ -137,7 +138,10 @@ def check_slices(module: affine.Module, text: str) -> int:
         compared = 0
         for candidate in found:
             for depth in range(1, candidate.second.depth + 1):
-                fused = fused_schedule(schedule, candidate, depth)
+                try:
+                    fused = fused_schedule(schedule, candidate, depth)
+                except IslBudgetExceeded:  # refused (fusion says so), nothing to compare
+                    continue
                 expected = oracle.slice(candidate, depth)
                 assert slice_points(fused.slice) == expected, (
                     f"depth {depth} of {candidate.describe()}\nslice {fused.slice}\n{text}"
@@ -148,11 +152,12 @@ def check_slices(module: affine.Module, text: str) -> int:
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 FILES = [
-    # (the calls' effects are not exact dependences, so their files have no slice to compare)
+    # (the calls' effects are not exact dependences, so their files have no slice to compare;
+    # the brute force cannot follow loaded subscripts)
     *sorted(
         p
         for p in (CORPUS / "fusion").glob("*.mlir")
-        if p.stem not in ("call_barrier", "call_in_consumer")
+        if p.stem not in ("call_barrier", "call_in_consumer", "gathered_rows")
     ),
     *(CORPUS / "kernels" / f"{name}.mlir" for name in ("two_mm", "gemver", "atax", "jacobi_1d")),
 ]

@@ -288,3 +288,32 @@ def test_producer_instances_outside_the_slice_run_in_a_loop_of_their_own() -> No
     assert "affine.if" not in text and text.count("affine.for") == 2
     assert "affine.for %arg2 = 17 to 100" in text
     _equivalent(module, result.module, "interp")
+
+
+def test_a_slice_isl_cannot_minimise_in_its_budget_is_undecided_not_a_hang() -> None:
+    # the earliest use of each producer instance over eight modulo subscripts: ISL's lexmin
+    # runs for minutes; under the slice budget fusion says it cannot decide, at each depth
+    module = _parse(ROOT / "budget" / "modulo_slice_budget.mlir")
+    result = transforms.fuse(module)
+    (remark,) = [r for r in result.remarks if "through %A1" in r]
+    assert "fusing at depth 1 cannot be decided" in remark, remark
+    assert "exceeded the ISL budget of 1000000 operations" in remark, remark
+    assert affine.print_module(result.module) == affine.print_module(module)
+
+
+def test_a_gather_from_a_memref_of_unknown_size_fuses_to_the_same_results() -> None:
+    # the subscript %r is loaded: the elements of %D it may read are unbounded (its size is
+    # not known), which the cost model's byte count must say rather than fail on
+    text = (
+        (ROOT / "fusion" / "gathered_rows.mlir")
+        .read_text()
+        .replace("memref<16xf32>", "memref<?xf32>")
+    )
+    module = affine.parse(text, "gathered_dynamic.mlir")
+    result = transforms.fuse(module)
+    assert any("remark: fused the nest of %i" in r for r in result.remarks), result.remarks
+    entry = "gathered_rows"
+    check = affine.check_equivalent(
+        module, result.module, f_entry=entry, g_entry=entry, sizes={1: (16,)}
+    )
+    assert check, check
