@@ -179,3 +179,24 @@ def test_loop_allocating_its_own_buffer_is_parallelized() -> None:
     )
     result, remarks = run_pass(affine.parse(text, "local.mlir"), "affine-parallelize")
     assert "affine.parallel (%arg1) = (0) to (16)" in print_module(result), remarks
+
+
+@pytest.mark.mlir
+def test_unrolling_loops_whose_yield_permutes_iter_args(mlir_opt: str) -> None:
+    # deriche's row filter yields (%y, %arg6, %x): each iteration's values move one place
+    # along the iter_args. mlir-opt 22's -affine-loop-unroll (factor 3) wires the unrolled
+    # copies and the remainder loop's inputs wrongly (all three from one result): its
+    # output computes other results; ours keeps each copy's values where the yield put them
+    path = CORPUS / "kernels" / "deriche.mlir"
+    source = affine.parse(path.read_text(), str(path))
+    ours, _ = run_pass(
+        affine.parse(path.read_text(), str(path)), "affine-loop-unroll", "unroll-factor=3"
+    )
+    assert check_equivalent(source, ours)
+    theirs = run_mlir_opt(
+        mlir_opt,
+        path.read_text(),
+        "--pass-pipeline=builtin.module(func.func(affine-loop-unroll{unroll-factor=3}))",
+    )
+    assert theirs.returncode == 0, theirs.stderr
+    assert not check_equivalent(source, affine.parse(theirs.stdout))
