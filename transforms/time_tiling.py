@@ -199,10 +199,13 @@ def _step_tiles(
         return
     types = _types(loop)
     lanes = machine.lanes(max(element_bytes(t) for _, t in types))
-    row = max(
-        assumed_shape(t)[last]
-        for m, t in types
-        if len(t.shape) > (last := loop.first_space_dimension(m) + loop.rank - 1)
+    row = max(  # 0 where no memref has the dimension (no step tile is then shorter)
+        (
+            assumed_shape(t)[last]
+            for m, t in types
+            if len(t.shape) > (last := loop.first_space_dimension(m) + loop.rank - 1)
+        ),
+        default=0,
     )
     fitting: dict[tuple[int, ...], None] = {}  # space sizes one step of which fits in L1
     for b in SPACE_SIZES:
