@@ -50,7 +50,7 @@ from affine.dialects.affine_dialect import (
     is_valid_symbol,
 )
 from affine.dialects.memref import MemRefDmaStart
-from affine.dialects.vector import in_bounds, permutation_map, transfer_parts, transfer_vector_type
+from affine.dialects.vector import in_bounds, transfer_dims, transfer_parts, transfer_vector_type
 from affine.errors import PolyError
 from affine.ir.core import BlockArgument, Module, Operation, OpResult, Region, Value
 from affine.ir.labels import value_label
@@ -747,9 +747,9 @@ class _Builder:
         assert isinstance(vector, VectorType)
         widths = [1] * len(indices)
         clipped = False
-        for r, size, inside in zip(permutation_map(op).results, vector.shape, in_bounds(op)):
-            if r.kind == "dim":
-                widths[r.value] = size
+        for d, size, inside in zip(transfer_dims(op), vector.shape, in_bounds(op)):
+            if d is not None:
+                widths[d] = size
                 clipped = clipped or not inside
         subscripts = [scope.pw_aff(v, s.space) for v in indices]
         kind = READ if op.name == "vector.transfer_read" else WRITE

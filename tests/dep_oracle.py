@@ -596,7 +596,7 @@ class _Tracer:
         a dimension not marked ``in_bounds`` are not accessed)."""
         from affine.dialects.vector import (
             in_bounds,
-            permutation_map,
+            transfer_dims,
             transfer_parts,
             transfer_vector_type,
         )
@@ -607,7 +607,7 @@ class _Tracer:
         start = [self.value(v) for v in indices]
         shape = self.shape(memref)
         vector = transfer_vector_type(op)
-        dims = [r.value if r.kind == "dim" else None for r in permutation_map(op).results]
+        dims = transfer_dims(op)
         for lane in itertools.product(*(range(n) for n in vector.shape)):
             index = list(start)
             for d, offset in zip(dims, lane):

@@ -437,6 +437,12 @@ def permutation_map(op: Operation) -> AffineMap:
     return attr.value
 
 
+def transfer_dims(op: Operation) -> list[int | None]:
+    """For each vector dimension of a transfer, the memref dimension its lanes run along
+    (None: a broadcast)."""
+    return [r.value if r.kind == "dim" else None for r in permutation_map(op).results]
+
+
 def in_bounds(op: Operation) -> tuple[bool, ...]:
     """For each vector dimension of a transfer, whether its lanes are known to stay inside
     the memref (``False``: lanes past the dimension's size read the padding, or are not
@@ -627,6 +633,7 @@ __all__ = [
     "shuffle_mask",
     "static_position",
     "sub_vector_type",
+    "transfer_dims",
     "transfer_parts",
     "transfer_vector_type",
 ]

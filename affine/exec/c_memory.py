@@ -15,7 +15,7 @@ from typing import Any
 from affine.dialects.affine_dialect import DmaStartOp
 from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
-from affine.dialects.vector import in_bounds, permutation_map, transfer_parts, transfer_vector_type
+from affine.dialects.vector import in_bounds, transfer_dims, transfer_parts, transfer_vector_type
 from affine.exec.c_emitter import CMem, FunctionEmitter, c_op, lane_count
 from affine.exec.elements import (
     ElementInfo,
@@ -141,7 +141,7 @@ def _c_transfer(e: FunctionEmitter, op: Operation) -> None:
         raise ExecutionError(
             f"'{op.name}' of '{vector}' from '{mem.type}': element types differ", op.loc
         )
-    dims = [r.value if r.kind == "dim" else None for r in permutation_map(op).results]
+    dims = transfer_dims(op)
     rank = len(indices)
     table = transfer_lanes(dims, vector.shape, rank)
     lane = e.fresh("l")

@@ -33,8 +33,8 @@ from affine.dialects.common import segments
 from affine.dialects.memref import MemRefDmaStart
 from affine.dialects.vector import (
     in_bounds,
-    permutation_map,
     shuffle_mask,
+    transfer_dims,
     transfer_parts,
     transfer_vector_type,
 )
@@ -803,9 +803,8 @@ def _transfer(c: _Compiler, op: Operation) -> Closure:
     info = element_info(t.element_type, op.loc)
     if vector.element_type != t.element_type:
         raise ExecutionError(f"'{op.name}' of '{vector}' from '{t}': element types differ", op.loc)
-    m = permutation_map(op)
     rank = len(t.shape)
-    dims = [r.value if r.kind == "dim" else None for r in m.results]
+    dims = transfer_dims(op)
     soft = sorted({d for d, inside in zip(dims, in_bounds(op)) if d is not None and not inside})
     table = transfer_lanes(dims, vector.shape, rank)
     kind = "load" if op.name == "vector.transfer_read" else "store"
